@@ -1,0 +1,197 @@
+"""The Database handle: runs operations for a caller, and is the one place outputs leave.
+
+Every interface (Python, MCP, HTTP, CLI) goes through ``Database.call``; policy filtering of
+responses (a later capability) belongs in ``_release``, so no skin can bypass it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from xdb.errors import InvalidRequest, NotFound, from_validation_errors
+from xdb.ids import new_id
+from xdb.models.common import Caller
+from xdb.models.log import (
+    CommentResponse,
+    CreateTagResponse,
+    QueryResponse,
+    RecentResponse,
+    RecordBatchResponse,
+    RecordResponse,
+    StatusResponse,
+    TagResponse,
+    TagsResponse,
+)
+from xdb.ops.registry import REGISTRY, Context, Operation, operations
+from xdb.store.protocol import Store
+
+
+class Database:
+    """A handle on one experience database. Thread-safe; use one per process and file."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        session_id: str | None = None,
+        caller: Caller | None = None,
+        quota_bytes: int | None = None,
+    ) -> None:
+        operations()  # make sure every operation is registered
+        self.store = store
+        self.caller = caller or Caller()
+        self._session_id = session_id
+        self._session_lock = threading.Lock()
+        self._settings = {"quota_bytes": quota_bytes}
+
+    # ------------------------------------------------------------------ sessions
+
+    @property
+    def session_id(self) -> str:
+        """The current session: the one given to connect(), else the most recently active
+        one in the database, else a new one (created by its first record)."""
+        if self._session_id is None:
+            with self._session_lock:
+                if self._session_id is None:
+                    self._session_id = self.store.latest_session() or new_id("session")
+        return self._session_id
+
+    def start_session(self, session_id: str | None = None) -> str:
+        """Make a new (or the named) session current for later calls without a session_id."""
+        with self._session_lock:
+            self._session_id = session_id or new_id("session")
+        return self._session_id
+
+    # ------------------------------------------------------------------ running operations
+
+    def call(
+        self,
+        name: str,
+        payload: Mapping[str, Any] | BaseModel | None = None,
+        *,
+        caller: Caller | None = None,
+    ) -> BaseModel:
+        """Run the operation ``name`` with a request mapping or model; return its response."""
+        op = REGISTRY.get(name)
+        if op is None:
+            raise NotFound(f"unknown operation {name!r}; known: {', '.join(sorted(REGISTRY))}")
+        return self.run(op, payload, caller=caller)
+
+    def run(
+        self,
+        op: Operation[Any, Any],
+        payload: Mapping[str, Any] | BaseModel | None,
+        *,
+        caller: Caller | None = None,
+    ) -> BaseModel:
+        if isinstance(payload, op.request):
+            request = payload
+        else:
+            if isinstance(payload, BaseModel):
+                payload = payload.model_dump(exclude_unset=True)
+            try:
+                request = op.request.model_validate(payload or {})
+            except ValidationError as exc:
+                raise from_validation_errors(exc.errors()) from None
+        who = caller or self.caller
+        ctx = Context(self.store, who, lambda: self.session_id, self._settings)
+        response = op.handler(ctx, request)
+        return self._release(who, op, response)
+
+    def _release(self, caller: Caller, op: Operation[Any, Any], response: BaseModel) -> BaseModel:
+        """The single exit of every response: access and disclosure policy will filter here."""
+        return response
+
+    # ------------------------------------------------------------------ the operations
+
+    def record(self, **fields: Any) -> RecordResponse:
+        """Record one timestep. See ``RecordRequest`` for the fields."""
+        return self.call("record", fields)  # type: ignore[return-value]
+
+    def record_batch(
+        self, timesteps: Sequence[Mapping[str, Any] | BaseModel], **fields: Any
+    ) -> RecordBatchResponse:
+        """Record many timesteps (mappings or ``RecordRequest``s) in one transaction."""
+        items = [t if isinstance(t, BaseModel) else dict(t) for t in timesteps]
+        return self.call("record_batch", {"timesteps": items, **fields})  # type: ignore[return-value]
+
+    def tag(self, **fields: Any) -> TagResponse:
+        """Apply a tag to a timestep, an event or a tick range. See ``TagRequest``."""
+        return self.call("tag", fields)  # type: ignore[return-value]
+
+    def create_tag(self, **fields: Any) -> CreateTagResponse:
+        """Create a tag. See ``CreateTagRequest``."""
+        return self.call("create_tag", fields)  # type: ignore[return-value]
+
+    def comment(self, **fields: Any) -> CommentResponse:
+        """Comment on a timestep, event, tick range or session. See ``CommentRequest``."""
+        return self.call("comment", fields)  # type: ignore[return-value]
+
+    def query(self, **fields: Any) -> QueryResponse:
+        """Find timesteps. See ``QueryRequest``."""
+        return self.call("query", fields)  # type: ignore[return-value]
+
+    def recent(self, **fields: Any) -> RecentResponse:
+        """The N most recent timesteps. See ``RecentRequest``."""
+        return self.call("recent", fields)  # type: ignore[return-value]
+
+    def tags(self, **fields: Any) -> TagsResponse:
+        """List tags. See ``TagsRequest``."""
+        return self.call("tags", fields)  # type: ignore[return-value]
+
+    def status(self, **fields: Any) -> StatusResponse:
+        """Counts, storage and sessions. See ``StatusRequest``."""
+        return self.call("status", fields)  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ bulk transfer
+
+    def export_records(self) -> Iterator[dict[str, Any]]:
+        """Every stored object as a JSON-ready dict (the JSONL export format)."""
+        return self.store.export_records()
+
+    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+        """Restore exported records in one transaction; returns counts per kind."""
+        return self.store.import_records(records)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def connect(
+    target: str | os.PathLike[str] | None = None,
+    *,
+    session_id: str | None = None,
+    caller: Caller | None = None,
+    quota_bytes: int | None = None,
+) -> Database:
+    """Open (creating if needed) an experience database.
+
+    ``target`` is a file path, ``":memory:"``, or (in a later release) a ``postgresql://`` URL;
+    None means ``XDB_DB`` or the default file in the user's data directory.
+    """
+    from xdb.config import default_db
+
+    location = os.fspath(target) if target is not None else default_db()
+    if location.startswith(("postgresql://", "postgres://")):
+        raise InvalidRequest(
+            "the PostgreSQL store is not available in this version; use a SQLite file path",
+            field="db",
+        )
+    from xdb.store.sqlite import SQLiteStore
+
+    return Database(
+        SQLiteStore(location), session_id=session_id, caller=caller, quota_bytes=quota_bytes
+    )

@@ -1,0 +1,137 @@
+"""The one exception tree of xdb.
+
+Every error a caller can see is one of these; the interfaces convert them at the
+edge (MCP ``isError``, an HTTP status with the JSON envelope, CLI exit code 2)::
+
+    XdbError                      base: ``code``, ``message``, ``field``, ``status``
+    ├── InvalidRequest            400  bad input: names the field and what is allowed
+    ├── NotFound                  404  an id that names nothing (timestep, event, tag, session)
+    ├── Conflict                  409  the request contradicts what is stored
+    ├── PermissionDenied          403  the caller may not do this (policy)
+    └── StoreError                500  the storage failed; nothing was written
+        └── MigrationError        500  the file's schema cannot be brought up to date
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "Conflict",
+    "InvalidRequest",
+    "MigrationError",
+    "NotFound",
+    "PermissionDenied",
+    "StoreError",
+    "XdbError",
+    "from_validation_errors",
+]
+
+
+class XdbError(Exception):
+    """Base of every error xdb raises on purpose."""
+
+    code = "error"
+    status = 500
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON error envelope's inner object, identical on every interface."""
+        return {"type": self.code, "message": self.message, "field": self.field}
+
+
+class InvalidRequest(XdbError):
+    """The request is malformed: the message names the field and what is allowed."""
+
+    code = "invalid_request"
+    status = 400
+
+
+class NotFound(XdbError):
+    """The request names a timestep, event, tag or session that does not exist."""
+
+    code = "not_found"
+    status = 404
+
+
+class Conflict(XdbError):
+    """The request contradicts stored state (e.g. a tag name already used by another type)."""
+
+    code = "conflict"
+    status = 409
+
+
+class PermissionDenied(XdbError):
+    """The caller is not allowed to perform this operation or see this data."""
+
+    code = "permission_denied"
+    status = 403
+
+
+class StoreError(XdbError):
+    """The storage layer failed; the transaction was rolled back."""
+
+    code = "store_error"
+    status = 500
+
+
+class MigrationError(StoreError):
+    """The database's schema is newer than this xdb or could not be migrated."""
+
+    code = "migration_error"
+
+
+def _field_path(loc: Iterable[Any]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif parts:
+            parts.append(f".{item}")
+        else:
+            parts.append(str(item))
+    return "".join(parts)
+
+
+def _describe(err: Mapping[str, Any]) -> str:
+    msg = str(err.get("msg", "invalid value"))
+    # pydantic phrases literal/enum problems as "Input should be 'a', 'b' or 'c'": keep it,
+    # and show what was received so the caller sees both sides.
+    if err.get("type") == "missing":
+        return "is required"
+    if err.get("type") == "extra_forbidden":
+        return "is not a known field (check the spelling against the operation's schema)"
+    received = err.get("input")
+    if received is not None and not isinstance(received, dict | list) and len(repr(received)) < 80:
+        return f"{msg[0].lower()}{msg[1:]} (got {received!r})"
+    return f"{msg[0].lower()}{msg[1:]}"
+
+
+def from_validation_errors(
+    errors: Iterable[Mapping[str, Any]], *, strip: tuple[str, ...] = ()
+) -> InvalidRequest:
+    """Turn pydantic/FastAPI validation errors into one ``InvalidRequest``.
+
+    ``strip`` removes leading location parts that are not request fields (FastAPI's "body").
+    """
+    lines: list[str] = []
+    first_field: str | None = None
+    for err in errors:
+        loc = list(err.get("loc", ()))
+        while loc and loc[0] in strip:
+            loc.pop(0)
+        # Function validators add their own name to the location; it is noise to a caller.
+        loc = [part for part in loc if not (isinstance(part, str) and part.startswith("function-"))]
+        field = _field_path(loc) or None
+        if first_field is None:
+            first_field = field
+        text = _describe(err)
+        if text.startswith("value error, "):
+            text = text[len("value error, ") :]
+        lines.append(f"{field}: {text}" if field else text)
+    return InvalidRequest("; ".join(lines) or "invalid request", field=first_field)

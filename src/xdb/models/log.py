@@ -1,0 +1,369 @@
+"""The experience log: timesteps, tags, tag applications, comments, and their operations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from xdb.models.common import (
+    BudStatus,
+    EntityType,
+    EventType,
+    Fidelity,
+    Model,
+    Role,
+    TagSource,
+    TagType,
+    TargetType,
+    TickRange,
+    TimeRange,
+)
+from xdb.timeutil import as_utc
+
+Score = Annotated[float, Field(ge=0.0, le=1.0)]
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+# --------------------------------------------------------------------------- domain objects
+
+
+class Timestep(BaseModel):
+    """One recorded moment: a token, a message, a tool call or response, steering."""
+
+    id: str
+    session_id: str
+    tick: int
+    timestamp: datetime
+    event_type: EventType
+    role: Role
+    content: str
+    token_id: int | None = None
+    event_id: str | None = None
+    event_start: bool = False
+    event_end: bool = False
+    concept_activations: dict[str, float] = Field(default_factory=dict)
+    fidelity: Fidelity = Fidelity.HOT
+
+
+class Tag(BaseModel):
+    """A folksonomy label: a concept, an entity, a bud (candidate concept) or a custom tag."""
+
+    id: str
+    name: str
+    tag_type: TagType
+    description: str | None = None
+    concept_id: str | None = None
+    entity_type: EntityType | None = None
+    bud_status: BudStatus | None = None
+    related_concepts: list[str] = Field(default_factory=list)
+    created_at: datetime
+    created_by: str
+    application_count: int | None = None
+
+
+class TagApplication(BaseModel):
+    """A tag applied to one timestep, to every timestep of an event, or to a tick range."""
+
+    id: str
+    tag_id: str
+    target_type: TargetType
+    session_id: str
+    timestep_id: str | None = None
+    event_id: str | None = None
+    range_start: int | None = None
+    range_end: int | None = None
+    confidence: float
+    source: TagSource
+    note: str | None = None
+    created_at: datetime
+    created_by: str
+
+
+class Comment(BaseModel):
+    """Commentary on a timestep, an event, a tick range, or a whole session."""
+
+    id: str
+    session_id: str
+    target_type: TargetType
+    timestep_id: str | None = None
+    event_id: str | None = None
+    range_start: int | None = None
+    range_end: int | None = None
+    content: str
+    created_at: datetime
+    updated_at: datetime
+    created_by: str
+
+
+class SessionSummary(BaseModel):
+    session_id: str
+    timesteps: int
+    current_tick: int
+    first_time: datetime | None = None
+    last_time: datetime | None = None
+
+
+# --------------------------------------------------------------------------- recording
+
+
+class RecordRequest(Model):
+    """Record one timestep; the session starts implicitly on its first record."""
+
+    event_type: EventType = Field(description="What happened.")
+    content: NonEmpty = Field(description="The content to record (a token, message, ...).")
+    session_id: str | None = Field(
+        default=None, min_length=1, description="Session to record into; defaults to current."
+    )
+    concept_activations: dict[NonEmpty, Score] = Field(
+        default_factory=dict, description="Top-k concept activations: concept id -> score 0..1."
+    )
+    event_id: str | None = Field(
+        default=None, min_length=1, description="Groups related timesteps (a call and its reply)."
+    )
+    event_start: bool = Field(default=False, description="This timestep opens the event.")
+    event_end: bool = Field(default=False, description="This timestep closes the event.")
+    token_id: int | None = Field(default=None, description="For output tokens, the token id.")
+    role: Role | None = Field(
+        default=None, description="Speaker; derived from event_type when omitted."
+    )
+    timestamp: datetime | None = Field(
+        default=None, description="When it happened (ISO 8601, UTC if no zone); default now."
+    )
+
+    @field_validator("timestamp")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class RecordResponse(BaseModel):
+    timestep_id: str
+    tick: int
+
+
+class RecordBatchRequest(Model):
+    """Record many timesteps (a token stream) in one transaction, in order."""
+
+    timesteps: list[RecordRequest] = Field(
+        min_length=1, description="The timesteps, each shaped like a `record` request."
+    )
+
+
+class RecordBatchResponse(BaseModel):
+    results: list[RecordResponse]
+
+
+class _Targeted(Model):
+    """Shared target fields: one timestep, all timesteps of an event, or a tick range."""
+
+    session_id: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Session of event_id / tick_range; defaults to current.",
+    )
+    timestep_id: str | None = Field(default=None, min_length=1, description="One timestep.")
+    event_id: str | None = Field(
+        default=None, min_length=1, description="Every timestep of this event."
+    )
+    tick_range: TickRange | None = Field(default=None, description="A range of ticks.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flatten_target(cls, data: Any) -> Any:
+        # The HTTP XAPI nests the target as {"target": {...}}; the MCP tools keep it flat.
+        if isinstance(data, dict) and isinstance(data.get("target"), dict):
+            data = dict(data)
+            target = data.pop("target")
+            for key, value in target.items():
+                data.setdefault(key, value)
+        return data
+
+    def targets(self) -> list[str]:
+        return [
+            name
+            for name in ("timestep_id", "event_id", "tick_range")
+            if getattr(self, name) is not None
+        ]
+
+
+class TagRequest(_Targeted):
+    """Apply a tag to a timestep, an event, or a tick range; an unknown name makes a custom tag."""
+
+    tag_name_or_id: NonEmpty = Field(description="Tag name or id; unknown names create a tag.")
+    confidence: Score = Field(default=1.0, description="How sure the tagger is, 0..1.")
+    note: str | None = Field(default=None, description="Optional note about this tagging.")
+    source: TagSource = Field(default=TagSource.MANUAL, description="auto, manual or inherited.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> TagRequest:
+        if len(self.targets()) != 1:
+            raise ValueError(
+                "give exactly one target: timestep_id, event_id or tick_range"
+                f" (got {', '.join(self.targets()) or 'none'})"
+            )
+        return self
+
+
+class TagResponse(BaseModel):
+    application_id: str
+    tag_id: str
+    created: bool = Field(description="True when this call created the tag.")
+    target_type: TargetType
+    timestep_count: int = Field(description="How many timesteps the application covers now.")
+
+
+class CreateTagRequest(Model):
+    """Create a tag in the folksonomy (concept, entity, bud or custom)."""
+
+    name: NonEmpty = Field(description="Tag name.")
+    tag_type: TagType = Field(description="concept, entity, bud or custom.")
+    description: str | None = Field(default=None, description="Optional description.")
+    entity_type: EntityType | None = Field(default=None, description="For entity tags.")
+    related_concepts: list[NonEmpty] = Field(
+        default_factory=list, description="For bud tags: related concept ids."
+    )
+    concept_id: str | None = Field(
+        default=None, min_length=1, description="For concept tags: the concept id (default name)."
+    )
+    session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
+
+    @model_validator(mode="after")
+    def _type_specific(self) -> CreateTagRequest:
+        if self.entity_type is not None and self.tag_type is not TagType.ENTITY:
+            raise ValueError("entity_type applies only to tag_type 'entity'")
+        if self.concept_id is not None and self.tag_type is not TagType.CONCEPT:
+            raise ValueError("concept_id applies only to tag_type 'concept'")
+        return self
+
+
+class CreateTagResponse(BaseModel):
+    tag_id: str
+    tag_type: TagType
+    bud_status: BudStatus | None = None
+    created: bool = Field(description="False when an identical tag already existed.")
+
+
+class CommentRequest(_Targeted):
+    """Add commentary to a timestep, an event, a tick range, or (no target) the session."""
+
+    content: NonEmpty = Field(description="The comment.")
+
+    @model_validator(mode="after")
+    def _at_most_one_target(self) -> CommentRequest:
+        if len(self.targets()) > 1:
+            raise ValueError(
+                "give at most one target: timestep_id, event_id or tick_range"
+                f" (got {', '.join(self.targets())})"
+            )
+        return self
+
+
+class CommentResponse(BaseModel):
+    comment_id: str
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class ActivationRange(Model):
+    min: Score = 0.0
+    max: Score = 1.0
+
+
+class QueryRequest(Model):
+    """Find timesteps by session, ticks, time, event type, tags, concept activations and text."""
+
+    session_id: str | None = Field(
+        default=None, min_length=1, description="Session to query; defaults to current."
+    )
+    all_sessions: bool = Field(default=False, description="Search every session instead.")
+    tick_range: TickRange | None = None
+    time_range: TimeRange | None = None
+    event_types: list[EventType] | None = Field(default=None, description="Any of these types.")
+    tags: list[NonEmpty] | None = Field(
+        default=None,
+        description="Tag names or ids (or type:name); a timestep must carry all of them, "
+        "applied to it, to its event or to a tick range that covers it.",
+    )
+    concept_activations: dict[NonEmpty, ActivationRange] | None = Field(
+        default=None, description="concept id -> {min, max}; every range must hold."
+    )
+    text_search: str | None = Field(
+        default=None, description="Full-text search: every word must occur in the content."
+    )
+    order: Literal["asc", "desc"] = Field(default="asc", description="By time, then tick.")
+    limit: int = Field(default=100, ge=1, le=10_000, description="Page size.")
+    cursor: str | None = Field(default=None, description="next_cursor of the previous page.")
+
+
+class QueryResponse(BaseModel):
+    timesteps: list[Timestep]
+    total_count: int = Field(description="Matches over all pages.")
+    next_cursor: str | None = Field(description="Pass as cursor for the next page; null at end.")
+
+
+class RecentRequest(Model):
+    """The N most recent timesteps of a session, oldest first."""
+
+    n: int = Field(default=100, ge=1, le=10_000, description="How many timesteps.")
+    session_id: str | None = Field(
+        default=None, min_length=1, description="Session; defaults to current."
+    )
+
+
+class RecentResponse(BaseModel):
+    timesteps: list[Timestep]
+
+
+class TagsRequest(Model):
+    """List tags in the folksonomy, optionally by type or bud status."""
+
+    tag_type: TagType | None = None
+    bud_status: BudStatus | None = None
+    session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
+
+
+class TagsResponse(BaseModel):
+    tags: list[Tag]
+
+
+class StatusRequest(Model):
+    """Counts per tag type and fidelity, storage used, and sessions."""
+
+    session_id: str | None = Field(default=None, description="Session; defaults to current.")
+
+
+class TagStats(BaseModel):
+    total_tags: int
+    by_type: dict[str, int]
+
+
+class ExperienceStats(BaseModel):
+    total_timesteps: int
+    by_fidelity: dict[str, int]
+    total_comments: int
+    total_tag_applications: int
+
+
+class StorageStats(BaseModel):
+    total_bytes: int
+    quota_bytes: int | None
+    utilization: float | None
+    backend: str
+    location: str
+
+
+class SessionStats(BaseModel):
+    total: int
+    recent: list[SessionSummary]
+
+
+class StatusResponse(BaseModel):
+    be_id: str
+    session_id: str
+    current_tick: int
+    tag_stats: TagStats
+    experience_stats: ExperienceStats
+    storage_stats: StorageStats
+    sessions: SessionStats

@@ -1,0 +1,214 @@
+"""Recording operations: record, record_batch, tag, create_tag, comment."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from xdb.errors import InvalidRequest, NotFound
+from xdb.ids import new_id, parse_timestep_id
+from xdb.models.common import DEFAULT_ROLE, BudStatus, TagType, TargetType
+from xdb.models.log import (
+    Comment,
+    CommentRequest,
+    CommentResponse,
+    CreateTagRequest,
+    CreateTagResponse,
+    RecordBatchRequest,
+    RecordBatchResponse,
+    RecordRequest,
+    RecordResponse,
+    Tag,
+    TagApplication,
+    TagRequest,
+    TagResponse,
+    _Targeted,
+)
+from xdb.ops.registry import Context, Operation, register
+from xdb.store.protocol import NewTimestep, ResolvedTarget
+from xdb.timeutil import from_us, now_us, to_us
+
+def _new_timestep(ctx: Context, req: RecordRequest, now: int, default_session: str) -> NewTimestep:
+    return NewTimestep(
+        req.session_id or default_session,
+        to_us(req.timestamp) if req.timestamp is not None else now,
+        req.event_type.value,
+        (req.role or DEFAULT_ROLE[req.event_type]).value,
+        req.content,
+        req.token_id,
+        req.event_id,
+        req.event_start,
+        req.event_end,
+        req.concept_activations,
+    )
+
+
+def record(ctx: Context, req: RecordRequest) -> RecordResponse:
+    session = req.session_id or ctx.current_session()
+    ((ts_id, tick),) = ctx.store.record([_new_timestep(ctx, req, now_us(), session)])
+    return RecordResponse(timestep_id=ts_id, tick=tick)
+
+
+def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
+    now = now_us()
+    default = ctx.current_session() if any(t.session_id is None for t in req.timesteps) else ""
+    items = [_new_timestep(ctx, t, now, default) for t in req.timesteps]
+    return RecordBatchResponse(
+        results=[RecordResponse(timestep_id=i, tick=t) for i, t in ctx.store.record(items)]
+    )
+
+
+def resolve_target(ctx: Context, req: _Targeted) -> ResolvedTarget | None:
+    """Turn a request's target fields into a ResolvedTarget (existence is checked on write)."""
+    if req.timestep_id is not None:
+        parsed = parse_timestep_id(req.timestep_id)
+        if parsed is None:
+            raise NotFound(
+                f"unknown timestep_id {req.timestep_id!r} (timestep ids look like"
+                " 'ts-<session>-<tick>')",
+                field="timestep_id",
+            )
+        if req.session_id is not None and req.session_id != parsed[0]:
+            raise InvalidRequest(
+                f"timestep_id {req.timestep_id!r} is not in session {req.session_id!r}",
+                field="session_id",
+            )
+        return ResolvedTarget(TargetType.TIMESTEP.value, parsed[0], tick=parsed[1])
+    session = ctx.session(req.session_id)
+    if req.event_id is not None:
+        return ResolvedTarget(TargetType.EVENT.value, session, event_id=req.event_id)
+    if req.tick_range is not None:
+        return ResolvedTarget(
+            TargetType.RANGE.value,
+            session,
+            range_start=req.tick_range.start,
+            range_end=req.tick_range.end,
+        )
+    return None
+
+
+def resolve_tag(ctx: Context, name_or_id: str) -> Tag | None:
+    """Find a tag by id, by exact name, or by ``type:name``; None when nothing matches.
+
+    A name shared by tags of several types is ambiguous and must be given as type:name or id.
+    """
+    tag = ctx.store.get_tag(name_or_id)
+    if tag is not None:
+        return tag
+    found = ctx.store.find_tags(name_or_id)
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        choices = ", ".join(f"{t.tag_type.value}:{t.name} ({t.id})" for t in found)
+        raise InvalidRequest(
+            f"tag name {name_or_id!r} is ambiguous; use one of {choices}", field="tag_name_or_id"
+        )
+    prefix, sep, rest = name_or_id.partition(":")
+    if sep and prefix in TagType._value2member_map_:
+        typed = ctx.store.find_tags(rest, prefix)
+        if typed:
+            return typed[0]
+    return None
+
+
+def _new_tag(ctx: Context, req: CreateTagRequest) -> Tag:
+    return Tag(
+        id=new_id("tag"),
+        name=req.name,
+        tag_type=req.tag_type,
+        description=req.description,
+        concept_id=(req.concept_id or req.name) if req.tag_type is TagType.CONCEPT else None,
+        entity_type=req.entity_type,
+        bud_status=BudStatus.COLLECTING if req.tag_type is TagType.BUD else None,
+        related_concepts=req.related_concepts,
+        created_at=_now(),
+        created_by=ctx.caller.id,
+    )
+
+
+def _now() -> datetime:
+    return from_us(now_us())
+
+
+def tag(ctx: Context, req: TagRequest) -> TagResponse:
+    target = resolve_target(ctx, req)
+    assert target is not None  # the request model demands exactly one target
+    existing = resolve_tag(ctx, req.tag_name_or_id)
+    new_tag = None
+    if existing is None:
+        if req.tag_name_or_id.startswith("tag-"):
+            raise NotFound(f"unknown tag id {req.tag_name_or_id!r}", field="tag_name_or_id")
+        new_tag = _new_tag(ctx, CreateTagRequest(name=req.tag_name_or_id, tag_type=TagType.CUSTOM))
+    application = TagApplication(
+        id=new_id("ta"),
+        tag_id=existing.id if existing else new_tag.id,  # type: ignore[union-attr]
+        target_type=TargetType(target.target_type),
+        session_id=target.session_id,
+        confidence=req.confidence,
+        source=req.source,
+        note=req.note,
+        created_at=_now(),
+        created_by=ctx.caller.id,
+    )
+    applied, created, count = ctx.store.apply_tag(application, target, new_tag)
+    return TagResponse(
+        application_id=application.id,
+        tag_id=applied.id,
+        created=created,
+        target_type=application.target_type,
+        timestep_count=count,
+    )
+
+
+def create_tag(ctx: Context, req: CreateTagRequest) -> CreateTagResponse:
+    stored, created = ctx.store.create_tag(_new_tag(ctx, req))
+    return CreateTagResponse(
+        tag_id=stored.id, tag_type=stored.tag_type, bud_status=stored.bud_status, created=created
+    )
+
+
+def comment(ctx: Context, req: CommentRequest) -> CommentResponse:
+    target = resolve_target(ctx, req)
+    session = target.session_id if target else ctx.session(req.session_id)
+    new = Comment(
+        id=new_id("comment"),
+        session_id=session,
+        target_type=TargetType(target.target_type) if target else TargetType.SESSION,
+        content=req.content,
+        created_at=_now(),
+        updated_at=_now(),
+        created_by=ctx.caller.id,
+    )
+    ctx.store.add_comment(new, target)
+    return CommentResponse(comment_id=new.id)
+
+
+register(
+    Operation(
+        "record", "xdb", RecordRequest, RecordResponse, record, False,
+        "Record a timestep (token, message, tool call, ...) to the experience log.",
+    )
+)
+register(
+    Operation(
+        "record_batch", "xdb", RecordBatchRequest, RecordBatchResponse, record_batch, False,
+        "Record many timesteps in order in one transaction (token streams).",
+    )
+)
+register(
+    Operation(
+        "tag", "xdb", TagRequest, TagResponse, tag, False,
+        "Apply a folksonomy tag to a timestep, an event, or a tick range.",
+    )
+)
+register(
+    Operation(
+        "create_tag", "xdb", CreateTagRequest, CreateTagResponse, create_tag, False,
+        "Create a tag (concept, entity, bud or custom).",
+    )
+)
+register(
+    Operation(
+        "comment", "xdb", CommentRequest, CommentResponse, comment, False,
+        "Add a comment to a timestep, an event, a tick range or a session.",
+    )
+)

@@ -1,0 +1,143 @@
+"""Reading operations over the log: query, recent, tags, status."""
+
+from __future__ import annotations
+
+from xdb.errors import InvalidRequest
+from xdb.models.log import (
+    ExperienceStats,
+    QueryRequest,
+    QueryResponse,
+    RecentRequest,
+    RecentResponse,
+    SessionStats,
+    StatusRequest,
+    StatusResponse,
+    StorageStats,
+    TagsRequest,
+    TagsResponse,
+    TagStats,
+)
+from xdb.ops import cursor
+from xdb.ops.log import resolve_tag
+from xdb.ops.registry import Context, Operation, register
+from xdb.store.protocol import TimestepFilter
+from xdb.timeutil import to_us
+
+
+def query(ctx: Context, req: QueryRequest) -> QueryResponse:
+    flt = TimestepFilter(
+        session_ids=None if req.all_sessions else [ctx.session(req.session_id)],
+        event_types=[e.value for e in req.event_types] if req.event_types else None,
+        text=req.text_search if req.text_search and req.text_search.strip() else None,
+        descending=req.order == "desc",
+    )
+    if req.tick_range is not None:
+        flt.tick_start, flt.tick_end = req.tick_range.start, req.tick_range.end
+    if req.time_range is not None:
+        if req.time_range.start_time is not None:
+            flt.time_start_us = to_us(req.time_range.start_time)
+        if req.time_range.end_time is not None:
+            flt.time_end_us = to_us(req.time_range.end_time)
+    if req.concept_activations:
+        for concept, rng in req.concept_activations.items():
+            if rng.max < rng.min:
+                raise InvalidRequest(
+                    f"concept_activations.{concept}: max ({rng.max}) must be >= min ({rng.min})",
+                    field="concept_activations",
+                )
+            flt.activations[concept] = (rng.min, rng.max)
+    unknown_tag = False
+    for name in req.tags or []:
+        found = resolve_tag(ctx, name)
+        if found is None:
+            unknown_tag = True  # a tag nobody applied matches nothing
+        else:
+            flt.tag_ids.append(found.id)
+    digest = cursor.digest(req.model_dump(exclude={"cursor", "limit"}, mode="json"))
+    after = None
+    if req.cursor:
+        position = cursor.decode(req.cursor, digest)
+        if len(position) != 2 or not all(isinstance(v, int) for v in position):
+            raise InvalidRequest("cursor is malformed; omit it to start again", field="cursor")
+        after = (position[0], position[1])
+    if unknown_tag:
+        return QueryResponse(timesteps=[], total_count=0, next_cursor=None)
+    page, total, next_key = ctx.store.query(flt, after, req.limit)
+    return QueryResponse(
+        timesteps=page,
+        total_count=total,
+        next_cursor=cursor.encode(list(next_key), digest) if next_key else None,
+    )
+
+
+def recent(ctx: Context, req: RecentRequest) -> RecentResponse:
+    return RecentResponse(timesteps=ctx.store.recent(ctx.session(req.session_id), req.n))
+
+
+def tags(ctx: Context, req: TagsRequest) -> TagsResponse:
+    return TagsResponse(
+        tags=ctx.store.list_tags(
+            req.tag_type.value if req.tag_type else None,
+            req.bud_status.value if req.bud_status else None,
+        )
+    )
+
+
+def status(ctx: Context, req: StatusRequest) -> StatusResponse:
+    session = ctx.session(req.session_id)
+    stats = ctx.store.stats()
+    total_sessions, recent_sessions = ctx.store.sessions(10)
+    summary = ctx.store.session_summary(session)
+    quota = ctx.settings.get("quota_bytes")
+    by_fidelity = {f: stats["timesteps_by_fidelity"].get(f, 0) for f in ("hot", "warm", "submitted", "cold")}
+    by_type = {t: stats["tags_by_type"].get(t, 0) for t in ("concept", "entity", "bud", "custom")}
+    return StatusResponse(
+        be_id=ctx.caller.id,
+        session_id=session,
+        current_tick=summary.current_tick if summary else 0,
+        tag_stats=TagStats(total_tags=sum(by_type.values()), by_type=by_type),
+        experience_stats=ExperienceStats(
+            total_timesteps=sum(by_fidelity.values()),
+            by_fidelity=by_fidelity,
+            total_comments=stats["comments"],
+            total_tag_applications=stats["tag_applications"],
+        ),
+        storage_stats=StorageStats(
+            total_bytes=stats["bytes"],
+            quota_bytes=quota,
+            utilization=stats["bytes"] / quota if quota else None,
+            backend=ctx.store.backend,
+            location=ctx.store.location,
+        ),
+        sessions=SessionStats(total=total_sessions, recent=recent_sessions),
+    )
+
+
+register(
+    Operation(
+        "query", "xdb", QueryRequest, QueryResponse, query, True,
+        "Query the experience log for timesteps matching filters, a page at a time.",
+    )
+)
+register(
+    Operation(
+        "recent", "xdb", RecentRequest, RecentResponse, recent, True,
+        "Get the N most recent timesteps of a session, oldest first.",
+        http_get=("/v1/xdb/recent", "/v1/xdb/recent/{session_id}"),
+    )
+)
+register(
+    Operation(
+        "tags", "xdb", TagsRequest, TagsResponse, tags, True,
+        "List tags, optionally filtered by type or bud status, with application counts.",
+        http_get=("/v1/xdb/tags", "/v1/xdb/tags/{session_id}"),
+        query_aliases={"type": "tag_type", "status": "bud_status"},
+    )
+)
+register(
+    Operation(
+        "status", "xdb", StatusRequest, StatusResponse, status, True,
+        "Get xdb state: tag counts, timesteps by fidelity, storage used, sessions.",
+        http_get=("/v1/xdb/status", "/v1/xdb/status/{session_id}"),
+    )
+)

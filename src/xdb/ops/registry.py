@@ -1,0 +1,82 @@
+"""The operation registry.
+
+An ``Operation`` names a capability once: its request and response models, whether it only
+reads, a one-line summary, and the handler. Interfaces are generated from this table, so adding
+an operation means writing its models and handler and registering it here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from xdb.models.common import Caller
+
+if TYPE_CHECKING:
+    from xdb.store.protocol import Store
+
+ReqT = TypeVar("ReqT", bound=BaseModel)
+RespT = TypeVar("RespT", bound=BaseModel)
+
+
+@dataclass
+class Context:
+    """What a handler may use: the store, who is calling, and the current session."""
+
+    store: Store
+    caller: Caller
+    current_session: Callable[[], str]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def session(self, requested: str | None) -> str:
+        return requested if requested is not None else self.current_session()
+
+
+@dataclass(frozen=True)
+class Operation(Generic[ReqT, RespT]):
+    name: str
+    group: str
+    request: type[ReqT]
+    response: type[RespT]
+    handler: Callable[[Context, ReqT], RespT]
+    readonly: bool
+    summary: str
+    # Extra GET routes from the HTTP XAPI reference, e.g. "/v1/xdb/recent/{session_id}",
+    # and the short query-parameter names it uses (e.g. type -> tag_type).
+    http_get: tuple[str, ...] = ()
+    query_aliases: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def http_path(self) -> str:
+        return f"/v1/{self.group}/{self.name.replace('_', '-')}"
+
+    def tool_name(self, dotted: bool = False) -> str:
+        return f"{self.group}.{self.name}" if dotted else f"{self.group}_{self.name}"
+
+    @property
+    def description(self) -> str:
+        return (self.request.__doc__ or self.summary).strip()
+
+
+REGISTRY: dict[str, Operation[Any, Any]] = {}
+
+
+def register(op: Operation[ReqT, RespT]) -> Operation[ReqT, RespT]:
+    if op.name in REGISTRY:
+        raise ValueError(f"operation {op.name!r} registered twice")
+    REGISTRY[op.name] = op
+    return op
+
+
+def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
+    """Registered operations, in registration order, optionally limited to some groups."""
+    _load()
+    return [op for op in REGISTRY.values() if groups is None or op.group in groups]
+
+
+def _load() -> None:
+    # Importing the capability modules registers their operations.
+    from xdb.ops import log, recall  # noqa: F401

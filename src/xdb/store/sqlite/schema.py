@@ -1,0 +1,125 @@
+"""The SQLite schema and its migrations, recorded in the file itself.
+
+Each migration runs once, in order, inside the write transaction that records it; a file
+written by a newer xdb (an unknown version) is refused rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from xdb.errors import MigrationError
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "experience log",
+        """
+        CREATE TABLE sessions (
+            session_id TEXT PRIMARY KEY,
+            next_tick INTEGER NOT NULL,
+            created_us INTEGER NOT NULL,
+            last_us INTEGER NOT NULL,
+            timesteps INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE timesteps (
+            seq INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL,
+            tick INTEGER NOT NULL,
+            ts_us INTEGER NOT NULL,
+            event_type TEXT NOT NULL,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            token_id INTEGER,
+            event_id TEXT,
+            event_start INTEGER NOT NULL DEFAULT 0,
+            event_end INTEGER NOT NULL DEFAULT 0,
+            activations TEXT,
+            fidelity TEXT NOT NULL DEFAULT 'hot'
+        );
+        CREATE UNIQUE INDEX timesteps_session_tick ON timesteps (session_id, tick);
+        CREATE INDEX timesteps_time ON timesteps (ts_us, seq);
+        CREATE INDEX timesteps_event ON timesteps (session_id, event_id)
+            WHERE event_id IS NOT NULL;
+        CREATE VIRTUAL TABLE timesteps_fts USING fts5 (
+            content, content='timesteps', content_rowid='seq',
+            tokenize='unicode61 remove_diacritics 2'
+        );
+        CREATE TABLE tags (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            tag_type TEXT NOT NULL,
+            description TEXT,
+            concept_id TEXT,
+            entity_type TEXT,
+            bud_status TEXT,
+            related_concepts TEXT NOT NULL DEFAULT '[]',
+            created_us INTEGER NOT NULL,
+            created_by TEXT NOT NULL,
+            UNIQUE (tag_type, name)
+        );
+        CREATE INDEX tags_name ON tags (name);
+        CREATE TABLE tag_applications (
+            id TEXT PRIMARY KEY,
+            tag_id TEXT NOT NULL REFERENCES tags (id),
+            target_type TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            tick INTEGER,
+            event_id TEXT,
+            range_start INTEGER,
+            range_end INTEGER,
+            confidence REAL NOT NULL,
+            source TEXT NOT NULL,
+            note TEXT,
+            created_us INTEGER NOT NULL,
+            created_by TEXT NOT NULL
+        );
+        CREATE INDEX tag_applications_tag ON tag_applications (tag_id, session_id);
+        CREATE TABLE comments (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL,
+            target_type TEXT NOT NULL,
+            tick INTEGER,
+            event_id TEXT,
+            range_start INTEGER,
+            range_end INTEGER,
+            content TEXT NOT NULL,
+            created_us INTEGER NOT NULL,
+            updated_us INTEGER NOT NULL,
+            created_by TEXT NOT NULL
+        );
+        CREATE INDEX comments_session ON comments (session_id);
+        """,
+    ),
+]
+
+LATEST = MIGRATIONS[-1][0]
+
+
+def migrate(conn: sqlite3.Connection) -> list[int]:
+    """Bring the schema up to date; return the versions applied now. Call in a write txn."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_us INTEGER NOT NULL)"
+    )
+    done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    unknown = sorted(v for v in done if v > LATEST)
+    if unknown:
+        raise MigrationError(
+            f"this database has schema version {unknown[-1]}, newer than this xdb knows"
+            f" ({LATEST}); upgrade xdb to open it"
+        )
+    applied = []
+    for version, name, sql in MIGRATIONS:
+        if version in done:
+            continue
+        for statement in sql.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name, applied_us) VALUES (?, ?, ?)",
+            (version, name, time.time_ns() // 1000),
+        )
+        applied.append(version)
+    return applied

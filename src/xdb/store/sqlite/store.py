@@ -1,0 +1,439 @@
+"""SQLiteStore: the embedded store behind the ``Store`` protocol."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from xdb.errors import NotFound, StoreError
+from xdb.ids import timestep_id
+from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store.protocol import NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.store.sqlite import rows, transfer
+from xdb.store.sqlite.query import page_sql
+from xdb.store.sqlite.schema import migrate
+from xdb.store.sqlite.writer import Writer
+from xdb.timeutil import from_us, to_us
+
+_INSERT_TIMESTEP = (
+    "INSERT INTO timesteps (seq, session_id, tick, ts_us, event_type, role, content, token_id,"
+    " event_id, event_start, event_end, activations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _open(location: str) -> sqlite3.Connection:
+    uri = location.startswith("file:")
+    # check_same_thread=False: the combining writer runs on whichever caller leads a batch;
+    # the Writer's lock, not the thread, guarantees one user at a time.
+    conn = sqlite3.connect(
+        location, isolation_level=None, check_same_thread=False, timeout=30.0, uri=uri
+    )
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+class SQLiteStore:
+    backend = "sqlite"
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.location = str(path)
+        self.memory = self.location == ":memory:"
+        if not self.memory:
+            Path(self.location).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._wconn = _open(self.location)
+            if not self.memory:
+                self._wconn.execute("PRAGMA journal_mode = WAL")
+                self._wconn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open database {self.location!r}: {exc}") from exc
+        self.writer = Writer(self._wconn)
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        # An in-memory database exists only on its one connection; reads share it.
+        self._memory_lock = threading.Lock()
+        self.closed = False
+        self.writer.submit(migrate)
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _read(self, fn: Any) -> Any:
+        if self.closed:
+            raise StoreError("the database is closed")
+        if self.memory:
+            with self._memory_lock:
+                return fn(self._wconn)
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = _open(self.location)
+            conn.execute("PRAGMA query_only = ON")
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return fn(conn)
+
+    def _write(self, fn: Any) -> Any:
+        if self.closed:
+            raise StoreError("the database is closed")
+        if self.memory:
+            with self._memory_lock:
+                return self.writer.submit(fn)
+        return self.writer.submit(fn)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with self._readers_lock:
+            for conn in self._readers:
+                conn.close()
+            self._readers.clear()
+        self._wconn.close()
+
+    # ------------------------------------------------------------------ writes
+
+    def record(self, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
+        def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+            next_tick: dict[str, int] = {}
+            last_us: dict[str, int] = {}
+            counts: dict[str, int] = {}
+            base = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
+            values = []
+            out = []
+            for i, it in enumerate(items):
+                session = it.session_id
+                tick = next_tick.get(session)
+                if tick is None:
+                    row = conn.execute(
+                        "SELECT next_tick FROM sessions WHERE session_id = ?", (session,)
+                    ).fetchone()
+                    if row is None:
+                        conn.execute(
+                            "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
+                            " VALUES (?, 1, ?, ?)",
+                            (session, it.ts_us, it.ts_us),
+                        )
+                        tick = 1
+                    else:
+                        tick = row[0]
+                next_tick[session] = tick + 1
+                counts[session] = counts.get(session, 0) + 1
+                last_us[session] = max(last_us.get(session, 0), it.ts_us)
+                values.append(
+                    (
+                        base + i + 1,
+                        session,
+                        tick,
+                        it.ts_us,
+                        it.event_type,
+                        it.role,
+                        it.content,
+                        it.token_id,
+                        it.event_id,
+                        it.event_start,
+                        it.event_end,
+                        json.dumps(it.activations) if it.activations else None,
+                    )
+                )
+                out.append((timestep_id(session, tick), tick))
+            conn.executemany(_INSERT_TIMESTEP, values)
+            conn.executemany(
+                "INSERT INTO timesteps_fts (rowid, content) VALUES (?, ?)",
+                [(v[0], v[6]) for v in values],
+            )
+            conn.executemany(
+                "UPDATE sessions SET next_tick = ?, last_us = max(last_us, ?),"
+                " timesteps = timesteps + ? WHERE session_id = ?",
+                [(next_tick[s], last_us[s], counts[s], s) for s in next_tick],
+            )
+            return out
+
+        result: list[tuple[str, int]] = self._write(job)
+        return result
+
+    def create_tag(self, tag: Tag) -> tuple[Tag, bool]:
+        def job(conn: sqlite3.Connection) -> tuple[Tag, bool]:
+            return _insert_tag(conn, tag)
+
+        result: tuple[Tag, bool] = self._write(job)
+        return result
+
+    def apply_tag(
+        self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
+    ) -> tuple[Tag, bool, int]:
+        def job(conn: sqlite3.Connection) -> tuple[Tag, bool, int]:
+            count = _check_target(conn, target)
+            if new_tag is not None:
+                tag, created = _insert_tag(conn, new_tag)
+            else:
+                row = conn.execute(
+                    f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = ?", (application.tag_id,)
+                ).fetchone()
+                if row is None:
+                    raise NotFound(
+                        f"unknown tag id {application.tag_id!r}", field="tag_name_or_id"
+                    )
+                tag, created = rows.tag(row), False
+            conn.execute(
+                "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
+                " event_id, range_start, range_end, confidence, source, note, created_us,"
+                " created_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    application.id,
+                    tag.id,
+                    target.target_type,
+                    target.session_id,
+                    target.tick,
+                    target.event_id,
+                    target.range_start,
+                    target.range_end,
+                    application.confidence,
+                    application.source.value,
+                    application.note,
+                    to_us(application.created_at),
+                    application.created_by,
+                ),
+            )
+            return tag, created, count
+
+        result: tuple[Tag, bool, int] = self._write(job)
+        return result
+
+    def add_comment(self, comment: Comment, target: ResolvedTarget | None) -> None:
+        def job(conn: sqlite3.Connection) -> None:
+            tgt = target or ResolvedTarget("session", comment.session_id)
+            if target is not None:
+                _check_target(conn, target)
+            elif not conn.execute(
+                "SELECT 1 FROM sessions WHERE session_id = ?", (tgt.session_id,)
+            ).fetchone():
+                raise NotFound(f"unknown session {tgt.session_id!r}", field="session_id")
+            conn.execute(
+                "INSERT INTO comments (id, session_id, target_type, tick, event_id, range_start,"
+                " range_end, content, created_us, updated_us, created_by)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    comment.id,
+                    tgt.session_id,
+                    tgt.target_type,
+                    tgt.tick,
+                    tgt.event_id,
+                    tgt.range_start,
+                    tgt.range_end,
+                    comment.content,
+                    to_us(comment.created_at),
+                    to_us(comment.updated_at),
+                    comment.created_by,
+                ),
+            )
+
+        self._write(job)
+
+    # ------------------------------------------------------------------ reads
+
+    def latest_session(self) -> str | None:
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT session_id FROM sessions ORDER BY last_us DESC, rowid DESC LIMIT 1"
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    def get_tag(self, tag_id: str) -> Tag | None:
+        row = self._read(
+            lambda c: c.execute(
+                f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = ?", (tag_id,)
+            ).fetchone()
+        )
+        return None if row is None else rows.tag(row)
+
+    def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
+        sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE name = ?"
+        params: list[Any] = [name]
+        if tag_type is not None:
+            sql += " AND tag_type = ?"
+            params.append(tag_type)
+        found = self._read(lambda c: c.execute(sql + " ORDER BY tag_type", params).fetchall())
+        return [rows.tag(r) for r in found]
+
+    def query(
+        self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
+    ) -> tuple[list[Timestep], int, tuple[int, int] | None]:
+        sql, params, count_sql, count_params = page_sql(rows.TIMESTEP_COLUMNS, flt, after, limit + 1)
+
+        def run(conn: sqlite3.Connection) -> tuple[list[Any], int]:
+            # One read transaction: the page and the count see the same snapshot.
+            conn.execute("BEGIN")
+            try:
+                found = conn.execute(sql, params).fetchall()
+                total = conn.execute(count_sql, count_params).fetchone()[0]
+            finally:
+                conn.execute("COMMIT")
+            return found, total
+
+        found, total = self._read(run)
+        more = len(found) > limit
+        found = found[:limit]
+        next_key = (found[-1][3], found[-1][0]) if more else None
+        return [rows.timestep(r) for r in found], total, next_key
+
+    def recent(self, session_id: str, n: int) -> list[Timestep]:
+        found = self._read(
+            lambda c: c.execute(
+                f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ?"
+                " ORDER BY tick DESC LIMIT ?",
+                (session_id, n),
+            ).fetchall()
+        )
+        return [rows.timestep(r) for r in reversed(found)]
+
+    def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
+        sql = (
+            f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
+            " WHERE a.tag_id = tags.id) FROM tags WHERE 1"
+        )
+        params: list[Any] = []
+        if tag_type is not None:
+            sql += " AND tag_type = ?"
+            params.append(tag_type)
+        if bud_status is not None:
+            sql += " AND bud_status = ?"
+            params.append(bud_status)
+        found = self._read(lambda c: c.execute(sql + " ORDER BY created_us, id", params).fetchall())
+        return [rows.tag(r, application_count=r[10]) for r in found]
+
+    def stats(self) -> dict[str, Any]:
+        def run(conn: sqlite3.Connection) -> dict[str, Any]:
+            by_type = dict(conn.execute("SELECT tag_type, count(*) FROM tags GROUP BY tag_type"))
+            by_fid = dict(
+                conn.execute("SELECT fidelity, count(*) FROM timesteps GROUP BY fidelity")
+            )
+            page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            return {
+                "tags_by_type": by_type,
+                "timesteps_by_fidelity": by_fid,
+                "comments": conn.execute("SELECT count(*) FROM comments").fetchone()[0],
+                "tag_applications": conn.execute(
+                    "SELECT count(*) FROM tag_applications"
+                ).fetchone()[0],
+                "bytes": page_size * pages + self._wal_bytes(),
+            }
+
+        result: dict[str, Any] = self._read(run)
+        return result
+
+    def _wal_bytes(self) -> int:
+        try:
+            return os.path.getsize(self.location + "-wal") if not self.memory else 0
+        except OSError:
+            return 0
+
+    def sessions(self, limit: int) -> tuple[int, list[SessionSummary]]:
+        def run(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
+            total = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            found = conn.execute(
+                "SELECT session_id, timesteps, next_tick, created_us, last_us FROM sessions"
+                " ORDER BY last_us DESC, rowid DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return total, found
+
+        total, found = self._read(run)
+        return total, [_summary(r) for r in found]
+
+    def session_summary(self, session_id: str) -> SessionSummary | None:
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT session_id, timesteps, next_tick, created_us, last_us FROM sessions"
+                " WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()
+        )
+        return None if row is None else _summary(row)
+
+    # ------------------------------------------------------------------ export / import
+
+    def export_records(self) -> Iterator[dict[str, Any]]:
+        if self.memory:
+            with self._memory_lock:
+                yield from transfer.export_records(self._wconn)
+        else:
+            conn = _open(self.location)
+            try:
+                yield from transfer.export_records(conn)
+            finally:
+                conn.close()
+
+    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+        result: dict[str, int] = self._write(lambda c: transfer.import_records(c, records))
+        return result
+
+
+def _summary(row: tuple[Any, ...]) -> SessionSummary:
+    session, count, next_tick, created_us, last_us = row
+    return SessionSummary(
+        session_id=session,
+        timesteps=count,
+        current_tick=next_tick - 1,
+        first_time=from_us(created_us),
+        last_time=from_us(last_us),
+    )
+
+
+def _insert_tag(conn: sqlite3.Connection, tag: Tag) -> tuple[Tag, bool]:
+    cur = conn.execute(
+        f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        rows.tag_values(tag, to_us(tag.created_at)),
+    )
+    if cur.rowcount == 1:
+        return tag, True
+    row = conn.execute(
+        f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = ? AND name = ?",
+        (tag.tag_type.value, tag.name),
+    ).fetchone()
+    if row is None:  # the id collided, not the name: ids are unique, so this is a bug
+        raise StoreError(f"tag id {tag.id!r} already exists")
+    return rows.tag(row), False
+
+
+def _check_target(conn: sqlite3.Connection, target: ResolvedTarget) -> int:
+    """How many timesteps the target covers; NotFound if it names nothing that exists."""
+    if target.target_type == "timestep":
+        row = conn.execute(
+            "SELECT 1 FROM timesteps WHERE session_id = ? AND tick = ?",
+            (target.session_id, target.tick),
+        ).fetchone()
+        if row is None:
+            raise NotFound(
+                f"unknown timestep_id {timestep_id(target.session_id, target.tick or 0)!r}",
+                field="timestep_id",
+            )
+        return 1
+    if not conn.execute(
+        "SELECT 1 FROM sessions WHERE session_id = ?", (target.session_id,)
+    ).fetchone():
+        raise NotFound(f"unknown session {target.session_id!r}", field="session_id")
+    if target.target_type == "event":
+        count = conn.execute(
+            "SELECT count(*) FROM timesteps WHERE session_id = ? AND event_id = ?",
+            (target.session_id, target.event_id),
+        ).fetchone()[0]
+        if count == 0:
+            raise NotFound(
+                f"unknown event_id {target.event_id!r} in session {target.session_id!r}",
+                field="event_id",
+            )
+        return int(count)
+    count = conn.execute(
+        "SELECT count(*) FROM timesteps WHERE session_id = ? AND tick BETWEEN ? AND ?",
+        (target.session_id, target.range_start, target.range_end),
+    ).fetchone()[0]
+    return int(count)

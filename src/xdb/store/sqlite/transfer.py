@@ -1,0 +1,205 @@
+"""Export every stored object as plain records, and import them back losslessly.
+
+Records carry a ``kind`` (session, tag, timestep, tag_application, comment) and the same
+fields the API shows, so an export is readable, diffable, and portable between stores.
+Import is idempotent: an object whose id (or session and tick) exists is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from xdb.errors import InvalidRequest, from_validation_errors
+from xdb.ids import parse_timestep_id
+from xdb.models.log import Comment, Tag, TagApplication, Timestep
+from xdb.store.sqlite import rows
+from xdb.timeutil import from_us, to_us
+
+FORMAT = "xdb-export"
+VERSION = 1
+
+
+class SessionRecord(BaseModel):
+    session_id: str
+    next_tick: int
+    created_at: datetime
+    last_at: datetime
+
+
+def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
+    conn.execute("BEGIN")  # one snapshot for the whole export
+    try:
+        yield {"kind": FORMAT, "version": VERSION}
+        for sid, next_tick, cus, lus in conn.execute(
+            "SELECT session_id, next_tick, created_us, last_us FROM sessions ORDER BY rowid"
+        ):
+            yield {
+                "kind": "session",
+                "session_id": sid,
+                "next_tick": next_tick,
+                "created_at": from_us(cus).isoformat(),
+                "last_at": from_us(lus).isoformat(),
+            }
+        for row in conn.execute(f"SELECT {rows.TAG_COLUMNS} FROM tags ORDER BY rowid"):
+            yield {"kind": "tag", **rows.tag(row).model_dump(mode="json", exclude={"application_count"})}
+        for row in conn.execute(f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps ORDER BY seq"):
+            yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
+        for row in conn.execute(
+            "SELECT id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
+            " confidence, source, note, created_us, created_by FROM tag_applications ORDER BY rowid"
+        ):
+            yield {"kind": "tag_application", **rows.application(row).model_dump(mode="json")}
+        for row in conn.execute(
+            "SELECT id, session_id, target_type, tick, event_id, range_start, range_end, content,"
+            " created_us, updated_us, created_by FROM comments ORDER BY rowid"
+        ):
+            yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
+    finally:
+        conn.execute("COMMIT")
+
+
+def _parse(model: type[BaseModel], record: dict[str, Any], number: int) -> Any:
+    try:
+        return model.model_validate(record)
+    except ValidationError as exc:
+        err = from_validation_errors(exc.errors())
+        raise InvalidRequest(f"record {number} ({record.get('kind')}): {err.message}") from exc
+
+
+def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+    counts = {k: 0 for k in ("session", "tag", "timestep", "tag_application", "comment")}
+    skipped = 0
+    tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
+    seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
+    for number, raw in enumerate(records, 1):
+        kind = raw.get("kind")
+        body = {k: v for k, v in raw.items() if k != "kind"}
+        if kind == FORMAT:
+            if raw.get("version") != VERSION:
+                raise InvalidRequest(f"record {number}: unsupported export version {raw.get('version')!r}")
+            continue
+        if kind == "session":
+            s = _parse(SessionRecord, body, number)
+            cus, lus = to_us(s.created_at), to_us(s.last_at)
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO sessions (session_id, next_tick, created_us, last_us)"
+                " VALUES (?,?,?,?)",
+                (s.session_id, s.next_tick, cus, lus),
+            )
+            conn.execute(
+                "UPDATE sessions SET next_tick = max(next_tick, ?), last_us = max(last_us, ?)"
+                " WHERE session_id = ?",
+                (s.next_tick, lus, s.session_id),
+            )
+            counts["session"] += cur.rowcount
+            skipped += 1 - cur.rowcount
+        elif kind == "tag":
+            t = _parse(Tag, body, number)
+            cur = conn.execute(
+                f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                rows.tag_values(t, to_us(t.created_at)),
+            )
+            stored = conn.execute(
+                "SELECT id FROM tags WHERE tag_type = ? AND name = ?", (t.tag_type.value, t.name)
+            ).fetchone()
+            tag_ids[t.id] = stored[0] if stored else t.id
+            counts["tag"] += cur.rowcount
+            skipped += 1 - cur.rowcount
+        elif kind == "timestep":
+            ts = _parse(Timestep, body, number)
+            _ensure_session(conn, ts.session_id, to_us(ts.timestamp))
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO timesteps (seq, session_id, tick, ts_us, event_type, role,"
+                " content, token_id, event_id, event_start, event_end, activations, fidelity)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    seq + 1,
+                    ts.session_id,
+                    ts.tick,
+                    to_us(ts.timestamp),
+                    ts.event_type.value,
+                    ts.role.value,
+                    ts.content,
+                    ts.token_id,
+                    ts.event_id,
+                    ts.event_start,
+                    ts.event_end,
+                    json.dumps(ts.concept_activations) if ts.concept_activations else None,
+                    ts.fidelity.value,
+                ),
+            )
+            if cur.rowcount:
+                seq += 1
+                conn.execute(
+                    "INSERT INTO timesteps_fts (rowid, content) VALUES (?, ?)", (seq, ts.content)
+                )
+                conn.execute(
+                    "UPDATE sessions SET next_tick = max(next_tick, ?), timesteps = timesteps + 1,"
+                    " last_us = max(last_us, ?) WHERE session_id = ?",
+                    (ts.tick + 1, to_us(ts.timestamp), ts.session_id),
+                )
+            counts["timestep"] += cur.rowcount
+            skipped += 1 - cur.rowcount
+        elif kind == "tag_application":
+            a = _parse(TagApplication, body, number)
+            tag_id = tag_ids.get(a.tag_id, a.tag_id)
+            if not conn.execute("SELECT 1 FROM tags WHERE id = ?", (tag_id,)).fetchone():
+                raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
+            tick = _tick(a.timestep_id, number)
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO tag_applications (id, tag_id, target_type, session_id, tick,"
+                " event_id, range_start, range_end, confidence, source, note, created_us,"
+                " created_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    a.id, tag_id, a.target_type.value, a.session_id, tick, a.event_id,
+                    a.range_start, a.range_end, a.confidence, a.source.value, a.note,
+                    to_us(a.created_at), a.created_by,
+                ),
+            )
+            counts["tag_application"] += cur.rowcount
+            skipped += 1 - cur.rowcount
+        elif kind == "comment":
+            c = _parse(Comment, body, number)
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO comments (id, session_id, target_type, tick, event_id,"
+                " range_start, range_end, content, created_us, updated_us, created_by)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    c.id, c.session_id, c.target_type.value, _tick(c.timestep_id, number),
+                    c.event_id, c.range_start, c.range_end, c.content, to_us(c.created_at),
+                    to_us(c.updated_at), c.created_by,
+                ),
+            )
+            counts["comment"] += cur.rowcount
+            skipped += 1 - cur.rowcount
+        else:
+            raise InvalidRequest(
+                f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
+                " timestep, tag_application, comment",
+                field="kind",
+            )
+    return {**counts, "skipped": skipped}
+
+
+def _ensure_session(conn: sqlite3.Connection, session_id: str, ts_us: int) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO sessions (session_id, next_tick, created_us, last_us)"
+        " VALUES (?, 1, ?, ?)",
+        (session_id, ts_us, ts_us),
+    )
+
+
+def _tick(timestep_id: str | None, number: int) -> int | None:
+    if timestep_id is None:
+        return None
+    parsed = parse_timestep_id(timestep_id)
+    if parsed is None:
+        raise InvalidRequest(f"record {number}: malformed timestep_id {timestep_id!r}")
+    return parsed[1]
+

@@ -1,0 +1,135 @@
+"""One writer per database file, with group commit.
+
+Every write goes through one connection. A caller that finds the writer idle becomes the
+writer: it opens a transaction, runs its own job and every job queued meanwhile (each in a
+savepoint, so one failing job rolls back alone), commits once, and wakes the waiting callers.
+Callers that arrive while a write is in progress queue their job and wait for that commit.
+
+Why not a dedicated writer thread (datasette's habit)? Handing each job to another thread
+and back cost ~300 us per single record here, against ~75 us written in place; the combining
+writer keeps the single-writer and group-commit properties without the hop.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from xdb.errors import StoreError, XdbError
+
+# How long a writer waits for another process's write lock before giving up.
+LOCK_WAIT_SECONDS = 120.0
+
+
+class _Job:
+    __slots__ = ("done", "error", "fn", "result")
+
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any]) -> None:
+        self.fn = fn
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.done: threading.Event | None = None
+
+
+class Writer:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._mutex = threading.Lock()
+        self._queue: list[_Job] = []
+        self._busy = False
+        self.commits = 0  # transactions committed, for tests and benchmarks
+
+    def submit(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn(conn)`` inside a write transaction; return its result once committed."""
+        job = _Job(fn)
+        with self._mutex:
+            self._queue.append(job)
+            lead = not self._busy
+            if lead:
+                self._busy = True
+            else:
+                job.done = threading.Event()
+        if lead:
+            self._drain()
+        else:
+            assert job.done is not None
+            job.done.wait()
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def _drain(self) -> None:
+        while True:
+            with self._mutex:
+                batch, self._queue = self._queue, []
+                if not batch:
+                    self._busy = False
+                    return
+            try:
+                self._run_batch(batch)
+            except BaseException as exc:
+                for job in batch:
+                    if job.error is None:
+                        job.error = exc
+                raise
+            finally:
+                for job in batch:
+                    if job.done is not None:
+                        job.done.set()
+
+    def _begin(self) -> None:
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                # busy_timeout already waited; keep waiting while another process writes.
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise StoreError(f"could not start a write transaction: {exc}") from exc
+                if time.monotonic() > deadline:
+                    raise StoreError(
+                        f"the database stayed locked by another process for {LOCK_WAIT_SECONDS}s"
+                    ) from exc
+
+    def _run_batch(self, batch: list[_Job]) -> None:
+        conn = self._conn
+        self._begin()
+        try:
+            if len(batch) == 1:
+                job = batch[0]
+                try:
+                    job.result = job.fn(conn)
+                except BaseException as exc:
+                    conn.execute("ROLLBACK")
+                    job.error = _wrap(exc)
+                    return
+            else:
+                for job in batch:
+                    conn.execute("SAVEPOINT job")
+                    try:
+                        job.result = job.fn(conn)
+                        conn.execute("RELEASE job")
+                    except BaseException as exc:
+                        conn.execute("ROLLBACK TO job")
+                        conn.execute("RELEASE job")
+                        job.error = _wrap(exc)
+            conn.execute("COMMIT")
+            self.commits += 1
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            err = _wrap(exc)
+            for job in batch:
+                job.result = None
+                if job.error is None:
+                    job.error = err
+
+
+def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, XdbError) or not isinstance(exc, sqlite3.Error):
+        return exc
+    return StoreError(f"write failed and was rolled back: {exc}")
