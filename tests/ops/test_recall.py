@@ -1,0 +1,176 @@
+"""query, recent, tags and status through the Python API, on a real SQLite file."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+import xdb
+
+C_HONEST = "org.hatcat/first-light@1.0.1::concept/Honesty"
+C_TOOL = "org.hatcat/first-light@1.0.1::concept/Tool"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> xdb.Database:
+    database = xdb.connect(tmp_path / "recall.sqlite3", session_id="s1")
+    database.record_batch(
+        [
+            {"event_type": "input", "content": "Is the applicant eligible for welfare?",
+             "timestamp": "2025-11-01T10:00:00Z", "concept_activations": {C_HONEST: 0.9}},
+            {"event_type": "tool_call", "content": "search eligibility rules", "event_id": "e1",
+             "timestamp": "2025-11-02T10:00:00Z", "concept_activations": {C_TOOL: 0.8}},
+            {"event_type": "tool_response", "content": "rules: income below threshold",
+             "event_id": "e1", "timestamp": "2025-11-03T10:00:00Z",
+             "concept_activations": {C_TOOL: 0.4, C_HONEST: 0.2}},
+            {"event_type": "output", "content": "The applicant is eligible.",
+             "timestamp": "2025-11-04T10:00:00Z", "concept_activations": {C_HONEST: 0.6}},
+            {"event_type": "output", "content": "Anything else?",
+             "timestamp": "2025-11-05T10:00:00Z"},
+        ]
+    )
+    database.record(event_type="input", content="eligible elsewhere", session_id="s2",
+                    timestamp="2025-11-06T10:00:00Z")
+    database.tag(tag_name_or_id="tooling", event_id="e1")
+    database.tag(tag_name_or_id="answer", timestep_id="ts-s1-4")
+    database.tag(tag_name_or_id="answer", tick_range={"start": 4, "end": 5})
+    database.tag(tag_name_or_id="late", tick_range={"start": 3, "end": 5})
+    yield database
+    database.close()
+
+
+def ticks(resp: object) -> list[int]:
+    return [t.tick for t in resp.timesteps]  # type: ignore[attr-defined]
+
+
+FILTERS: dict[str, tuple[dict[str, object], list[int]]] = {
+    "none": ({}, [1, 2, 3, 4, 5]),
+    "tick_range": ({"tick_range": {"start": 2, "end": 3}}, [2, 3]),
+    "time_range": (
+        {"time_range": {"start_time": "2025-11-02T00:00:00Z", "end_time": "2025-11-04T10:00:00"}},
+        [2, 3, 4],
+    ),
+    "event_types": ({"event_types": ["output", "input"]}, [1, 4, 5]),
+    "tag_on_event": ({"tags": ["tooling"]}, [2, 3]),
+    "tag_on_timestep_and_range": ({"tags": ["answer"]}, [4, 5]),
+    "two_tags_all_required": ({"tags": ["late", "tooling"]}, [3]),
+    "unknown_tag": ({"tags": ["never-applied"]}, []),
+    "activation": ({"concept_activations": {C_HONEST: {"min": 0.5}}}, [1, 4]),
+    "activation_max": ({"concept_activations": {C_TOOL: {"min": 0.1, "max": 0.5}}}, [3]),
+    "text": ({"text_search": "eligible"}, [1, 4]),
+    "text_two_words": ({"text_search": "eligibility rules"}, [2]),
+    "text_punctuation": ({"text_search": 'rules: "income'}, [3]),
+    "combined": (
+        {"text_search": "applicant", "event_types": ["output"], "tags": ["answer"],
+         "concept_activations": {C_HONEST: {"min": 0.5, "max": 1}},
+         "time_range": {"start_time": "2025-11-04T00:00:00Z"}, "tick_range": {"start": 1, "end": 9}},
+        [4],
+    ),
+    "combined_excluding": ({"text_search": "applicant", "tags": ["tooling"]}, []),
+}
+
+
+@pytest.mark.parametrize("name", FILTERS)
+def test_each_filter_alone_and_combined(db: xdb.Database, name: str) -> None:
+    fields, expected = FILTERS[name]
+    resp = db.query(**fields)
+    assert ticks(resp) == expected
+    assert resp.total_count == len(expected)
+
+
+def test_session_scoping(db: xdb.Database) -> None:
+    assert ticks(db.query(session_id="s2")) == [1]
+    everywhere = db.query(all_sessions=True, text_search="eligible")
+    assert [(t.session_id, t.tick) for t in everywhere.timesteps] == [("s1", 1), ("s1", 4), ("s2", 1)]
+
+
+def test_descending_order_and_paging(db: xdb.Database) -> None:
+    seen: list[int] = []
+    cursor = None
+    while True:
+        page = db.query(order="desc", limit=2, cursor=cursor)
+        assert page.total_count == 5
+        seen += ticks(page)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert seen == [5, 4, 3, 2, 1]
+
+
+def test_paging_is_stable_under_concurrent_writes(tmp_path: Path) -> None:
+    database = xdb.connect(tmp_path / "paging.sqlite3", session_id="p")
+    database.record_batch(
+        [{"event_type": "output", "content": f"token {i}", "timestamp": "2025-01-01T00:00:00Z"}
+         for i in range(300)]
+    )
+    stop = threading.Event()
+
+    def writer() -> None:
+        while not stop.is_set():
+            database.record(event_type="output", content="late token")
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        seen: list[str] = []
+        cursor = None
+        while True:
+            page = database.query(limit=7, cursor=cursor, text_search="token",
+                                  time_range={"end_time": "2025-01-01T00:00:00Z"})
+            seen += [t.id for t in page.timesteps]
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+    finally:
+        stop.set()
+        thread.join()
+    assert len(seen) == len(set(seen)) == 300
+    assert database.status().experience_stats.total_timesteps > 300  # writes really happened
+    database.close()
+
+
+def test_recent_is_oldest_first(db: xdb.Database) -> None:
+    assert ticks(db.recent(n=2)) == [4, 5]
+    assert ticks(db.recent(n=100, session_id="s2")) == [1]
+
+
+def test_status_counts(db: xdb.Database) -> None:
+    db.create_tag(name="b", tag_type="bud")
+    st = db.status()
+    assert st.session_id == "s1" and st.current_tick == 5
+    assert st.experience_stats.total_timesteps == 6
+    assert st.experience_stats.by_fidelity == {"hot": 6, "warm": 0, "submitted": 0, "cold": 0}
+    assert st.experience_stats.total_tag_applications == 4
+    assert st.tag_stats.by_type == {"concept": 0, "entity": 0, "bud": 1, "custom": 3}
+    assert st.tag_stats.total_tags == 4
+    assert st.sessions.total == 2
+    assert {s.session_id: s.timesteps for s in st.sessions.recent} == {"s1": 5, "s2": 1}
+    assert st.storage_stats.total_bytes > 0 and st.storage_stats.backend == "sqlite"
+
+
+def test_quota_utilization(tmp_path: Path) -> None:
+    with xdb.connect(tmp_path / "q.sqlite3", quota_bytes=10_000_000) as database:
+        stats = database.status().storage_stats
+        assert stats.quota_bytes == 10_000_000
+        assert stats.utilization == pytest.approx(stats.total_bytes / 10_000_000)
+
+
+def test_memory_database_works(tmp_path: Path) -> None:
+    with xdb.connect(":memory:") as database:
+        database.record(event_type="input", content="volatile")
+        assert database.query(text_search="volatile").total_count == 1
+
+
+def test_current_session_resumes_latest(tmp_path: Path) -> None:
+    path = tmp_path / "resume.sqlite3"
+    with xdb.connect(path) as first:
+        made = first.record(event_type="input", content="a")
+        assert made.tick == 1 and first.session_id.startswith("session-")
+    with xdb.connect(path) as second:
+        again = second.record(event_type="input", content="b")
+        assert again.tick == 2 and second.session_id == first.session_id
+        fresh = second.start_session()
+        assert second.record(event_type="input", content="c").tick == 1
+        assert second.session_id == fresh != first.session_id
