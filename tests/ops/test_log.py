@@ -138,8 +138,10 @@ def test_comment_targets(db: xdb.Database) -> None:
         ({"tag_name_or_id": "x", "timestep_id": "not-an-id"}, "timestep_id"),
         ({"tag_name_or_id": "x", "event_id": "missing"}, "event_id"),
         ({"tag_name_or_id": "tag-doesnotexist", "timestep_id": "ts-s1-1"}, "tag_name_or_id"),
-        ({"tag_name_or_id": "x", "tick_range": {"start": 1, "end": 2}, "session_id": "no"},
-         "session_id"),
+        (
+            {"tag_name_or_id": "x", "tick_range": {"start": 1, "end": 2}, "session_id": "no"},
+            "session_id",
+        ),
     ],
 )
 def test_tag_unknown_target_writes_nothing(

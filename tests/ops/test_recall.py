@@ -18,21 +18,45 @@ def db(tmp_path: Path) -> xdb.Database:
     database = xdb.connect(tmp_path / "recall.sqlite3", session_id="s1")
     database.record_batch(
         [
-            {"event_type": "input", "content": "Is the applicant eligible for welfare?",
-             "timestamp": "2025-11-01T10:00:00Z", "concept_activations": {C_HONEST: 0.9}},
-            {"event_type": "tool_call", "content": "search eligibility rules", "event_id": "e1",
-             "timestamp": "2025-11-02T10:00:00Z", "concept_activations": {C_TOOL: 0.8}},
-            {"event_type": "tool_response", "content": "rules: income below threshold",
-             "event_id": "e1", "timestamp": "2025-11-03T10:00:00Z",
-             "concept_activations": {C_TOOL: 0.4, C_HONEST: 0.2}},
-            {"event_type": "output", "content": "The applicant is eligible.",
-             "timestamp": "2025-11-04T10:00:00Z", "concept_activations": {C_HONEST: 0.6}},
-            {"event_type": "output", "content": "Anything else?",
-             "timestamp": "2025-11-05T10:00:00Z"},
+            {
+                "event_type": "input",
+                "content": "Is the applicant eligible for welfare?",
+                "timestamp": "2025-11-01T10:00:00Z",
+                "concept_activations": {C_HONEST: 0.9},
+            },
+            {
+                "event_type": "tool_call",
+                "content": "search eligibility rules",
+                "event_id": "e1",
+                "timestamp": "2025-11-02T10:00:00Z",
+                "concept_activations": {C_TOOL: 0.8},
+            },
+            {
+                "event_type": "tool_response",
+                "content": "rules: income below threshold",
+                "event_id": "e1",
+                "timestamp": "2025-11-03T10:00:00Z",
+                "concept_activations": {C_TOOL: 0.4, C_HONEST: 0.2},
+            },
+            {
+                "event_type": "output",
+                "content": "The applicant is eligible.",
+                "timestamp": "2025-11-04T10:00:00Z",
+                "concept_activations": {C_HONEST: 0.6},
+            },
+            {
+                "event_type": "output",
+                "content": "Anything else?",
+                "timestamp": "2025-11-05T10:00:00Z",
+            },
         ]
     )
-    database.record(event_type="input", content="eligible elsewhere", session_id="s2",
-                    timestamp="2025-11-06T10:00:00Z")
+    database.record(
+        event_type="input",
+        content="eligible elsewhere",
+        session_id="s2",
+        timestamp="2025-11-06T10:00:00Z",
+    )
     database.tag(tag_name_or_id="tooling", event_id="e1")
     database.tag(tag_name_or_id="answer", timestep_id="ts-s1-4")
     database.tag(tag_name_or_id="answer", tick_range={"start": 4, "end": 5})
@@ -63,9 +87,14 @@ FILTERS: dict[str, tuple[dict[str, object], list[int]]] = {
     "text_two_words": ({"text_search": "eligibility rules"}, [2]),
     "text_punctuation": ({"text_search": 'rules: "income'}, [3]),
     "combined": (
-        {"text_search": "applicant", "event_types": ["output"], "tags": ["answer"],
-         "concept_activations": {C_HONEST: {"min": 0.5, "max": 1}},
-         "time_range": {"start_time": "2025-11-04T00:00:00Z"}, "tick_range": {"start": 1, "end": 9}},
+        {
+            "text_search": "applicant",
+            "event_types": ["output"],
+            "tags": ["answer"],
+            "concept_activations": {C_HONEST: {"min": 0.5, "max": 1}},
+            "time_range": {"start_time": "2025-11-04T00:00:00Z"},
+            "tick_range": {"start": 1, "end": 9},
+        },
         [4],
     ),
     "combined_excluding": ({"text_search": "applicant", "tags": ["tooling"]}, []),
@@ -83,7 +112,11 @@ def test_each_filter_alone_and_combined(db: xdb.Database, name: str) -> None:
 def test_session_scoping(db: xdb.Database) -> None:
     assert ticks(db.query(session_id="s2")) == [1]
     everywhere = db.query(all_sessions=True, text_search="eligible")
-    assert [(t.session_id, t.tick) for t in everywhere.timesteps] == [("s1", 1), ("s1", 4), ("s2", 1)]
+    assert [(t.session_id, t.tick) for t in everywhere.timesteps] == [
+        ("s1", 1),
+        ("s1", 4),
+        ("s2", 1),
+    ]
 
 
 def test_descending_order_and_paging(db: xdb.Database) -> None:
@@ -102,8 +135,10 @@ def test_descending_order_and_paging(db: xdb.Database) -> None:
 def test_paging_is_stable_under_concurrent_writes(tmp_path: Path) -> None:
     database = xdb.connect(tmp_path / "paging.sqlite3", session_id="p")
     database.record_batch(
-        [{"event_type": "output", "content": f"token {i}", "timestamp": "2025-01-01T00:00:00Z"}
-         for i in range(300)]
+        [
+            {"event_type": "output", "content": f"token {i}", "timestamp": "2025-01-01T00:00:00Z"}
+            for i in range(300)
+        ]
     )
     stop = threading.Event()
 
@@ -117,8 +152,12 @@ def test_paging_is_stable_under_concurrent_writes(tmp_path: Path) -> None:
         seen: list[str] = []
         cursor = None
         while True:
-            page = database.query(limit=7, cursor=cursor, text_search="token",
-                                  time_range={"end_time": "2025-01-01T00:00:00Z"})
+            page = database.query(
+                limit=7,
+                cursor=cursor,
+                text_search="token",
+                time_range={"end_time": "2025-01-01T00:00:00Z"},
+            )
             seen += [t.id for t in page.timesteps]
             cursor = page.next_cursor
             if cursor is None:

@@ -27,6 +27,7 @@ from xdb.ops.registry import Context, Operation, register
 from xdb.store.protocol import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
 
+
 def _new_timestep(ctx: Context, req: RecordRequest, now: int, default_session: str) -> NewTimestep:
     return NewTimestep(
         req.session_id or default_session,
@@ -184,31 +185,56 @@ def comment(ctx: Context, req: CommentRequest) -> CommentResponse:
 
 register(
     Operation(
-        "record", "xdb", RecordRequest, RecordResponse, record, False,
+        "record",
+        "xdb",
+        RecordRequest,
+        RecordResponse,
+        record,
+        False,
         "Record a timestep (token, message, tool call, ...) to the experience log.",
     )
 )
 register(
     Operation(
-        "record_batch", "xdb", RecordBatchRequest, RecordBatchResponse, record_batch, False,
+        "record_batch",
+        "xdb",
+        RecordBatchRequest,
+        RecordBatchResponse,
+        record_batch,
+        False,
         "Record many timesteps in order in one transaction (token streams).",
     )
 )
 register(
     Operation(
-        "tag", "xdb", TagRequest, TagResponse, tag, False,
+        "tag",
+        "xdb",
+        TagRequest,
+        TagResponse,
+        tag,
+        False,
         "Apply a folksonomy tag to a timestep, an event, or a tick range.",
     )
 )
 register(
     Operation(
-        "create_tag", "xdb", CreateTagRequest, CreateTagResponse, create_tag, False,
+        "create_tag",
+        "xdb",
+        CreateTagRequest,
+        CreateTagResponse,
+        create_tag,
+        False,
         "Create a tag (concept, entity, bud or custom).",
     )
 )
 register(
     Operation(
-        "comment", "xdb", CommentRequest, CommentResponse, comment, False,
+        "comment",
+        "xdb",
+        CommentRequest,
+        CommentResponse,
+        comment,
+        False,
         "Add a comment to a timestep, an event, a tick range or a session.",
     )
 )

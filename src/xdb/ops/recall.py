@@ -89,7 +89,9 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     total_sessions, recent_sessions = ctx.store.sessions(10)
     summary = ctx.store.session_summary(session)
     quota = ctx.settings.get("quota_bytes")
-    by_fidelity = {f: stats["timesteps_by_fidelity"].get(f, 0) for f in ("hot", "warm", "submitted", "cold")}
+    by_fidelity = {
+        f: stats["timesteps_by_fidelity"].get(f, 0) for f in ("hot", "warm", "submitted", "cold")
+    }
     by_type = {t: stats["tags_by_type"].get(t, 0) for t in ("concept", "entity", "bud", "custom")}
     return StatusResponse(
         be_id=ctx.caller.id,
@@ -115,20 +117,35 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
 
 register(
     Operation(
-        "query", "xdb", QueryRequest, QueryResponse, query, True,
+        "query",
+        "xdb",
+        QueryRequest,
+        QueryResponse,
+        query,
+        True,
         "Query the experience log for timesteps matching filters, a page at a time.",
     )
 )
 register(
     Operation(
-        "recent", "xdb", RecentRequest, RecentResponse, recent, True,
+        "recent",
+        "xdb",
+        RecentRequest,
+        RecentResponse,
+        recent,
+        True,
         "Get the N most recent timesteps of a session, oldest first.",
         http_get=("/v1/xdb/recent", "/v1/xdb/recent/{session_id}"),
     )
 )
 register(
     Operation(
-        "tags", "xdb", TagsRequest, TagsResponse, tags, True,
+        "tags",
+        "xdb",
+        TagsRequest,
+        TagsResponse,
+        tags,
+        True,
         "List tags, optionally filtered by type or bud status, with application counts.",
         http_get=("/v1/xdb/tags", "/v1/xdb/tags/{session_id}"),
         query_aliases={"type": "tag_type", "status": "bud_status"},
@@ -136,7 +153,12 @@ register(
 )
 register(
     Operation(
-        "status", "xdb", StatusRequest, StatusResponse, status, True,
+        "status",
+        "xdb",
+        StatusRequest,
+        StatusResponse,
+        status,
+        True,
         "Get xdb state: tag counts, timesteps by fidelity, storage used, sessions.",
         http_get=("/v1/xdb/status", "/v1/xdb/status/{session_id}"),
     )

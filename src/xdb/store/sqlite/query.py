@@ -18,8 +18,7 @@ _TAG_CLAUSE = (
     " OR (a.target_type = 'range' AND t.tick BETWEEN a.range_start AND a.range_end)))"
 )
 _ACTIVATION_CLAUSE = (
-    "EXISTS (SELECT 1 FROM json_each(t.activations) j"
-    " WHERE j.key = ? AND j.value BETWEEN ? AND ?)"
+    "EXISTS (SELECT 1 FROM json_each(t.activations) j WHERE j.key = ? AND j.value BETWEEN ? AND ?)"
 )
 
 
@@ -79,7 +78,9 @@ def page_sql(
     page_clauses = list(clauses)
     page_params = list(params)
     if after is not None:
-        page_clauses.append("(t.ts_us, t.seq) < (?, ?)" if flt.descending else "(t.ts_us, t.seq) > (?, ?)")
+        page_clauses.append(
+            "(t.ts_us, t.seq) < (?, ?)" if flt.descending else "(t.ts_us, t.seq) > (?, ?)"
+        )
         page_params.extend(after)
     direction = "DESC" if flt.descending else "ASC"
     sql = (

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import PydanticSerializationError, to_json
+
 from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
@@ -139,7 +141,7 @@ class SQLiteStore:
                         it.event_id,
                         it.event_start,
                         it.event_end,
-                        json.dumps(it.activations) if it.activations else None,
+                        _activations_json(it.activations) if it.activations else None,
                     )
                 )
                 out.append((timestep_id(session, tick), tick))
@@ -177,9 +179,7 @@ class SQLiteStore:
                     f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = ?", (application.tag_id,)
                 ).fetchone()
                 if row is None:
-                    raise NotFound(
-                        f"unknown tag id {application.tag_id!r}", field="tag_name_or_id"
-                    )
+                    raise NotFound(f"unknown tag id {application.tag_id!r}", field="tag_name_or_id")
                 tag, created = rows.tag(row), False
             conn.execute(
                 "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
@@ -266,7 +266,9 @@ class SQLiteStore:
     def query(
         self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
     ) -> tuple[list[Timestep], int, tuple[int, int] | None]:
-        sql, params, count_sql, count_params = page_sql(rows.TIMESTEP_COLUMNS, flt, after, limit + 1)
+        sql, params, count_sql, count_params = page_sql(
+            rows.TIMESTEP_COLUMNS, flt, after, limit + 1
+        )
 
         def run(conn: sqlite3.Connection) -> tuple[list[Any], int]:
             # One read transaction: the page and the count see the same snapshot.
@@ -375,6 +377,19 @@ class SQLiteStore:
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         result: dict[str, int] = self._write(lambda c: transfer.import_records(c, records))
         return result
+
+
+def _activations_json(activations: dict[str, float]) -> str:
+    """The stored JSON text of a timestep's concept activations.
+
+    pydantic_core's encoder takes ~2.5 us for ten activations where ``json.dumps`` takes
+    ~13 us, which made encoding the largest Python cost of ingest. The text is still plain
+    JSON (compact, UTF-8) that ``json.loads`` and SQLite's ``json_each`` read back the same.
+    """
+    try:
+        return to_json(activations).decode()
+    except PydanticSerializationError:  # a lone surrogate in a concept id: json.dumps escapes it
+        return json.dumps(activations)
 
 
 def _summary(row: tuple[Any, ...]) -> SessionSummary:

@@ -8,6 +8,7 @@ Import is idempotent: an object whose id (or session and tick) exists is skipped
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -47,7 +48,10 @@ def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
                 "last_at": from_us(lus).isoformat(),
             }
         for row in conn.execute(f"SELECT {rows.TAG_COLUMNS} FROM tags ORDER BY rowid"):
-            yield {"kind": "tag", **rows.tag(row).model_dump(mode="json", exclude={"application_count"})}
+            yield {
+                "kind": "tag",
+                **rows.tag(row).model_dump(mode="json", exclude={"application_count"}),
+            }
         for row in conn.execute(f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps ORDER BY seq"):
             yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
         for row in conn.execute(
@@ -69,7 +73,9 @@ def _parse(model: type[BaseModel], record: dict[str, Any], number: int) -> Any:
         return model.model_validate(record)
     except ValidationError as exc:
         err = from_validation_errors(exc.errors())
-        raise InvalidRequest(f"record {number} ({record.get('kind')}): {err.message}") from exc
+        # ``record`` is the body without its kind; name the kind from the model instead.
+        kind = re.sub(r"(?<!^)(?=[A-Z])", "_", model.__name__.removesuffix("Record")).lower()
+        raise InvalidRequest(f"record {number} ({kind}): {err.message}") from exc
 
 
 def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -82,7 +88,9 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
         body = {k: v for k, v in raw.items() if k != "kind"}
         if kind == FORMAT:
             if raw.get("version") != VERSION:
-                raise InvalidRequest(f"record {number}: unsupported export version {raw.get('version')!r}")
+                raise InvalidRequest(
+                    f"record {number}: unsupported export version {raw.get('version')!r}"
+                )
             continue
         if kind == "session":
             s = _parse(SessionRecord, body, number)
@@ -157,9 +165,19 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
                 " event_id, range_start, range_end, confidence, source, note, created_us,"
                 " created_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
-                    a.id, tag_id, a.target_type.value, a.session_id, tick, a.event_id,
-                    a.range_start, a.range_end, a.confidence, a.source.value, a.note,
-                    to_us(a.created_at), a.created_by,
+                    a.id,
+                    tag_id,
+                    a.target_type.value,
+                    a.session_id,
+                    tick,
+                    a.event_id,
+                    a.range_start,
+                    a.range_end,
+                    a.confidence,
+                    a.source.value,
+                    a.note,
+                    to_us(a.created_at),
+                    a.created_by,
                 ),
             )
             counts["tag_application"] += cur.rowcount
@@ -171,9 +189,17 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
                 " range_start, range_end, content, created_us, updated_us, created_by)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
-                    c.id, c.session_id, c.target_type.value, _tick(c.timestep_id, number),
-                    c.event_id, c.range_start, c.range_end, c.content, to_us(c.created_at),
-                    to_us(c.updated_at), c.created_by,
+                    c.id,
+                    c.session_id,
+                    c.target_type.value,
+                    _tick(c.timestep_id, number),
+                    c.event_id,
+                    c.range_start,
+                    c.range_end,
+                    c.content,
+                    to_us(c.created_at),
+                    to_us(c.updated_at),
+                    c.created_by,
                 ),
             )
             counts["comment"] += cur.rowcount
@@ -202,4 +228,3 @@ def _tick(timestep_id: str | None, number: int) -> int | None:
     if parsed is None:
         raise InvalidRequest(f"record {number}: malformed timestep_id {timestep_id!r}")
     return parsed[1]
-

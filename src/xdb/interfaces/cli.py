@@ -1,0 +1,368 @@
+"""The ``xdb`` command line: a thin skin over ``Database``.
+
+One command per registered operation (``record_batch`` -> ``xdb record-batch``), its options
+generated from the request model's fields. Values go to ``Database.run`` as typed and the
+pydantic models validate them, so an error reads the same here as over MCP or HTTP. Every error
+leaves as one line, ``error: <message>``, on stderr with exit code 2. ``serve``, ``mcp``,
+``import`` and ``export`` are written by hand; the first two import their servers lazily so
+that ``xdb --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import click
+from click.exceptions import NoArgsIsHelpError
+from pydantic.fields import FieldInfo
+
+from xdb import __version__
+from xdb.core import Database, connect
+from xdb.errors import InvalidRequest, XdbError
+from xdb.interfaces.fields import choices, describe, field_kind, json_example, value_metavar
+from xdb.ops.registry import Operation, operations
+
+# Fields that may also be given as the command's one positional argument.
+POSITIONAL = {
+    "record": "content",
+    "tag": "tag_name_or_id",
+    "create_tag": "name",
+    "comment": "content",
+    "query": "text_search",
+}
+
+EXAMPLES = {
+    "record": 'xdb record "What is the capital of France?" --event-type input',
+    "record_batch": "xdb record-batch --file tokens.jsonl",
+    "tag": "xdb tag geography --event-id call-1",
+    "create_tag": "xdb create-tag paris --tag-type entity --entity-type place",
+    "comment": 'xdb comment "answered from memory" --timestep-id ts-s1-2',
+    "query": 'xdb query "paris" --event-types output --tags geography --jsonl',
+    "recent": "xdb recent -n 20",
+    "tags": "xdb tags --tag-type bud",
+    "status": "xdb status",
+}
+
+# --------------------------------------------------------------------------- generated commands
+
+
+def _option(name: str, info: FieldInfo) -> click.Option:
+    flag = "-" + name if len(name) == 1 else "--" + name.replace("_", "-")
+    kind = field_kind(info)
+    text = describe(info)
+    allowed = choices(info)
+    if kind == "flag":
+        return click.Option([f"{flag}/--no-{flag[2:]}", name], default=None, help=text)
+    metavar = f"[{'|'.join(allowed)}]" if allowed else "JSON" if kind == "json" else None
+    if metavar is None:
+        # Values travel as text for pydantic to parse; the metavar still says what fits.
+        metavar = value_metavar(info)
+    default = None if info.is_required() else info.get_default(call_default_factory=True)
+    if default not in (None, False, [], {}):
+        text = f"{text} Default: {default.value if isinstance(default, Enum) else default}."
+    if kind == "json":
+        text = f"{text} A JSON value, e.g. '{json_example(name, info)}'."
+    if kind == "list":
+        text = f"{text} Repeat the option for several values."
+    # Default None (or an empty tuple) marks "not given": only given fields reach the model,
+    # so its own defaults and validators apply exactly as on every other interface.
+    return click.Option(
+        [flag, name], default=None, multiple=kind == "list", metavar=metavar, help=text.strip()
+    )
+
+
+def _parse_json(name: str, info: FieldInfo, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidRequest(
+            f"{name}: not valid JSON ({exc.msg} at column {exc.colno}); "
+            f"give e.g. '{json_example(name, info)}'",
+            field=name,
+        ) from None
+
+
+def payload(op: Operation[Any, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The request mapping for the options the user actually gave."""
+    out: dict[str, Any] = {}
+    positional = POSITIONAL.get(op.name)
+    if positional and values.get("argument") is not None:
+        if values.get(positional) not in (None, ()):
+            option = "--" + positional.replace("_", "-")
+            raise InvalidRequest(
+                f"{positional}: give it as the argument or as {option}, not both",
+                field=positional,
+            )
+        values = {**values, positional: values["argument"]}
+    for name, info in op.request.model_fields.items():
+        value = values.get(name)
+        if value is None or value == ():
+            continue
+        kind = field_kind(info)
+        out[name] = (
+            _parse_json(name, info, value)
+            if kind == "json"
+            else list(value)
+            if kind == "list"
+            else value
+        )
+    return out
+
+
+def emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _op_command(op: Operation[Any, Any]) -> click.Command:
+    clash = {"argument", "file", "jsonl"} & op.request.model_fields.keys()
+    if clash:  # the CLI's own parameter names would shadow these fields
+        raise RuntimeError(f"{op.name}: request field(s) {clash} clash with CLI parameters")
+    params: list[click.Parameter] = [_option(n, f) for n, f in op.request.model_fields.items()]
+    positional = POSITIONAL.get(op.name)
+    if positional:
+        params.insert(
+            0, click.Argument(["argument"], required=False, metavar=f"[{positional.upper()}]")
+        )
+    if op.name == "record_batch":
+        params.append(
+            click.Option(
+                ["--file", "file"],
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+                help="Read the timesteps from FILE ('-' for stdin): JSON Lines or a JSON list.",
+            )
+        )
+    listing = "timesteps" in op.response.model_fields and op.readonly
+    if listing:
+        params.append(
+            click.Option(["--jsonl", "jsonl"], is_flag=True, help="Print one timestep per line.")
+        )
+
+    def callback(**values: Any) -> None:
+        source = values.pop("file", None)
+        jsonl = values.pop("jsonl", False)
+        request = payload(op, values)
+        if source is not None:
+            if "timesteps" in request:
+                raise InvalidRequest(
+                    "timesteps: give --file or --timesteps, not both", field="timesteps"
+                )
+            from xdb.interfaces.jsonl import read_timesteps
+
+            request["timesteps"] = read_timesteps(_read_text(source))
+        response = database().run(op, request)
+        data = response.model_dump(mode="json")
+        if not jsonl:
+            emit(data)
+            return
+        for item in data["timesteps"]:
+            click.echo(json.dumps(item, ensure_ascii=False))
+        if data.get("next_cursor"):
+            # stdout stays pure JSON Lines; the hint for the next page goes to stderr.
+            click.echo(f"more: pass --cursor {data['next_cursor']} for the next page", err=True)
+
+    extra = ""
+    if positional:
+        extra = f"Argument {positional.upper()} is the same as --{positional.replace('_', '-')}. "
+    routes = f"MCP tool {op.tool_name()}, HTTP POST {op.http_path}."
+    return click.Command(
+        op.name.replace("_", "-"),
+        params=params,
+        callback=callback,
+        short_help=op.summary,
+        help=f"{op.description}\n\n{extra}Also: {routes}",
+        epilog=f"Example: {EXAMPLES[op.name]}" if op.name in EXAMPLES else None,
+    )
+
+
+def _read_text(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    return Path(source).read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- the group
+
+
+class XdbGroup(click.Group):
+    """A group that turns every error into one ``error: ...`` line and exit code 2."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        code = 0
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            # Without standalone mode click returns --help's exit code, or a command's value.
+            code = result if isinstance(result, int) else 0
+        except XdbError as exc:
+            code = fail(exc.message)
+        except NoArgsIsHelpError as exc:
+            # Bare `xdb` (or a bare group) asks for help; it is not an error.
+            click.echo(exc.format_message())
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+            code = fail(f"{exc.format_message()}{hint}")
+        except click.ClickException as exc:
+            code = fail(exc.format_message())
+        except click.Abort:
+            code = fail("aborted", 130)
+        except BrokenPipeError:
+            code = 1  # the reader went away (`xdb export | head`); nothing left to say
+        except OSError as exc:
+            code = fail(f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc))
+        except Exception as exc:
+            if os.environ.get("XDB_DEBUG"):
+                raise
+            code = fail(
+                f"unexpected {type(exc).__name__}: {exc} (XDB_DEBUG=1 shows a traceback)", 1
+            )
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def fail(message: str, code: int = 2) -> int:
+    click.echo(f"error: {' '.join(message.split())}", err=True)  # one line, always
+    return code
+
+
+@click.group("xdb", cls=XdbGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    "db_path",
+    envvar="XDB_DB",
+    metavar="PATH",
+    help="Database file (or :memory:). Default: $XDB_DB, else xdb/xdb.sqlite3 in the user "
+    "data directory.",
+)
+@click.option(
+    "--session",
+    "session",
+    envvar="XDB_SESSION",
+    metavar="ID",
+    help="The current session. Default: $XDB_SESSION, else the most recently active session "
+    "in the database, else a new one.",
+)
+@click.version_option(__version__, "--version", prog_name="xdb")
+@click.pass_context
+def cli(ctx: click.Context, db_path: str | None, session: str | None) -> None:
+    """xdb: an experience database for AI agents. Record, tag and recall what happened.
+
+    Every command prints its result as JSON. Errors print one line to stderr and exit 2.
+    """
+    ctx.obj = {"db_path": db_path, "session": session}
+
+
+def database() -> Database:
+    """The database named by the group's options, opened once per invocation."""
+    root = click.get_current_context().find_root()
+    if "db" not in root.obj:
+        from xdb.config import default_db
+
+        db = connect(root.obj["db_path"] or default_db(), session_id=root.obj["session"])
+        root.obj["db"] = db
+        root.call_on_close(db.close)
+    found: Database = root.obj["db"]
+    return found
+
+
+for _op in operations():
+    cli.add_command(_op_command(_op))
+
+
+# --------------------------------------------------------------------------- hand-written commands
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
+@click.option("--dotted-names", is_flag=True, help="Name MCP tools xdb.record, not xdb_record.")
+@click.option("--mcp/--no-mcp", default=True, help="Also serve MCP at /mcp (default: yes).")
+def serve(host: str, port: int, dotted_names: bool, mcp: bool) -> None:
+    """Serve the database over HTTP (and MCP streamable HTTP at /mcp) until interrupted."""
+    from xdb.interfaces.http import serve as run_http
+
+    run_http(database(), host=host, port=port, mcp=mcp, dotted_names=dotted_names)
+
+
+@cli.command("mcp")
+@click.option("--dotted-names", is_flag=True, help="Name tools xdb.record, not xdb_record.")
+@click.option(
+    "--toolsets",
+    metavar="GROUP[,GROUP...]",
+    help="Operation groups to expose, comma-separated (default: all). Known: "
+    + ", ".join(sorted({op.group for op in operations()}))
+    + ".",
+)
+def mcp_command(dotted_names: bool, toolsets: str | None) -> None:
+    """Serve the database as an MCP server over stdin/stdout."""
+    groups = None
+    if toolsets is not None:
+        groups = {g.strip() for g in toolsets.split(",") if g.strip()}
+        known = {op.group for op in operations()}
+        if not groups or groups - known:
+            raise InvalidRequest(
+                f"toolsets: unknown {', '.join(sorted(groups - known)) or 'empty list'}; "
+                f"known: {', '.join(sorted(known))}",
+                field="toolsets",
+            )
+    from xdb.interfaces.mcp import run_stdio
+
+    run_stdio(database(), dotted_names=dotted_names, groups=groups)
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+)
+def import_command(file: str, progress: bool | None) -> None:
+    """Import a JSONL export (FILE, or - for stdin) in one transaction; print counts per kind.
+
+    Objects that already exist are skipped, so importing the same file twice changes nothing.
+    A malformed line aborts the import, names the line, and writes nothing.
+    """
+    from xdb.interfaces.jsonl import import_jsonl
+
+    if progress is None:
+        # Automatic on a terminal, after a moment, so a quick import prints no bar at all.
+        emit(import_jsonl(database(), file, progress=sys.stderr.isatty(), delay=0.5))
+    else:
+        emit(import_jsonl(database(), file, progress=progress))
+
+
+@cli.command("export")
+@click.argument("file", default="-", type=click.Path(dir_okay=False, allow_dash=True))
+def export_command(file: str) -> None:
+    """Write every session, tag, timestep, tag application and comment as JSONL to FILE.
+
+    FILE defaults to - (stdout). When writing a file, print the counts per kind.
+    """
+    from xdb.interfaces.jsonl import export_jsonl
+
+    counts = export_jsonl(database(), file)
+    if file != "-":
+        emit(counts)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console script ``xdb``."""
+    code: int = cli.main(args=argv, prog_name="xdb", standalone_mode=False)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

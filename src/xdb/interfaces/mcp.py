@@ -1,0 +1,220 @@
+"""The MCP interface: one tool per registered operation, served over stdio or streamable HTTP.
+
+This is the only module of xdb that imports the ``mcp`` SDK, so ``import xdb`` stays light.
+Tools are generated from the operation registry: name ``xdb_record`` (or ``xdb.record`` with
+dotted names), the request model's docstring as description and its JSON schema as input
+schema, the response model's schema as output schema. Every call goes through
+``Database.run`` in a worker thread, so the event loop never blocks on SQLite, and every
+``XdbError`` comes back as an ``isError`` result the model can read and correct.
+
+Run ``python -m xdb.interfaces.mcp --db FILE`` to serve a database over stdio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager, suppress
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+from mcp import types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+
+from xdb import __version__
+from xdb.core import Database, connect
+from xdb.errors import XdbError
+from xdb.ops.registry import Operation, operations
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
+
+__all__ = ["build_server", "run_stdio", "streamable_http"]
+
+logger = logging.getLogger(__name__)
+
+# Claude Code exposes a tool as ``mcp__<server>__<tool>`` and requires the whole name to match
+# this pattern, so undotted names must leave room for that prefix.
+_TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_CLIENT_PREFIX = "mcp__xdb__"
+
+# Operations whose repetition with the same arguments changes nothing (create_tag returns the
+# existing tag); the other writes append a new timestep, application or comment each time.
+_IDEMPOTENT_WRITES = frozenset({"create_tag"})
+
+_INSTRUCTIONS = (
+    "xdb is your experience database. Record what happens (inputs, outputs, tool calls) with "
+    "xdb_record, label moments with xdb_tag, annotate with xdb_comment, and recall with "
+    "xdb_query (filters + full-text, paged by cursor) or xdb_recent. xdb_status shows counts."
+)
+
+
+def _tool(op: Operation[Any, Any], name: str) -> types.Tool:
+    input_schema = op.request.model_json_schema()
+    # MCP requires an object schema at the root; every request model is one, but say so
+    # explicitly in case a future model's schema is a bare $ref.
+    input_schema.setdefault("type", "object")
+    output_schema = op.response.model_json_schema(mode="serialization")
+    output_schema.setdefault("type", "object")
+    return types.Tool(
+        name=name,
+        description=op.description,
+        input_schema=input_schema,
+        output_schema=output_schema,
+        annotations=types.ToolAnnotations(
+            read_only_hint=op.readonly,
+            destructive_hint=False,  # xdb only adds: nothing is overwritten or deleted
+            idempotent_hint=op.readonly or op.name in _IDEMPOTENT_WRITES,
+            open_world_hint=False,  # a local database, not the outside world
+        ),
+    )
+
+
+def _check_name(name: str, dotted: bool) -> None:
+    if dotted:
+        ok = 0 < len(name) <= 64 and re.fullmatch(r"[a-zA-Z0-9_.-]+", name) is not None
+    else:
+        ok = _TOOL_NAME.fullmatch(_CLIENT_PREFIX + name) is not None
+    if not ok:
+        raise ValueError(f"operation tool name {name!r} is not a valid MCP tool name")
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+
+
+def _describe(exc: XdbError) -> str:
+    text = f"{exc.code}: {exc.message}"
+    return f"{text} (field {exc.field})" if exc.field else text
+
+
+def build_server(
+    db: Database, *, dotted_names: bool = False, groups: set[str] | None = None
+) -> Server[Any]:
+    """An MCP server exposing one tool per registered operation (optionally only some groups)."""
+    ops: dict[str, Operation[Any, Any]] = {}
+    tools: list[types.Tool] = []
+    for op in operations(groups):
+        name = op.tool_name(dotted_names)
+        _check_name(name, dotted_names)
+        ops[name] = op
+        tools.append(_tool(op, name))
+    schemas = {tool.name: tool.input_schema for tool in tools}
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        op = ops.get(params.name)
+        if op is None:
+            return _error(f"not_found: unknown tool {params.name!r}; known: {', '.join(ops)}")
+        try:
+            # SQLite work blocks; a worker thread keeps the event loop (and other clients) free.
+            response = await anyio.to_thread.run_sync(partial(db.run, op, params.arguments or {}))
+        except XdbError as exc:
+            return _error(_describe(exc))
+        except Exception as exc:
+            # A bug, not bad input: log the traceback here, give the client one line only.
+            logger.exception("tool %s failed", params.name)
+            return _error(f"internal_error: {params.name} failed ({type(exc).__name__}: {exc})")
+        data = response.model_dump(mode="json")
+        return types.CallToolResult(
+            content=[types.TextContent(text=json.dumps(data, ensure_ascii=False))],
+            structured_content=data,
+        )
+
+    return Server(
+        "xdb",
+        version=__version__,
+        instructions=_INSTRUCTIONS,
+        # Lets the HTTP transport validate Mcp-Param headers without calling list_tools.
+        get_tool_input_schema=schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def run_stdio(db: Database, *, dotted_names: bool = False, groups: set[str] | None = None) -> None:
+    """Serve ``db`` over stdin/stdout until the client closes the pipe (blocks)."""
+    server = build_server(db, dotted_names=dotted_names, groups=groups)
+
+    async def serve() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
+def streamable_http(
+    db: Database,
+    *,
+    dotted_names: bool = False,
+    groups: set[str] | None = None,
+    allowed_hosts: Sequence[str] = (),
+) -> tuple[ASGIApp, Callable[[], AbstractAsyncContextManager[None]]]:
+    """An ASGI app serving the MCP streamable HTTP endpoint, and the lifespan it needs.
+
+    Mount the app as a plain route (not ``Mount``, which would answer ``/mcp/`` only) and
+    enter the lifespan for as long as the host app runs::
+
+        mcp_app, mcp_lifespan = streamable_http(db)
+
+        @asynccontextmanager
+        async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+            async with mcp_lifespan():
+                yield
+
+        app = FastAPI(lifespan=lifespan)
+        app.router.routes.append(Route("/mcp", endpoint=mcp_app))  # starlette.routing.Route
+
+    A ``Route`` whose endpoint is not a function passes every method (POST, GET, DELETE)
+    straight to the ASGI app. The endpoint is stateless and answers with JSON rather than SSE:
+    the tools never talk back to the client mid-call, so there is no session to keep.
+    Requests are refused unless their Host is localhost/127.0.0.1/[::1] (any port) or one of
+    ``allowed_hosts`` (``"host:port"`` or ``"host:*"``), against DNS rebinding.
+    """
+    server = build_server(db, dotted_names=dotted_names, groups=groups)
+    local = ("127.0.0.1", "localhost", "[::1]")
+    hosts = [*local, *(f"{h}:*" for h in local), *allowed_hosts]
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts,
+        allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")],
+    )
+    manager = StreamableHTTPSessionManager(
+        app=server, stateless=True, json_response=True, security_settings=security
+    )
+    return StreamableHTTPASGIApp(manager), manager.run
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m xdb.interfaces.mcp", description="Serve an xdb database over MCP stdio."
+    )
+    parser.add_argument("--db", help="database file (default: XDB_DB or the user data dir)")
+    parser.add_argument(
+        "--dotted-names", action="store_true", help="name tools xdb.record instead of xdb_record"
+    )
+    args = parser.parse_args(argv)
+    # stdout is the protocol channel: diagnostics go to stderr.
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # Ctrl-C is how a person stops a stdio server: no traceback for it.
+    with connect(args.db) as db, suppress(KeyboardInterrupt):
+        run_stdio(db, dotted_names=args.dotted_names)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,438 @@
+"""The command line, through click's CliRunner and as real processes, on real SQLite files."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from click.testing import CliRunner, Result
+
+from xdb.interfaces.cli import cli
+
+
+def run(db: Path, *args: str, session: str | None = "s1", stdin: str | None = None) -> Result:
+    prefix = ["--db", str(db)] + (["--session", session] if session else [])
+    return CliRunner().invoke(cli, [*prefix, *args], input=stdin, env={"XDB_DEBUG": ""})
+
+
+def ok(db: Path, *args: str, **kwargs: Any) -> Any:
+    result = run(db, *args, **kwargs)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def fails(db: Path, *args: str, **kwargs: Any) -> str:
+    """Run a command that must fail the documented way; return its one error line."""
+    result = run(db, *args, **kwargs)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "cli.sqlite3"
+
+
+# --------------------------------------------------------------------------- operations
+
+
+def test_record_recent_and_status(db: Path) -> None:
+    first = ok(db, "record", "hello", "--event-type", "input")
+    assert first == {"timestep_id": "ts-s1-1", "tick": 1}
+    ok(
+        db,
+        "record",
+        "--content", "Paris",
+        "--event-type", "OUTPUT",  # enum names are case-insensitive, as everywhere
+        "--token-id", "42",
+        "--event-id", "call-1",
+        "--event-start",
+        "--concept-activations", '{"geo": 0.9}',
+        "--timestamp", "2025-01-01T12:00:00",
+    )  # fmt: skip
+    recent = ok(db, "recent", "-n", "1")["timesteps"]
+    assert len(recent) == 1
+    last = recent[0]
+    assert (last["content"], last["role"], last["token_id"]) == ("Paris", "assistant", 42)
+    assert last["event_start"] is True and last["event_end"] is False
+    assert last["concept_activations"] == {"geo": 0.9}
+    assert last["timestamp"].startswith("2025-01-01T12:00:00")  # no zone: read as UTC
+    status = ok(db, "status")
+    assert status["session_id"] == "s1"
+    assert status["current_tick"] == 2
+    assert status["experience_stats"]["total_timesteps"] == 2
+
+
+def test_current_session_is_the_most_recent_one(db: Path) -> None:
+    first = ok(db, "record", "a", "--event-type", "input", session=None)
+    second = ok(db, "record", "b", "--event-type", "input", session=None)
+    session = first["timestep_id"].rsplit("-", 1)[0]
+    assert second["timestep_id"] == f"{session}-2"
+
+
+def test_database_and_session_from_the_environment(db: Path) -> None:
+    env = {"XDB_DB": str(db), "XDB_SESSION": "from-env"}
+    result = CliRunner().invoke(cli, ["record", "x", "--event-type", "input"], env=env)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["timestep_id"] == "ts-from-env-1"
+    assert ok(db, "status", session="from-env")["current_tick"] == 1
+
+
+def test_record_batch_from_jsonl_a_json_list_and_stdin(db: Path, tmp_path: Path) -> None:
+    lines = tmp_path / "tokens.jsonl"
+    tokens = [{"event_type": "output", "content": t, "token_id": i} for i, t in enumerate("abc")]
+    lines.write_text("\n".join(json.dumps(t) for t in tokens) + "\n\n")
+    out = ok(db, "record-batch", "--file", str(lines))
+    assert [r["tick"] for r in out["results"]] == [1, 2, 3]
+    listing = tmp_path / "tokens.json"
+    listing.write_text(json.dumps(tokens[:2]))
+    assert len(ok(db, "record-batch", "--file", str(listing))["results"]) == 2
+    piped = ok(db, "record-batch", "--file", "-", stdin=json.dumps(tokens[2]) + "\n")
+    assert piped["results"] == [{"timestep_id": "ts-s1-6", "tick": 6}]
+    inline = ok(db, "record-batch", "--timesteps", json.dumps(tokens[:1]))
+    assert inline["results"][0]["tick"] == 7
+    assert [t["content"] for t in ok(db, "recent")["timesteps"]] == list("abcabca")
+
+
+def test_record_batch_bad_line_names_it(db: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"event_type": "output", "content": "a"}\n{oops\n')
+    assert "line 2" in fails(db, "record-batch", "--file", str(bad))
+    bad.write_text('{"event_type": "output", "content": "a"}\n{"event_type": "noise"}\n')
+    message = fails(db, "record-batch", "--file", str(bad))
+    assert "timesteps[1].event_type" in message and "timesteps[1].content" in message
+    assert ok(db, "status")["experience_stats"]["total_timesteps"] == 0
+
+
+def test_tags_tagging_and_comments(db: Path) -> None:
+    ok(db, "record", "q", "--event-type", "tool_call", "--event-id", "e1")
+    ok(db, "record", "r", "--event-type", "tool_response", "--event-id", "e1")
+    created = ok(db, "create-tag", "paris", "--tag-type", "entity", "--entity-type", "place")
+    assert created["created"] is True and created["tag_type"] == "entity"
+    bud = ok(db, "create-tag", "--name", "hunch", "--tag-type", "bud", "--related-concepts", "a",
+             "--related-concepts", "b")  # fmt: skip
+    assert bud["bud_status"] == "collecting"
+    on_ts = ok(db, "tag", "paris", "--timestep-id", "ts-s1-1", "--confidence", "0.5")
+    assert on_ts["tag_id"] == created["tag_id"] and on_ts["timestep_count"] == 1
+    on_event = ok(db, "tag", "--tag-name-or-id", "tooling", "--event-id", "e1")
+    assert on_event["created"] is True and on_event["timestep_count"] == 2
+    on_range = ok(db, "tag", "hunch", "--tick-range", '{"start": 1, "end": 2}', "--note", "n")
+    assert on_range["target_type"] == "range"
+    for target in (["--timestep-id", "ts-s1-2"], ["--event-id", "e1"], []):
+        assert ok(db, "comment", "note", *target)["comment_id"].startswith("comment-")
+    tags = {t["name"]: t for t in ok(db, "tags")["tags"]}
+    assert tags["paris"]["entity_type"] == "place"
+    assert tags["hunch"]["related_concepts"] == ["a", "b"]
+    assert tags["tooling"]["tag_type"] == "custom"
+    assert [t["name"] for t in ok(db, "tags", "--tag-type", "BUD")["tags"]] == ["hunch"]
+    assert ok(db, "status")["experience_stats"]["total_comments"] == 3
+
+
+def test_query_filters_paging_and_jsonl(db: Path) -> None:
+    ok(db, "record", "the cat sat", "--event-type", "input",
+       "--concept-activations", '{"animal": 0.9}')  # fmt: skip
+    ok(db, "record", "a dog ran", "--event-type", "output", "--concept-activations",
+       '{"animal": 0.4}')  # fmt: skip
+    ok(db, "record", "the cat ran", "--event-type", "output")
+    ok(db, "tag", "pets", "--tick-range", '{"start": 1, "end": 2}')
+
+    def contents(*args: str) -> list[str]:
+        return [t["content"] for t in ok(db, "query", *args)["timesteps"]]
+
+    assert contents("cat") == ["the cat sat", "the cat ran"]
+    assert contents("--text-search", "cat", "--order", "desc") == ["the cat ran", "the cat sat"]
+    assert contents("--event-types", "output", "--event-types", "tool_call") == [
+        "a dog ran",
+        "the cat ran",
+    ]
+    assert contents("--tags", "pets", "--event-types", "output") == ["a dog ran"]
+    assert contents("--concept-activations", '{"animal": {"min": 0.5}}') == ["the cat sat"]
+    assert contents("--tick-range", '{"start": 2, "end": 3}', "ran") == ["a dog ran", "the cat ran"]
+    assert contents("--all-sessions", "--time-range", '{"start_time": "2000-01-01"}') != []
+
+    page = run(db, "query", "--limit", "2", "--jsonl")
+    assert page.exit_code == 0, page.output
+    rows = [json.loads(line) for line in page.stdout.splitlines()]
+    assert [r["tick"] for r in rows] == [1, 2]
+    hint = page.stderr.strip()
+    assert hint.startswith("more: pass --cursor ")
+    cursor = hint.split("--cursor ")[1].split()[0]
+    rest = run(db, "query", "--limit", "2", "--jsonl", "--cursor", cursor)
+    assert [json.loads(line)["tick"] for line in rest.stdout.splitlines()] == [3]
+    assert rest.stderr == ""
+    recent = run(db, "recent", "-n", "2", "--jsonl")
+    assert [json.loads(line)["tick"] for line in recent.stdout.splitlines()] == [2, 3]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["record", "x", "--event-type", "speech"], ["event_type", "'input'", "speech"]),
+        (
+            ["record", "x", "--event-type", "input", "--concept-activations", "{bad"],
+            ["concept_activations", "not valid JSON"],
+        ),
+        (
+            ["record", "x", "--event-type", "input", "--concept-activations", '{"c": 2}'],
+            ["concept_activations.c", "less than or equal to 1"],
+        ),
+        (["record", "--bogus"], ["--bogus", "xdb record --help"]),
+        (["record", "x", "--content", "y", "--event-type", "input"], ["content", "not both"]),
+        (["record", "--event-type", "input"], ["content", "required"]),
+        (["query", "--limit", "many"], ["limit", "integer"]),
+        (["query", "--tick-range", "[1, 2]"], ["tick_range"]),
+        (["tag", "x"], ["exactly one target"]),
+        (["tag", "x", "--timestep-id", "nope"], ["timestep_id"]),
+        (["nosuchcommand"], ["nosuchcommand"]),
+        (["mcp", "--toolsets", "xdb,nope"], ["toolsets", "nope", "known: xdb"]),
+        (["import", "missing.jsonl"], ["missing.jsonl"]),
+        (["record-batch", "--file", "-", "--timesteps", "[]"], ["timesteps", "not both"]),
+        (["export", "no/such/folder/x.jsonl"], ["no/such/folder/x.jsonl", "No such file"]),
+    ],
+)
+def test_errors_are_one_line_and_exit_2(db: Path, args: list[str], words: list[str]) -> None:
+    message = fails(db, *args)
+    for word in words:
+        assert word in message, message
+
+
+def test_bare_xdb_prints_help() -> None:
+    result = CliRunner().invoke(cli, [])
+    assert result.exit_code == 0
+    assert "Usage: xdb" in result.stdout and "record-batch" in result.stdout
+
+
+def test_every_command_has_help_listing_its_fields() -> None:
+    from xdb.ops.registry import operations
+
+    for op in operations():
+        result = CliRunner().invoke(cli, [op.name.replace("_", "-"), "--help"])
+        assert result.exit_code == 0, result.output
+        for field in op.request.model_fields:
+            flag = "-n" if field == "n" else "--" + field.replace("_", "-")
+            assert flag in result.stdout, (op.name, field)
+    for name in ("serve", "mcp", "import", "export"):
+        assert CliRunner().invoke(cli, [name, "-h"]).exit_code == 0
+
+
+# --------------------------------------------------------------------------- export and import
+
+
+def populate(db: Path) -> None:
+    """A database with every kind of object and every target type."""
+    ok(db, "record", "hi", "--event-type", "input", "--timestamp", "2025-03-01T10:00:00+02:00")
+    ok(db, "record", "tool(x)", "--event-type", "tool_call", "--event-id", "e1", "--event-start",
+       "--concept-activations", '{"c/one": 0.25, "c/two": 1}')  # fmt: skip
+    ok(db, "record", "42", "--event-type", "tool_response", "--event-id", "e1", "--event-end",
+       "--role", "tool", "--token-id", "7")  # fmt: skip
+    ok(db, "record", "other", "--event-type", "steering", session="s2")
+    ok(db, "create-tag", "Eligibility", "--tag-type", "concept", "--concept-id", "c/one",
+       "--description", "a concept")  # fmt: skip
+    ok(db, "create-tag", "acme", "--tag-type", "entity", "--entity-type", "organization")
+    ok(db, "create-tag", "maybe", "--tag-type", "bud", "--related-concepts", "c/one")
+    ok(db, "tag", "Eligibility", "--timestep-id", "ts-s1-1", "--confidence", "0.7", "--note", "n")
+    ok(db, "tag", "acme", "--event-id", "e1", "--source", "auto")
+    ok(db, "tag", "maybe", "--tick-range", '{"start": 1, "end": 3}')
+    ok(db, "tag", "freeform", "--timestep-id", "ts-s2-1")  # a custom tag, made on the fly
+    ok(db, "comment", "on a timestep", "--timestep-id", "ts-s1-2")
+    ok(db, "comment", "on the event", "--event-id", "e1")
+    ok(db, "comment", "on a range", "--tick-range", '{"start": 2, "end": 3}')
+    ok(db, "comment", "on the session")
+
+
+def export(db: Path) -> list[dict[str, Any]]:
+    result = run(db, "export")
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_export_import_round_trip_loses_nothing(db: Path, tmp_path: Path) -> None:
+    populate(db)
+    dump = tmp_path / "dump.jsonl"
+    counts = ok(db, "export", str(dump))
+    assert counts == {"session": 2, "tag": 4, "timestep": 4, "tag_application": 4, "comment": 4}
+    first = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert first == export(db)  # the file and stdout say the same
+    assert first[0] == {"kind": "xdb-export", "version": 1}
+    tags = {r["name"]: r for r in first if r["kind"] == "tag"}
+    assert tags["Eligibility"]["description"] == "a concept"
+    assert tags["maybe"]["bud_status"] == "collecting"
+    assert {r["target_type"] for r in first if r["kind"] == "comment"} == {
+        "timestep",
+        "event",
+        "range",
+        "session",
+    }
+
+    copy = tmp_path / "copy.sqlite3"
+    imported = ok(copy, "import", str(dump))
+    assert imported == {**counts, "skipped": 0}
+    assert export(copy) == first
+    # The copy works like the original: same answers to the same questions.
+    for args in (["query", "--tags", "maybe", "--tags", "acme"], ["tags"], ["recent"]):
+        assert ok(copy, *args) == ok(db, *args)
+
+    again = ok(copy, "import", str(dump))
+    assert again == {**{k: 0 for k in counts}, "skipped": sum(counts.values())}
+    assert export(copy) == first
+
+
+def test_import_from_stdin_with_progress(db: Path, tmp_path: Path) -> None:
+    populate(db)
+    text = run(db, "export").stdout
+    copy = tmp_path / "copy.sqlite3"
+    result = run(copy, "import", "-", "--progress", stdin=text)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["timestep"] == 4
+    assert "lines" in result.stderr  # the tqdm bar went to stderr, not into the JSON
+
+
+@pytest.mark.parametrize(
+    ("bad", "line", "words"),
+    [
+        ("{not json", 3, ["not valid JSON"]),
+        ("[1, 2]", 3, ["expected a JSON object"]),
+        ('{"kind": "timestep", "id": "x"}', 3, ["(timestep)", "session_id"]),
+        ('{"kind": "gadget"}', 3, ["unknown kind 'gadget'"]),
+    ],
+)
+def test_malformed_line_names_it_and_writes_nothing(
+    db: Path, tmp_path: Path, bad: str, line: int, words: list[str]
+) -> None:
+    populate(db)
+    lines = run(db, "export").stdout.splitlines()
+    # The bad line comes after the header and a session, before everything else.
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join([lines[0], lines[1], bad, *lines[2:]]) + "\n")
+    copy = tmp_path / "copy.sqlite3"
+    message = fails(copy, "import", str(broken))
+    assert f"line {line}" in message
+    for word in words:
+        assert word in message, message
+    assert export(copy) == [{"kind": "xdb-export", "version": 1}]
+
+
+def test_blank_lines_do_not_shift_line_numbers(db: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"kind": "xdb-export", "version": 1}\n\n\n{"kind": "session"}\n')
+    assert "line 4 (session)" in fails(db, "import", str(broken))
+
+
+# --------------------------------------------------------------------------- real processes
+
+
+def _process(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("XDB_DB", "XDB_SESSION", "XDB_DEBUG")}
+    return subprocess.run(
+        [sys.executable, "-m", "xdb.interfaces.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_a_real_process_records_and_queries(db: Path) -> None:
+    done = _process("--db", str(db), "--session", "p", "record", "über", "--event-type", "input")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"timestep_id": "ts-p-1", "tick": 1}
+    found = _process("--db", str(db), "--session", "p", "query", "über", "--jsonl")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["content"] == "über"
+
+
+def test_a_real_process_fails_with_one_line(db: Path) -> None:
+    done = _process("--db", str(db), "record", "x", "--event-type", "speech")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: event_type: ")
+
+
+def test_the_console_script_pipes_an_export_into_an_import(db: Path, tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("xdb")
+    if not script.exists():
+        pytest.skip("the xdb console script is not installed next to this interpreter")
+    populate(db)
+    exported = subprocess.run(
+        [str(script), "--db", str(db), "export"], capture_output=True, check=True, timeout=60
+    )
+    copy = tmp_path / "copy.sqlite3"
+    imported = subprocess.run(
+        [str(script), "--db", str(copy), "import", "-"],
+        input=exported.stdout,
+        capture_output=True,
+        timeout=60,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert json.loads(imported.stdout)["comment"] == 4
+    assert export(copy) == export(db)
+
+
+def test_xdb_mcp_serves_stdio_with_the_cli_session(db: Path) -> None:
+    from mcp import Client, StdioServerParameters
+
+    args = ["-m", "xdb.interfaces.cli", "--db", str(db), "--session", "via-mcp", "mcp"]
+    params = StdioServerParameters(command=sys.executable, args=[*args, "--toolsets", "xdb"])
+
+    async def session() -> tuple[set[str], Any]:
+        async with Client(params, mode="legacy") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            made = await client.call_tool("xdb_record", {"event_type": "input", "content": "x"})
+            return names, made.structured_content
+
+    names, made = anyio.run(session)
+    assert "xdb_record" in names and "xdb_status" in names
+    assert made == {"timestep_id": "ts-via-mcp-1", "tick": 1}
+
+
+def test_xdb_serve_answers_http(db: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = ["-m", "xdb.interfaces.cli", "--db", str(db), "--session", "web", "serve"]
+    server = subprocess.Popen(
+        [sys.executable, *command, "--port", str(port), "--no-mcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}/v1/xdb"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                response = httpx.post(f"{url}/record", json={"event_type": "input", "content": "x"})
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "xdb serve did not start"
+                time.sleep(0.1)
+        assert response.json() == {"timestep_id": "ts-web-1", "tick": 1}
+        assert httpx.get(f"{url}/status").json()["session_id"] == "web"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_the_cli_loads_no_server_or_progress_library() -> None:
+    code = (
+        "import sys, xdb.interfaces.cli; print(','.join(m for m in sys.modules if m.split('.')[0]"
+        " in ('fastapi', 'uvicorn', 'starlette', 'mcp', 'tqdm')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
