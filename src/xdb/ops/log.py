@@ -6,7 +6,7 @@ from datetime import datetime
 
 from xdb.errors import InvalidRequest, NotFound
 from xdb.ids import new_id, parse_timestep_id
-from xdb.models.common import DEFAULT_ROLE, BudStatus, TagType, TargetType
+from xdb.models.common import DEFAULT_ROLE, BudStatus, EventType, Role, TagType, TargetType
 from xdb.models.log import (
     Comment,
     CommentRequest,
@@ -27,13 +27,22 @@ from xdb.ops.registry import Context, Operation, register
 from xdb.store.protocol import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
 
+# An event type's stored name and default role, and a role's stored name. Enum ``.value`` is a
+# Python-level descriptor in 3.11: one dict lookup per timestep instead of several saves
+# ~1.5 us a timestep, about 5% of batch ingest.
+_KINDS = {kind: (kind.value, DEFAULT_ROLE[kind].value) for kind in EventType}
+_ROLES = {role: role.value for role in Role}
+
 
 def _new_timestep(ctx: Context, req: RecordRequest, now: int, default_session: str) -> NewTimestep:
+    event_type, role = _KINDS[req.event_type]
+    if req.role is not None:
+        role = _ROLES[req.role]
     return NewTimestep(
         req.session_id or default_session,
         to_us(req.timestamp) if req.timestamp is not None else now,
-        req.event_type.value,
-        (req.role or DEFAULT_ROLE[req.event_type]).value,
+        event_type,
+        role,
         req.content,
         req.token_id,
         req.event_id,

@@ -103,16 +103,17 @@ class SQLiteStore:
 
     def record(self, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
         def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
-            next_tick: dict[str, int] = {}
-            last_us: dict[str, int] = {}
-            counts: dict[str, int] = {}
-            base = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
+            # Per session in this batch: [next tick, latest ts_us, timesteps added]. One list
+            # per session keeps the per-timestep loop to a single dict lookup (hot path).
+            state: dict[str, list[int]] = {}
+            seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
             values = []
             out = []
-            for i, it in enumerate(items):
+            for it in items:
                 session = it.session_id
-                tick = next_tick.get(session)
-                if tick is None:
+                ts_us = it.ts_us
+                st = state.get(session)
+                if st is None:
                     row = conn.execute(
                         "SELECT next_tick FROM sessions WHERE session_id = ?", (session,)
                     ).fetchone()
@@ -120,20 +121,24 @@ class SQLiteStore:
                         conn.execute(
                             "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
                             " VALUES (?, 1, ?, ?)",
-                            (session, it.ts_us, it.ts_us),
+                            (session, ts_us, ts_us),
                         )
-                        tick = 1
+                        st = state[session] = [1, 0, 0]
                     else:
-                        tick = row[0]
-                next_tick[session] = tick + 1
-                counts[session] = counts.get(session, 0) + 1
-                last_us[session] = max(last_us.get(session, 0), it.ts_us)
+                        st = state[session] = [row[0], 0, 0]
+                tick = st[0]
+                st[0] = tick + 1
+                st[2] += 1
+                if ts_us > st[1]:
+                    st[1] = ts_us
+                seq += 1
+                acts = it.activations
                 values.append(
                     (
-                        base + i + 1,
+                        seq,
                         session,
                         tick,
-                        it.ts_us,
+                        ts_us,
                         it.event_type,
                         it.role,
                         it.content,
@@ -141,7 +146,7 @@ class SQLiteStore:
                         it.event_id,
                         it.event_start,
                         it.event_end,
-                        _activations_json(it.activations) if it.activations else None,
+                        _activations_json(acts) if acts else None,
                     )
                 )
                 out.append((timestep_id(session, tick), tick))
@@ -153,7 +158,7 @@ class SQLiteStore:
             conn.executemany(
                 "UPDATE sessions SET next_tick = ?, last_us = max(last_us, ?),"
                 " timesteps = timesteps + ? WHERE session_id = ?",
-                [(next_tick[s], last_us[s], counts[s], s) for s in next_tick],
+                [(st[0], st[1], st[2], session) for session, st in state.items()],
             )
             return out
 
