@@ -98,9 +98,17 @@ def _describe(exc: XdbError) -> str:
 
 
 def build_server(
-    db: Database, *, dotted_names: bool = False, groups: set[str] | None = None
+    db: Database,
+    *,
+    dotted_names: bool = False,
+    groups: set[str] | None = None,
+    inline: bool = False,
 ) -> Server[Any]:
-    """An MCP server exposing one tool per registered operation (optionally only some groups)."""
+    """An MCP server exposing one tool per registered operation (optionally only some groups).
+
+    ``inline`` runs each call on the event loop instead of a worker thread: right for stdio,
+    where one client waits for each answer anyway, and it saves a thread hop per call.
+    """
     ops: dict[str, Operation[Any, Any]] = {}
     tools: list[types.Tool] = []
     for op in operations(groups):
@@ -122,8 +130,10 @@ def build_server(
         if op is None:
             return _error(f"not_found: unknown tool {params.name!r}; known: {', '.join(ops)}")
         try:
-            # SQLite work blocks; a worker thread keeps the event loop (and other clients) free.
-            response = await anyio.to_thread.run_sync(partial(db.run, op, params.arguments or {}))
+            call = partial(db.run, op, params.arguments or {})
+            # SQLite work blocks; with several clients (HTTP) a worker thread keeps the event
+            # loop free for the others.
+            response = call() if inline else await anyio.to_thread.run_sync(call)
         except XdbError as exc:
             return _error(_describe(exc))
         except Exception as exc:
@@ -149,7 +159,7 @@ def build_server(
 
 def run_stdio(db: Database, *, dotted_names: bool = False, groups: set[str] | None = None) -> None:
     """Serve ``db`` over stdin/stdout until the client closes the pipe (blocks)."""
-    server = build_server(db, dotted_names=dotted_names, groups=groups)
+    server = build_server(db, dotted_names=dotted_names, groups=groups, inline=True)
 
     async def serve() -> None:
         async with stdio_server() as (read_stream, write_stream):
