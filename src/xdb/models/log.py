@@ -62,17 +62,22 @@ class Tag(BaseModel):
     application_count: int | None = None
 
 
-class TagApplication(BaseModel):
-    """A tag applied to one timestep, to every timestep of an event, or to a tick range."""
+class Targeted(BaseModel):
+    """Where an annotation points: a timestep, an event's timesteps, a tick range, a session."""
 
     id: str
-    tag_id: str
     target_type: TargetType
     session_id: str
     timestep_id: str | None = None
     event_id: str | None = None
     range_start: int | None = None
     range_end: int | None = None
+
+
+class TagApplication(Targeted):
+    """A tag applied to one timestep, to every timestep of an event, or to a tick range."""
+
+    tag_id: str
     confidence: float
     source: TagSource
     note: str | None = None
@@ -80,16 +85,9 @@ class TagApplication(BaseModel):
     created_by: str
 
 
-class Comment(BaseModel):
+class Comment(Targeted):
     """Commentary on a timestep, an event, a tick range, or a whole session."""
 
-    id: str
-    session_id: str
-    target_type: TargetType
-    timestep_id: str | None = None
-    event_id: str | None = None
-    range_start: int | None = None
-    range_end: int | None = None
     content: str
     created_at: datetime
     updated_at: datetime

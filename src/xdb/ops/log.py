@@ -194,56 +194,56 @@ def comment(ctx: Context, req: CommentRequest) -> CommentResponse:
 
 register(
     Operation(
-        "record",
-        "xdb",
-        RecordRequest,
-        RecordResponse,
-        record,
-        False,
-        "Record a timestep (token, message, tool call, ...) to the experience log.",
+        name="record",
+        group="xdb",
+        request=RecordRequest,
+        response=RecordResponse,
+        handler=record,
+        readonly=False,
+        summary="Record a timestep (token, message, tool call, ...) to the experience log.",
     )
 )
 register(
     Operation(
-        "record_batch",
-        "xdb",
-        RecordBatchRequest,
-        RecordBatchResponse,
-        record_batch,
-        False,
-        "Record many timesteps in order in one transaction (token streams).",
+        name="record_batch",
+        group="xdb",
+        request=RecordBatchRequest,
+        response=RecordBatchResponse,
+        handler=record_batch,
+        readonly=False,
+        summary="Record many timesteps in order in one transaction (token streams).",
     )
 )
 register(
     Operation(
-        "tag",
-        "xdb",
-        TagRequest,
-        TagResponse,
-        tag,
-        False,
-        "Apply a folksonomy tag to a timestep, an event, or a tick range.",
+        name="tag",
+        group="xdb",
+        request=TagRequest,
+        response=TagResponse,
+        handler=tag,
+        readonly=False,
+        summary="Apply a folksonomy tag to a timestep, an event, or a tick range.",
     )
 )
 register(
     Operation(
-        "create_tag",
-        "xdb",
-        CreateTagRequest,
-        CreateTagResponse,
-        create_tag,
-        False,
-        "Create a tag (concept, entity, bud or custom).",
+        name="create_tag",
+        group="xdb",
+        request=CreateTagRequest,
+        response=CreateTagResponse,
+        handler=create_tag,
+        readonly=False,
+        summary="Create a tag (concept, entity, bud or custom).",
     )
 )
 register(
     Operation(
-        "comment",
-        "xdb",
-        CommentRequest,
-        CommentResponse,
-        comment,
-        False,
-        "Add a comment to a timestep, an event, a tick range or a session.",
+        name="comment",
+        group="xdb",
+        request=CommentRequest,
+        response=CommentResponse,
+        handler=comment,
+        readonly=False,
+        summary="Add a comment to a timestep, an event, a tick range or a session.",
     )
 )

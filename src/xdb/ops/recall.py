@@ -117,49 +117,49 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
 
 register(
     Operation(
-        "query",
-        "xdb",
-        QueryRequest,
-        QueryResponse,
-        query,
-        True,
-        "Query the experience log for timesteps matching filters, a page at a time.",
+        name="query",
+        group="xdb",
+        request=QueryRequest,
+        response=QueryResponse,
+        handler=query,
+        readonly=True,
+        summary="Query the experience log for timesteps matching filters, a page at a time.",
     )
 )
 register(
     Operation(
-        "recent",
-        "xdb",
-        RecentRequest,
-        RecentResponse,
-        recent,
-        True,
-        "Get the N most recent timesteps of a session, oldest first.",
+        name="recent",
+        group="xdb",
+        request=RecentRequest,
+        response=RecentResponse,
+        handler=recent,
+        readonly=True,
+        summary="Get the N most recent timesteps of a session, oldest first.",
         http_get=("/v1/xdb/recent", "/v1/xdb/recent/{session_id}"),
     )
 )
 register(
     Operation(
-        "tags",
-        "xdb",
-        TagsRequest,
-        TagsResponse,
-        tags,
-        True,
-        "List tags, optionally filtered by type or bud status, with application counts.",
+        name="tags",
+        group="xdb",
+        request=TagsRequest,
+        response=TagsResponse,
+        handler=tags,
+        readonly=True,
+        summary="List tags, optionally filtered by type or bud status, with application counts.",
         http_get=("/v1/xdb/tags", "/v1/xdb/tags/{session_id}"),
         query_aliases={"type": "tag_type", "status": "bud_status"},
     )
 )
 register(
     Operation(
-        "status",
-        "xdb",
-        StatusRequest,
-        StatusResponse,
-        status,
-        True,
-        "Get xdb state: tag counts, timesteps by fidelity, storage used, sessions.",
+        name="status",
+        group="xdb",
+        request=StatusRequest,
+        response=StatusResponse,
+        handler=status,
+        readonly=True,
+        summary="Get xdb state: tag counts, timesteps by fidelity, storage used, sessions.",
         http_get=("/v1/xdb/status", "/v1/xdb/status/{session_id}"),
     )
 )

@@ -73,17 +73,26 @@ def tag_values(t: Tag, created_us: int) -> tuple[Any, ...]:
     )
 
 
+def _target(
+    ttype: str, session: str, tick: int | None, event: str | None, rs: int | None, re_: int | None
+) -> dict[str, Any]:
+    """The shared target fields of tag applications and comments (ticks become ids)."""
+    return {
+        "target_type": ttype,
+        "session_id": session,
+        "timestep_id": timestep_id(session, tick) if tick is not None else None,
+        "event_id": event,
+        "range_start": rs,
+        "range_end": re_,
+    }
+
+
 def application(row: sqlite3.Row | tuple[Any, ...]) -> TagApplication:
     (aid, tag_id, ttype, session, tick, event, rs, re_, conf, source, note, cus, cby) = row
     return TagApplication(
         id=aid,
         tag_id=tag_id,
-        target_type=ttype,
-        session_id=session,
-        timestep_id=timestep_id(session, tick) if tick is not None else None,
-        event_id=event,
-        range_start=rs,
-        range_end=re_,
+        **_target(ttype, session, tick, event, rs, re_),
         confidence=conf,
         source=source,
         note=note,
@@ -96,12 +105,7 @@ def comment(row: sqlite3.Row | tuple[Any, ...]) -> Comment:
     (cid, session, ttype, tick, event, rs, re_, content, cus, uus, cby) = row
     return Comment(
         id=cid,
-        session_id=session,
-        target_type=ttype,
-        timestep_id=timestep_id(session, tick) if tick is not None else None,
-        event_id=event,
-        range_start=rs,
-        range_end=re_,
+        **_target(ttype, session, tick, event, rs, re_),
         content=content,
         created_at=from_us(cus),
         updated_at=from_us(uus),
