@@ -34,7 +34,7 @@ _KINDS = {kind: (kind.value, DEFAULT_ROLE[kind].value) for kind in EventType}
 _ROLES = {role: role.value for role in Role}
 
 
-def _new_timestep(ctx: Context, req: RecordRequest, now: int, default_session: str) -> NewTimestep:
+def _new_timestep(req: RecordRequest, now: int, default_session: str) -> NewTimestep:
     event_type, role = _KINDS[req.event_type]
     if req.role is not None:
         role = _ROLES[req.role]
@@ -54,14 +54,14 @@ def _new_timestep(ctx: Context, req: RecordRequest, now: int, default_session: s
 
 def record(ctx: Context, req: RecordRequest) -> RecordResponse:
     session = req.session_id or ctx.current_session()
-    ((ts_id, tick),) = ctx.store.record([_new_timestep(ctx, req, now_us(), session)])
+    ((ts_id, tick),) = ctx.store.record([_new_timestep(req, now_us(), session)])
     return RecordResponse(timestep_id=ts_id, tick=tick)
 
 
 def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     now = now_us()
     default = ctx.current_session() if any(t.session_id is None for t in req.timesteps) else ""
-    items = [_new_timestep(ctx, t, now, default) for t in req.timesteps]
+    items = [_new_timestep(t, now, default) for t in req.timesteps]
     return RecordBatchResponse(
         results=[RecordResponse(timestep_id=i, tick=t) for i, t in ctx.store.record(items)]
     )

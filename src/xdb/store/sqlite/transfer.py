@@ -8,7 +8,6 @@ Import is idempotent: an object whose id (or session and tick) exists is skipped
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -68,13 +67,11 @@ def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
         conn.execute("COMMIT")
 
 
-def _parse(model: type[BaseModel], record: dict[str, Any], number: int) -> Any:
+def _parse(model: type[BaseModel], record: dict[str, Any], number: int, kind: str) -> Any:
     try:
         return model.model_validate(record)
     except ValidationError as exc:
         err = from_validation_errors(exc.errors())
-        # ``record`` is the body without its kind; name the kind from the model instead.
-        kind = re.sub(r"(?<!^)(?=[A-Z])", "_", model.__name__.removesuffix("Record")).lower()
         raise InvalidRequest(f"record {number} ({kind}): {err.message}") from exc
 
 
@@ -93,7 +90,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
                 )
             continue
         if kind == "session":
-            s = _parse(SessionRecord, body, number)
+            s = _parse(SessionRecord, body, number, kind)
             cus, lus = to_us(s.created_at), to_us(s.last_at)
             cur = conn.execute(
                 "INSERT OR IGNORE INTO sessions (session_id, next_tick, created_us, last_us)"
@@ -108,7 +105,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             counts["session"] += cur.rowcount
             skipped += 1 - cur.rowcount
         elif kind == "tag":
-            t = _parse(Tag, body, number)
+            t = _parse(Tag, body, number, kind)
             cur = conn.execute(
                 f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 rows.tag_values(t, to_us(t.created_at)),
@@ -120,7 +117,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             counts["tag"] += cur.rowcount
             skipped += 1 - cur.rowcount
         elif kind == "timestep":
-            ts = _parse(Timestep, body, number)
+            ts = _parse(Timestep, body, number, kind)
             _ensure_session(conn, ts.session_id, to_us(ts.timestamp))
             cur = conn.execute(
                 "INSERT OR IGNORE INTO timesteps (seq, session_id, tick, ts_us, event_type, role,"
@@ -155,7 +152,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             counts["timestep"] += cur.rowcount
             skipped += 1 - cur.rowcount
         elif kind == "tag_application":
-            a = _parse(TagApplication, body, number)
+            a = _parse(TagApplication, body, number, kind)
             tag_id = tag_ids.get(a.tag_id, a.tag_id)
             if not conn.execute("SELECT 1 FROM tags WHERE id = ?", (tag_id,)).fetchone():
                 raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
@@ -183,7 +180,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             counts["tag_application"] += cur.rowcount
             skipped += 1 - cur.rowcount
         elif kind == "comment":
-            c = _parse(Comment, body, number)
+            c = _parse(Comment, body, number, kind)
             cur = conn.execute(
                 "INSERT OR IGNORE INTO comments (id, session_id, target_type, tick, event_id,"
                 " range_start, range_end, content, created_us, updated_us, created_by)"
