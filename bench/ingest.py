@@ -10,10 +10,11 @@ Every xdb figure is printed beside a baseline measured in the same run with the 
     ``executemany`` in one transaction. The raw rows are built, activations JSON-encoded,
     before its clock starts: the baseline is what SQLite alone costs;
 (b) one ``db.record`` call's latency on a file database, against one prepared raw row
-    inserted (table + FTS5) and committed;
+    inserted and committed. Neither side writes the full-text index per record: xdb defers it
+    (``store/sqlite/textindex.py``) and indexes in bulk every 4096 rows, a cost (a) includes;
 (c) one MCP ``xdb_record`` round trip over stdio with the official client, against a bare
     Python child echoing one JSON line over the same kind of pipes; and the cold start of
-    ``python -m xdb.interfaces.mcp`` until ``tools/list`` is answered, against a bare
+    ``xdb mcp`` (``python -m xdb mcp``) until ``tools/list`` is answered, against a bare
     interpreter started and answering one line.
 
 Runs alternate and each side keeps its best (throughput) or median (start) over the rounds,
@@ -172,7 +173,7 @@ def record_latencies(
 ) -> tuple[list[float], list[float]]:
     """Seconds per single record: xdb ``db.record`` and the raw floor, in alternating blocks.
 
-    The raw floor is a prepared row inserted (table + FTS5) and committed. Alternating blocks
+    The raw floor is a prepared row inserted and committed. Alternating blocks
     of 100 expose both to the same machine noise while each stays warm in the CPU caches, as
     a process recording steadily would be (alternating single calls cost xdb ~50 us more).
     """
@@ -197,7 +198,6 @@ def record_latencies(
                     t0 = clock()
                     conn.execute("BEGIN")
                     conn.execute(_INSERT, value)
-                    conn.execute(_INSERT_FTS, (value[0], value[6]))
                     conn.execute("COMMIT")
                     if i >= warmup:
                         raw.append(clock() - t0)
@@ -222,7 +222,7 @@ async def mcp_figures(path: Path, tokens: list[dict[str, Any]], n: int) -> tuple
     from mcp import Client, StdioServerParameters
 
     server = StdioServerParameters(
-        command=sys.executable, args=["-m", "xdb.interfaces.mcp", "--db", str(path)]
+        command=sys.executable, args=["-m", "xdb", "--db", str(path), "mcp"]
     )
     start = time.perf_counter()
     async with Client(server) as client:
@@ -391,7 +391,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(text)
     print()
     print("baselines: (a) raw sqlite3 executemany of prepared rows, same schema, one")
-    print("transaction; (b) raw sqlite3 prepared row + FTS insert + commit; (c) bare python")
+    print("transaction, FTS5 included; (b) raw sqlite3 prepared row insert + commit (full-text")
+    print("indexing deferred on both sides); (c) bare python")
     print("echoing one JSON line over stdio, and a bare interpreter's start to its first answer.")
     print("ratio: xdb/baseline for throughput, baseline/xdb for times (1.0 = as fast).")
     print()

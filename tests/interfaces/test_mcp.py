@@ -282,7 +282,7 @@ async def test_a_storage_failure_is_an_error_result_and_the_server_keeps_serving
 async def test_stdio_subprocess_serves_the_tools(tmp_path: Path) -> None:
     path = tmp_path / "stdio.sqlite3"
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "xdb.interfaces.mcp", "--db", str(path)]
+        command=sys.executable, args=["-m", "xdb", "--db", str(path), "mcp"]
     )
     started = time.perf_counter()
     async with Client(params, mode="legacy") as c:

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -317,9 +318,16 @@ def mcp_command(dotted_names: bool, toolsets: str | None) -> None:
                 f"known: {', '.join(sorted(known))}",
                 field="toolsets",
             )
-    from xdb.interfaces.mcp import run_stdio
+    from xdb.config import default_db
+    from xdb.interfaces.stdio import serve as serve_stdio
 
-    run_stdio(database(), dotted_names=dotted_names, groups=groups)
+    # The database opens on the loader thread, while the first requests are being answered.
+    root = click.get_current_context().find_root().obj
+    path, session = root["db_path"] or default_db(), root["session"]
+    with suppress(KeyboardInterrupt):  # Ctrl-C is how a person stops a stdio server
+        serve_stdio(
+            lambda: connect(path, session_id=session), dotted_names=dotted_names, groups=groups
+        )
 
 
 @cli.command("import")

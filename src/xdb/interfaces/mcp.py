@@ -7,19 +7,19 @@ schema, the response model's schema as output schema. Every call goes through
 ``Database.run`` in a worker thread, so the event loop never blocks on SQLite, and every
 ``XdbError`` comes back as an ``isError`` result the model can read and correct.
 
-Run ``python -m xdb.interfaces.mcp --db FILE`` to serve a database over stdio.
+``xdb mcp`` serves a database over stdio (see ``stdio`` for how it answers before the SDK
+has even loaded).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import re
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager, suppress
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 import anyio.to_thread
@@ -29,6 +29,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from xdb import __version__
 from xdb.core import Database, connect
@@ -38,7 +39,9 @@ from xdb.ops.registry import Operation, operations
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
-__all__ = ["build_server", "run_stdio", "streamable_http"]
+    from xdb.interfaces.stdio import LineSink
+
+__all__ = ["build_server", "recorded_answers", "serve_lines", "streamable_http"]
 
 logger = logging.getLogger(__name__)
 
@@ -157,15 +160,101 @@ def build_server(
     )
 
 
-def run_stdio(db: Database, *, dotted_names: bool = False, groups: set[str] | None = None) -> None:
-    """Serve ``db`` over stdin/stdout until the client closes the pipe (blocks)."""
-    server = build_server(db, dotted_names=dotted_names, groups=groups, inline=True)
+async def serve_lines(server: Server[Any], lines: AsyncIterator[str], sink: LineSink) -> None:
+    """Run ``server`` over a line source and sink until the source ends (see ``stdio``)."""
+    # The SDK's stdio transport takes any object that iterates lines and writes/flushes text.
+    async with stdio_server(stdin=cast(Any, lines), stdout=cast(Any, sink)) as (read, write):
+        await server.run(read, write, server.create_initialization_options())
 
-    async def serve() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    anyio.run(serve)
+class _Sink:
+    """Collects the server's answers; lets the asker wait for each before sending more."""
+
+    def __init__(self) -> None:
+        self.answers: dict[Any, Any] = {}
+        self.arrived = anyio.Event()
+
+    async def write(self, text: str) -> None:
+        message = json.loads(text)
+        if "id" in message:
+            self.answers[message["id"]] = message.get("result", message.get("error"))
+            self.arrived.set()
+
+    async def flush(self) -> None:
+        pass
+
+
+async def _ask(server: Server[Any], requests: list[dict[str, Any]]) -> list[Any]:
+    sink = _Sink()
+
+    async def lines() -> AsyncIterator[str]:
+        # One at a time, as a client would: the transport ends when the lines do.
+        for request in requests:
+            yield json.dumps(request) + "\n"
+            while "id" in request and request["id"] not in sink.answers:
+                await sink.arrived.wait()
+                sink.arrived = anyio.Event()
+
+    await serve_lines(server, lines(), sink)
+    return [sink.answers[r["id"]] for r in requests if "id" in r]
+
+
+def recorded_answers() -> dict[str, Any]:
+    """What the SDK answers to a client's opening requests, for ``stdio``'s quick front.
+
+    For each naming: per stateless protocol version, the ``server/discover`` answer; per
+    handshake version, the ``initialize`` answer; per version, the ``tools/list`` answer
+    except its tools, which every version lists alike (kept once); and each tool's group.
+    """
+    client = {"name": "xdb-recorder", "version": "0"}
+    out: dict[str, Any] = {"xdb": __version__, "mcp": _sdk_version()}
+    with connect(":memory:") as db:
+        for naming, dotted in (("underscore", False), ("dotted", True)):
+            server = build_server(db, dotted_names=dotted)
+            modern = {}
+            for version in MODERN_PROTOCOL_VERSIONS:
+                meta = {
+                    "_meta": {
+                        "io.modelcontextprotocol/protocolVersion": version,
+                        "io.modelcontextprotocol/clientInfo": client,
+                        "io.modelcontextprotocol/clientCapabilities": {},
+                    }
+                }
+                asked = [
+                    {"jsonrpc": "2.0", "id": i, "method": m, "params": meta}
+                    for i, m in enumerate(("server/discover", "tools/list"))
+                ]
+                discover, tools = anyio.run(_ask, server, asked)
+                modern[version] = {"server/discover": discover, "tools/list": tools}
+            handshake = {}
+            for version in HANDSHAKE_PROTOCOL_VERSIONS:
+                init = {"protocolVersion": version, "capabilities": {}, "clientInfo": client}
+                asked = [
+                    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                ]
+                initialized, tools = anyio.run(_ask, server, asked)
+                handshake[version] = {"initialize": initialized, "tools/list": tools}
+            # Every version lists the same tools: keep one copy, not one per version; each
+            # version keeps the rest of its tools/list answer.
+            lists = [v["tools/list"].pop("tools") for v in (*modern.values(), *handshake.values())]
+            if any(tools != lists[0] for tools in lists):
+                raise RuntimeError("the SDK lists tools differently per protocol version")
+            groups = {op.tool_name(dotted): op.group for op in operations()}
+            out[naming] = {
+                "modern": modern,
+                "handshake": handshake,
+                "tools": lists[0],
+                "groups": groups,
+            }
+    return out
+
+
+def _sdk_version() -> str:
+    from importlib.metadata import version
+
+    return version("mcp")
 
 
 def streamable_http(
@@ -208,23 +297,3 @@ def streamable_http(
         app=server, stateless=True, json_response=True, security_settings=security
     )
     return StreamableHTTPASGIApp(manager), manager.run
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m xdb.interfaces.mcp", description="Serve an xdb database over MCP stdio."
-    )
-    parser.add_argument("--db", help="database file (default: XDB_DB or the user data dir)")
-    parser.add_argument(
-        "--dotted-names", action="store_true", help="name tools xdb.record instead of xdb_record"
-    )
-    args = parser.parse_args(argv)
-    # stdout is the protocol channel: diagnostics go to stderr.
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    # Ctrl-C is how a person stops a stdio server: no traceback for it.
-    with connect(args.db) as db, suppress(KeyboardInterrupt):
-        run_stdio(db, dotted_names=args.dotted_names)
-
-
-if __name__ == "__main__":
-    main()

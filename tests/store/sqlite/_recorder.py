@@ -1,6 +1,7 @@
 """A recording child process for the crash and concurrency tests (run as a script, not imported).
 
     python _recorder.py DB SESSION --batches N --batch-size B [--activations K] [--wait-go]
+        [--text-index-lag L]
 
 Opens DB with ``xdb.connect``, prints ``ready``, optionally waits for a line ``go`` on stdin
 (so several writers start together without sleeps), then records N calls into SESSION: with
@@ -12,7 +13,8 @@ knows exactly what was acknowledged. ``--batches 0`` records until killed. Ends 
 ``--die-in-call N --die-at PREFIX`` makes the process SIGKILL itself inside call N, at the
 moment its write connection starts an SQL statement beginning with PREFIX (inside the write
 transaction, or just before COMMIT): a deterministic kill point to go with the parent's random
-ones.
+ones. ``--text-index-lag L`` lets the full-text index trail the log by at most L rows (1: every
+write indexes its own rows, so a kill can land inside the indexing).
 """
 
 from __future__ import annotations
@@ -59,9 +61,12 @@ def main() -> None:
     parser.add_argument("--wait-go", action="store_true")
     parser.add_argument("--die-in-call", type=int, default=0)
     parser.add_argument("--die-at", default="")
+    parser.add_argument("--text-index-lag", type=int, default=0)
     args = parser.parse_args()
 
     db = xdb.connect(args.db, session_id=args.session)
+    if args.text_index_lag:
+        db.store.text_index_max_lag = args.text_index_lag  # type: ignore[attr-defined]
     out = sys.stdout
     out.write("ready\n")
     out.flush()

@@ -92,6 +92,10 @@ def _check_after_crash(path: Path, session: str, acked: int) -> int:
             assert db.session_id == session  # the only session is current on reopen
             assert _all_ticks(db, session, acked) == list(range(1, acked + 1))
 
+        # A text query first brings the (deferred) full-text index up to the log; the FTS5
+        # integrity check below then proves index and table agree row for row.
+        assert db.query(text_search="absent", session_id=session).total_count == 0
+
         raw = sqlite3.connect(path)
         try:
             assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
@@ -104,13 +108,14 @@ def _check_after_crash(path: Path, session: str, acked: int) -> int:
                 "SELECT next_tick, timesteps FROM sessions WHERE session_id = ?", (session,)
             ).fetchone()
             fts_rows = raw.execute("SELECT count(*) FROM timesteps_fts_docsize").fetchone()[0]
+            watermark = raw.execute("SELECT position FROM index_watermarks").fetchone()[0]
         finally:
             raw.close()
         last = len(stored)
         # A batch the kill interrupted is either wholly there or wholly absent.
         assert stored == list(range(1, last + 1)), "gap in stored ticks"
         assert last % BATCH == 0 and last >= acked, f"partial or lost batch: {last} vs {acked}"
-        assert (max_seq, fts_rows) == (last, last)
+        assert (max_seq, fts_rows, watermark) == (last, last, last)
         if session_row is not None:  # absent only if the very first batch never committed
             assert session_row == (last + 1, last)
 
@@ -141,11 +146,14 @@ def test_sigkill_at_a_random_moment_loses_no_acknowledged_batch(tmp_path: Path, 
     # Busy-waiting a seeded fraction of that spreads kills over every phase; it is jitter,
     # not synchronisation -- what counts as acknowledged comes only from the child's output.
     jitter = rng.uniform(0.0, 0.004)
-    print(f"seed={seed} kill_after={kill_after} batches, jitter={jitter * 1e3:.2f} ms")
+    # How far the full-text index may trail: every batch, every few batches, or the default.
+    lag = rng.choice([1, 120, 4096])
+    print(f"seed={seed} kill_after={kill_after} batches, jitter={jitter * 1e3:.2f} ms, lag={lag}")
     path = tmp_path / "crash.sqlite3"
     session = f"crash-{seed}"
 
-    with _recorder(str(path), session, "--batch-size", str(BATCH)) as child:
+    args = ["--batch-size", str(BATCH), "--text-index-lag", str(lag)]
+    with _recorder(str(path), session, *args) as child:
         assert child.stdout is not None
         acks = [_ack(child.stdout.readline()) for _ in range(kill_after)]
         until = time.perf_counter() + jitter
@@ -177,6 +185,7 @@ def test_sigkill_inside_the_write_transaction_rolls_the_batch_back(
     path = tmp_path / "crash.sqlite3"
     session = "crash-fixed"
     args = ["--batch-size", str(BATCH), "--die-in-call", str(die_in_call), "--die-at", statement]
+    args += ["--text-index-lag", "1"]  # every batch indexes its own rows before committing
     with _recorder(str(path), session, *args) as child:
         assert child.stdout is not None
         acks = [_ack(line) for line in child.stdout.read().splitlines()]

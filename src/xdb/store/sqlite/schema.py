@@ -92,6 +92,19 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX comments_session ON comments (session_id);
         """,
     ),
+    (
+        2,
+        "deferred full-text indexing",
+        # Everything already in the log was indexed with its commit under version 1.
+        """
+        CREATE TABLE index_watermarks (
+            name TEXT PRIMARY KEY,
+            position INTEGER NOT NULL
+        );
+        INSERT INTO index_watermarks (name, position)
+            SELECT 'timesteps_fts', coalesce(max(seq), 0) FROM timesteps;
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -16,7 +16,7 @@ from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store.protocol import NewTimestep, ResolvedTarget, TimestepFilter
-from xdb.store.sqlite import rows, transfer
+from xdb.store.sqlite import rows, textindex, transfer
 from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
@@ -62,6 +62,8 @@ class SQLiteStore:
         # An in-memory database exists only on its one connection; reads share it.
         self._memory_lock = threading.Lock()
         self.closed = False
+        # Rows the full-text index may trail the log by before a record catches it up.
+        self.text_index_max_lag = textindex.MAX_LAG
         self.writer.submit(migrate)
 
     # ------------------------------------------------------------------ plumbing
@@ -106,7 +108,9 @@ class SQLiteStore:
             # Per session in this batch: [next tick, latest ts_us, timesteps added]. One list
             # per session keeps the per-timestep loop to a single dict lookup (hot path).
             state: dict[str, list[int]] = {}
-            seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
+            seq, indexed = conn.execute(
+                "SELECT coalesce(max(seq), 0), (" + textindex.WATERMARK_SQL + ") FROM timesteps"
+            ).fetchone()
             values = []
             out = []
             for it in items:
@@ -151,10 +155,8 @@ class SQLiteStore:
                 )
                 out.append((timestep_id(session, tick), tick))
             conn.executemany(_INSERT_TIMESTEP, values)
-            conn.executemany(
-                "INSERT INTO timesteps_fts (rowid, content) VALUES (?, ?)",
-                [(v[0], v[6]) for v in values],
-            )
+            if seq - indexed >= self.text_index_max_lag:
+                textindex.catch_up(conn)
             conn.executemany(
                 "UPDATE sessions SET next_tick = ?, last_us = max(last_us, ?),"
                 " timesteps = timesteps + ? WHERE session_id = ?",
@@ -274,6 +276,9 @@ class SQLiteStore:
         sql, params, count_sql, count_params = page_sql(
             rows.TIMESTEP_COLUMNS, flt, after, limit + 1
         )
+        if flt.text is not None and self._read(textindex.lag) > 0:
+            # Everything recorded before this query must be findable by its words.
+            self._write(textindex.catch_up)
 
         def run(conn: sqlite3.Connection) -> tuple[list[Any], int]:
             # One read transaction: the page and the count see the same snapshot.

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from xdb.errors import InvalidRequest, from_validation_errors
 from xdb.ids import parse_timestep_id
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
-from xdb.store.sqlite import rows
+from xdb.store.sqlite import rows, textindex
 from xdb.timeutil import from_us, to_us
 
 FORMAT = "xdb-export"
@@ -142,9 +142,6 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             if cur.rowcount:
                 seq += 1
                 conn.execute(
-                    "INSERT INTO timesteps_fts (rowid, content) VALUES (?, ?)", (seq, ts.content)
-                )
-                conn.execute(
                     "UPDATE sessions SET next_tick = max(next_tick, ?), timesteps = timesteps + 1,"
                     " last_us = max(last_us, ?) WHERE session_id = ?",
                     (ts.tick + 1, to_us(ts.timestamp), ts.session_id),
@@ -207,6 +204,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
                 " timestep, tag_application, comment",
                 field="kind",
             )
+    textindex.catch_up(conn)  # an import leaves the text index current
     return {**counts, "skipped": skipped}
 
 

@@ -1,0 +1,279 @@
+"""MCP over stdin/stdout: answer the client's first requests at once, then hand over to the SDK.
+
+Importing the ``mcp`` SDK takes about a second here (it builds several hundred pydantic
+models), longer than a client should wait for ``tools/list``. So ``serve`` starts loading the
+SDK, the database and the server on a worker thread and, meanwhile, answers the requests
+every client opens with (``server/discover``, ``initialize``, ``tools/list``) from answers
+the SDK itself gave, recorded in ``mcp_answers.json`` (``python -m xdb.interfaces.docs``
+regenerates it, and a test proves it equals what the SDK says now). The first request it has
+no recorded answer for waits for the SDK, which from then on serves everything. A recorded
+``initialize`` is replayed to the SDK under a private id whose answer is dropped, so its
+session is initialised exactly as the client asked; the stateless (2026-07-28) era needs no
+replay at all.
+
+The SDK reads and writes through asyncio pipes rather than its default file wrappers, which
+hop to a worker thread for every line read, written and flushed (~0.3 ms a call here).
+
+This module does not import the SDK: it is what runs while the SDK loads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from xdb.core import Database
+
+ANSWERS_FILE = Path(__file__).with_name("mcp_answers.json")
+# The id under which a recorded initialize is replayed to the SDK; its answer is not sent.
+REPLAY_ID = "xdb-replayed-initialize"
+_META_VERSION = "io.modelcontextprotocol/protocolVersion"
+_LINE_LIMIT = 1 << 26  # one JSON-RPC message may be large (a record_batch of many tokens)
+
+
+class LineSink(Protocol):
+    async def write(self, text: str) -> None: ...
+
+    async def flush(self) -> None: ...
+
+
+# ``serve_lines(lines, sink)`` runs the SDK server until ``lines`` ends.
+Runner = Callable[["Lines", LineSink], Awaitable[None]]
+
+
+class Lines:
+    """The client's lines as the SDK reads them: replayed ones first, then the pipe.
+
+    At the end of input it waits until every request read has been answered: the SDK ends
+    its session when its input ends, and would drop calls still running (``xdb mcp <
+    requests.jsonl`` must answer them all).
+    """
+
+    def __init__(
+        self, first: list[str], pending: asyncio.Future[bytes] | None, reader: Any, out: _Out
+    ) -> None:
+        self._first = first
+        self._pending = pending
+        self._reader = reader
+        self._out = out
+
+    def __aiter__(self) -> Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        if self._first:
+            text = self._first.pop(0)
+        else:
+            if self._pending is not None:
+                line, self._pending = await self._pending, None
+            else:
+                line = await self._reader.readline()
+            if not line:
+                await self._out.all_answered()
+                raise StopAsyncIteration
+            text = line.decode("utf-8", errors="replace")
+        if '"id"' in text and _is_request(text):
+            self._out.asked += 1
+        return text
+
+
+def _is_request(text: str) -> bool:
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and "id" in message and "method" in message
+
+
+class _Out:
+    """Writes the SDK's lines to the pipe, dropping the answer to a replayed initialize."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+        self.drop_replayed = False
+        self.asked = 0  # requests passed to the SDK
+        self._answered = 0
+        self._caught_up = asyncio.Event()
+
+    async def write(self, text: str) -> None:
+        if text.startswith('{"jsonrpc":"2.0","id"'):
+            self._answered += 1
+            if self._answered >= self.asked:
+                self._caught_up.set()
+            if self.drop_replayed and json.loads(text).get("id") == REPLAY_ID:
+                self.drop_replayed = False
+                return
+        self._writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self._writer.drain()
+
+    async def all_answered(self) -> None:
+        while self._answered < self.asked:
+            self._caught_up.clear()
+            await self._caught_up.wait()
+
+
+class Front:
+    """Answers the opening requests from the SDK's recorded answers, while it loads."""
+
+    def __init__(self, answers: dict[str, Any], groups: set[str] | None) -> None:
+        self._answers = answers
+        self._tools = {
+            name for name, group in answers["groups"].items() if groups is None or group in groups
+        }
+        self.version: str | None = None  # the handshake era's negotiated version
+        self.replay: list[str] = []  # lines the SDK must see before the rest
+
+    def answer(self, line: bytes) -> dict[str, Any] | None:
+        """The reply to ``line``, or None when only the SDK can answer it."""
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            return None
+        if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
+            return None
+        method, params = msg.get("method"), msg.get("params") or {}
+        if not isinstance(params, dict):
+            return None
+        meta = params.get("_meta")
+        modern = meta.get(_META_VERSION) if isinstance(meta, dict) else None
+        if "id" not in msg:
+            if method == "notifications/initialized" and self.version is not None:
+                self.replay.append(line.decode("utf-8"))
+                return {}  # nothing to send: a notification has no answer
+            return None
+        known: dict[str, Any] | None = None
+        if modern is not None:
+            known = self._answers["modern"].get(modern)
+        elif method == "initialize" and self.version is None:
+            version = params.get("protocolVersion")
+            known = self._answers["handshake"].get(version)
+            if known is not None:
+                self.version = version
+                self.replay.append(json.dumps({**msg, "id": REPLAY_ID}) + "\n")
+        elif self.version is not None and method != "initialize":
+            known = self._answers["handshake"][self.version]
+        if known is None or (set(params) - {"_meta"} and method != "initialize"):
+            return None  # unknown era or version, or a cursor: the SDK decides
+        if method not in known:
+            return None  # a method the SDK has to answer itself
+        result = known[method]
+        if method == "tools/list":
+            tools = [t for t in self._answers["tools"] if t["name"] in self._tools]
+            result = {**result, "tools": tools}
+        return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+
+
+class _FileReader:
+    """``readline`` for a stdin that is a regular file (asyncio pipes refuse those)."""
+
+    def __init__(self, fd: int) -> None:
+        self._file = os.fdopen(fd, "rb")
+
+    async def readline(self) -> bytes:
+        return self._file.readline()
+
+
+class _FileWriter:
+    def __init__(self, fd: int) -> None:
+        self._file = os.fdopen(fd, "wb")
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+
+    async def drain(self) -> None:
+        self._file.flush()
+
+
+def _claim_stdio() -> tuple[int, int]:
+    """Private copies of fds 0 and 1; fd 1 then points at stderr so a stray print from any
+    library lands there instead of corrupting the protocol stream, and fd 0 at /dev/null."""
+    rfd, wfd = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    return rfd, wfd
+
+
+async def _open(rfd: int, wfd: int) -> tuple[Any, Any]:
+    loop = asyncio.get_running_loop()
+    reader: Any
+    writer: Any
+    if stat.S_ISREG(os.fstat(rfd).st_mode):
+        reader = _FileReader(rfd)
+    else:
+        reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+        proto = asyncio.StreamReaderProtocol(reader)
+        await loop.connect_read_pipe(lambda: proto, os.fdopen(rfd, "rb", buffering=0))
+    if stat.S_ISREG(os.fstat(wfd).st_mode):
+        writer = _FileWriter(wfd)
+    else:
+        transport, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, os.fdopen(wfd, "wb", buffering=0)
+        )
+        writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    return reader, writer
+
+
+async def _serve(
+    load: Callable[[], Runner], answers: dict[str, Any], groups: set[str] | None
+) -> None:
+    reader, writer = await _open(*_claim_stdio())
+    loading = asyncio.get_running_loop().run_in_executor(None, load)
+    front = Front(answers, groups)
+    out = _Out(writer)
+    pending: asyncio.Future[bytes] | None = None
+    while not loading.done():
+        if pending is None:
+            pending = asyncio.ensure_future(reader.readline())
+        await asyncio.wait({pending, loading}, return_when=asyncio.FIRST_COMPLETED)
+        if not pending.done():
+            break  # loaded: the SDK takes the read in flight
+        line = pending.result()
+        if not line:
+            return  # the client left before asking anything only the SDK can answer
+        reply = front.answer(line)
+        if reply is None:
+            break  # the SDK answers this one, and everything after it
+        pending = None
+        if reply:
+            writer.write(json.dumps(reply, separators=(",", ":")).encode("utf-8") + b"\n")
+            await writer.drain()
+    run = await loading
+    out.drop_replayed = any(REPLAY_ID in line for line in front.replay)
+    await run(Lines(front.replay, pending, reader, out), out)
+
+
+def serve(
+    open_db: Callable[[], Database], *, dotted_names: bool = False, groups: set[str] | None = None
+) -> None:
+    """Serve the database ``open_db()`` opens on stdin/stdout until the client closes stdin.
+
+    The SDK import, ``open_db`` and the server's construction run on a worker thread while
+    the opening requests are answered (blocks until the client leaves).
+    """
+    opened: list[Database] = []
+
+    def load() -> Runner:
+        from functools import partial
+
+        from xdb.interfaces.mcp import build_server, serve_lines
+
+        opened.append(open_db())
+        server = build_server(opened[0], dotted_names=dotted_names, groups=groups, inline=True)
+        return partial(serve_lines, server)
+
+    recorded = json.loads(ANSWERS_FILE.read_text("utf-8"))
+    try:
+        asyncio.run(_serve(load, recorded["dotted" if dotted_names else "underscore"], groups))
+    finally:
+        for db in opened:
+            db.close()

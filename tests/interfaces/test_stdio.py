@@ -1,0 +1,187 @@
+"""``xdb mcp`` over stdio: the quick front's answers equal the SDK's, and the hand-over loses
+nothing, in both protocol eras, over pipes and over plain files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+import xdb
+from xdb.interfaces.mcp import build_server, recorded_answers
+from xdb.interfaces.stdio import ANSWERS_FILE, REPLAY_ID, Front
+
+pytestmark = pytest.mark.anyio
+
+MODERN = "2026-07-28"
+META = {
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+}
+RECORDED: dict[str, Any] = json.loads(ANSWERS_FILE.read_text("utf-8"))
+
+
+def line(message: dict[str, Any]) -> bytes:
+    return json.dumps(message).encode() + b"\n"
+
+
+def test_the_recorded_answers_are_what_this_sdk_answers() -> None:
+    # Fails after a change to a tool or an SDK upgrade: run python -m xdb.interfaces.docs.
+    assert recorded_answers() == RECORDED
+
+
+def test_the_front_answers_a_stateless_client_without_replaying_anything() -> None:
+    front = Front(RECORDED["underscore"], groups=None)
+    found = front.answer(
+        line({"jsonrpc": "2.0", "id": 1, "method": "server/discover", **{"params": META}})
+    )
+    assert found is not None and found["id"] == 1
+    assert found["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "xdb"
+    listed = front.answer(line({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": META}))
+    assert listed is not None
+    assert [t["name"] for t in listed["result"]["tools"]][:2] == ["xdb_record", "xdb_record_batch"]
+    assert front.replay == []
+    # A call, a cursor, an unknown protocol version: only the SDK can answer those.
+    call = {"name": "xdb_status", "arguments": {}, **META}
+    assert (
+        front.answer(line({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": call}))
+        is None
+    )
+    paged = {"cursor": "abc", **META}
+    assert (
+        front.answer(line({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": paged}))
+        is None
+    )
+    future = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}}
+    assert (
+        front.answer(line({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": future}))
+        is None
+    )
+    assert front.answer(b"not json\n") is None
+
+
+def test_the_front_replays_a_handshake_for_the_sdk_and_filters_tool_groups() -> None:
+    front = Front(RECORDED["dotted"], groups={"xdb"})
+    init = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"},
+    }
+    found = front.answer(line({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}))
+    assert found is not None and found["result"]["protocolVersion"] == "2025-06-18"
+    assert front.answer(line({"jsonrpc": "2.0", "method": "notifications/initialized"})) == {}
+    listed = front.answer(line({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+    assert listed is not None
+    assert all(t["name"].startswith("xdb.") for t in listed["result"]["tools"])
+    replayed = [json.loads(r) for r in front.replay]
+    assert [(r.get("id"), r["method"]) for r in replayed] == [
+        (REPLAY_ID, "initialize"),
+        (None, "notifications/initialized"),
+    ]
+    assert replayed[0]["params"] == init  # the SDK's session sees the client's own request
+    # A second initialize is not the front's to answer.
+    assert (
+        front.answer(line({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": init}))
+        is None
+    )
+
+
+def test_an_unknown_handshake_version_goes_to_the_sdk() -> None:
+    front = Front(RECORDED["underscore"], groups=None)
+    init = {
+        "protocolVersion": "1999-01-01",
+        "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"},
+    }
+    assert (
+        front.answer(line({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}))
+        is None
+    )
+    assert front.version is None and front.replay == []
+
+
+def _server(path: Path, *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "xdb", "--db", str(path), "mcp", *extra]
+    )
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_client_sees_the_same_tools_as_from_the_sdk_and_calls_them(
+    tmp_path: Path, mode: Any
+) -> None:
+    path = tmp_path / "stdio.sqlite3"
+    with xdb.connect(":memory:") as memory:
+        async with Client(build_server(memory, dotted_names=True, groups={"xdb"})) as direct:
+            expected = (await direct.list_tools()).tools
+    async with Client(_server(path, "--dotted-names", "--toolsets", "xdb"), mode=mode) as client:
+        assert (await client.list_tools()).tools == expected
+        made = await client.call_tool("xdb.record", {"event_type": "input", "content": "piped"})
+        assert not made.is_error and made.structured_content is not None
+        found = await client.call_tool("xdb.query", {"text_search": "piped"})
+        assert found.structured_content is not None
+        assert found.structured_content["total_count"] == 1
+    with xdb.connect(path) as reopened:
+        assert reopened.query(text_search="piped").total_count == 1
+
+
+async def test_a_first_request_only_the_sdk_can_answer_is_answered(tmp_path: Path) -> None:
+    async with Client(_server(tmp_path / "first.sqlite3")) as client:
+        # The modern client's first request here is a call, not tools/list.
+        made = await client.call_tool("xdb_record", {"event_type": "input", "content": "first"})
+        assert made.structured_content is not None and made.structured_content["tick"] == 1
+
+
+def test_requests_from_a_file_are_answered_into_a_file(tmp_path: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    answers = tmp_path / "answers.jsonl"
+    record = {"name": "xdb_record", "arguments": {"event_type": "input", "content": "filed"}}
+    requests.write_text(
+        "".join(
+            json.dumps(m) + "\n"
+            for m in (
+                {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": META},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {**record, **META}},
+            )
+        )
+    )
+    with requests.open("rb") as stdin, answers.open("wb") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "xdb", "--db", str(tmp_path / "f.sqlite3"), "mcp"],
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+    assert done.returncode == 0, done.stderr
+    got = {m["id"]: m for m in map(json.loads, answers.read_text().splitlines())}
+    assert sorted(got) == [1, 2]
+    assert len(got[1]["result"]["tools"]) == len(RECORDED["underscore"]["tools"])
+    assert got[2]["result"]["structuredContent"]["tick"] == 1
+
+
+def test_a_client_that_leaves_at_once_ends_the_server_cleanly(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "e.sqlite3"), "mcp"],
+        input=b"",
+        capture_output=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, b""), done.stderr
+
+
+def test_the_front_module_does_not_load_the_sdk() -> None:
+    code = (
+        "import sys, xdb.interfaces.stdio as s; "
+        "print(sorted(m for m in ('mcp', 'mcp_types', 'anyio') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
