@@ -9,13 +9,22 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from xdb.errors import InvalidRequest, NotFound, from_validation_errors
 from xdb.ids import new_id
+from xdb.index.embedding import Indexer
 from xdb.models.common import Caller
+from xdb.models.episodes import (
+    AddEpisodeResponse,
+    DeleteEpisodeResponse,
+    GetEpisodeDetailResponse,
+    SearchEpisodesResponse,
+    SimilarEpisodesResponse,
+)
 from xdb.models.log import (
     CommentResponse,
     CreateTagResponse,
@@ -30,6 +39,9 @@ from xdb.models.log import (
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
 from xdb.store.protocol import Store
 
+if TYPE_CHECKING:
+    from xdb.embed.protocol import Embedder
+
 
 class Database:
     """A handle on one experience database. Thread-safe; use one per process and file."""
@@ -41,6 +53,7 @@ class Database:
         session_id: str | None = None,
         caller: Caller | None = None,
         quota_bytes: int | None = None,
+        embedder: str | Embedder | None = None,
     ) -> None:
         operations()  # make sure every operation is registered
         self.store = store
@@ -48,6 +61,7 @@ class Database:
         self._session_id = session_id
         self._session_lock = threading.Lock()
         self._settings = {"quota_bytes": quota_bytes}
+        self.indexer = Indexer(store, partial(_embedder, embedder))
 
     # ------------------------------------------------------------------ sessions
 
@@ -77,7 +91,8 @@ class Database:
         caller: Caller | None = None,
     ) -> BaseModel:
         """Run the operation ``name`` with a request mapping or model; return its response."""
-        op = REGISTRY.get(name)
+        # "record" means xdb.record; other groups' operations are named in full.
+        op = REGISTRY.get(name) or REGISTRY.get(f"xdb.{name}")
         if op is None:
             raise NotFound(f"unknown operation {name!r}; known: {', '.join(sorted(REGISTRY))}")
         return self.run(op, payload, caller=caller)
@@ -99,7 +114,7 @@ class Database:
             except ValidationError as exc:
                 raise from_validation_errors(exc.errors()) from None
         who = caller or self.caller
-        ctx = Context(self.store, who, lambda: self.session_id, self._settings)
+        ctx = Context(self.store, who, lambda: self.session_id, self._settings, self.indexer)
         response = op.handler(ctx, request)
         return self._release(who, op, response)
 
@@ -148,6 +163,26 @@ class Database:
         """Counts, storage and sessions. See ``StatusRequest``."""
         return self.call("status", fields)  # type: ignore[return-value]
 
+    def add_episode(self, **fields: Any) -> AddEpisodeResponse:
+        """Store an episode. See ``AddEpisodeRequest``."""
+        return self.call("experience.add_episode", fields)  # type: ignore[return-value]
+
+    def delete_episode(self, **fields: Any) -> DeleteEpisodeResponse:
+        """Delete an episode. See ``DeleteEpisodeRequest``."""
+        return self.call("experience.delete_episode", fields)  # type: ignore[return-value]
+
+    def search_episodes(self, **fields: Any) -> SearchEpisodesResponse:
+        """Search episodes. See ``SearchEpisodesRequest``."""
+        return self.call("experience.search_episodes", fields)  # type: ignore[return-value]
+
+    def get_episode_detail(self, **fields: Any) -> GetEpisodeDetailResponse:
+        """One episode and its neighbours. See ``GetEpisodeDetailRequest``."""
+        return self.call("experience.get_episode_detail", fields)  # type: ignore[return-value]
+
+    def similar_episodes(self, **fields: Any) -> SimilarEpisodesResponse:
+        """Episodes like a seed. See ``SimilarEpisodesRequest``."""
+        return self.call("experience.similar_episodes", fields)  # type: ignore[return-value]
+
     # ------------------------------------------------------------------ bulk transfer
 
     def export_records(self) -> Iterator[dict[str, Any]]:
@@ -160,7 +195,12 @@ class Database:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def wait_for_embeddings(self, timeout: float | None = None) -> bool:
+        """Block until every episode has a vector from the current model; False on timeout."""
+        return self.indexer.wait(timeout)
+
     def close(self) -> None:
+        self.indexer.close()
         self.store.close()
 
     def __enter__(self) -> Database:
@@ -176,11 +216,14 @@ def connect(
     session_id: str | None = None,
     caller: Caller | None = None,
     quota_bytes: int | None = None,
+    embedder: str | Embedder | None = None,
 ) -> Database:
     """Open (creating if needed) an experience database.
 
     ``target`` is a file path, ``":memory:"``, or (in a later release) a ``postgresql://`` URL;
-    None means ``XDB_DB`` or the default file in the user's data directory.
+    None means ``XDB_DB`` or the default file in the user's data directory. ``embedder`` is
+    an ``Embedder`` or a spec (``minilm``, ``openai``, ``hash``); None means ``XDB_EMBEDDER``,
+    else ``minilm``. The model loads when episodes are first embedded or searched.
     """
     from xdb.config import default_db
 
@@ -193,5 +236,17 @@ def connect(
     from xdb.store.sqlite import SQLiteStore
 
     return Database(
-        SQLiteStore(location), session_id=session_id, caller=caller, quota_bytes=quota_bytes
+        SQLiteStore(location),
+        session_id=session_id,
+        caller=caller,
+        quota_bytes=quota_bytes,
+        embedder=embedder,
     )
+
+
+def _embedder(spec: str | Embedder | None) -> Embedder:
+    if spec is None or isinstance(spec, str):
+        from xdb.embed import get_embedder
+
+        return get_embedder(spec)
+    return spec

@@ -308,13 +308,13 @@ def test_query_parameters_repeat_for_lists_and_take_aliases() -> None:
         "path_params": {"session_id": "s9"},
         "headers": [],
     }
-    assert http._query_payload(REGISTRY["query"], Request(scope)) == {
+    assert http._query_payload(REGISTRY["xdb.query"], Request(scope)) == {
         "event_types": ["input", "output"],
         "limit": "5",
         "session_id": "s9",
     }
     scope = {**scope, "query_string": b"type=bud&status=ready", "path_params": {}}
-    assert http._query_payload(REGISTRY["tags"], Request(scope)) == {
+    assert http._query_payload(REGISTRY["xdb.tags"], Request(scope)) == {
         "tag_type": "bud",
         "bud_status": "ready",
     }
@@ -571,7 +571,8 @@ def test_openapi_documents_every_route(client: httpx.Client) -> None:
     paths = spec["paths"]
     for op in operations():
         post_op = paths[op.http_path]["post"]
-        assert post_op["operationId"] == op.name and post_op["summary"] == op.summary
+        assert post_op["operationId"] == f"{op.group}_{op.name}"
+        assert post_op["summary"] == op.summary
         assert post_op["tags"] == [op.group]
         body_ref = post_op["requestBody"]["content"]["application/json"]["schema"]
         assert op.request.__name__ in str(body_ref)

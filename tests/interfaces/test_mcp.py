@@ -37,8 +37,28 @@ ALL_TOOLS = {
     "xdb_recent",
     "xdb_tags",
     "xdb_status",
+    "experience_search_episodes",
+    "experience_add_episode",
+    "experience_delete_episode",
+    "experience_get_episode_detail",
+    "experience_similar_episodes",
+    "add_episode",
+    "search_episodes",
+    "get_episode",
+    "delete_episode",
 }
-READONLY = {"xdb_query", "xdb_recent", "xdb_tags", "xdb_status"}
+XDB_TOOLS = {name for name in ALL_TOOLS if name.startswith("xdb_")}
+READONLY = {
+    "xdb_query",
+    "xdb_recent",
+    "xdb_tags",
+    "xdb_status",
+    "experience_search_episodes",
+    "experience_get_episode_detail",
+    "experience_similar_episodes",
+    "search_episodes",
+    "get_episode",
+}
 
 
 @pytest.fixture
@@ -119,7 +139,9 @@ async def test_lists_one_tool_per_operation_with_schemas_and_hints(client: Clien
 async def test_dotted_names_and_groups(db: xdb.Database) -> None:
     async with Client(build_server(db, dotted_names=True)) as c:
         names = {t.name for t in (await c.list_tools()).tools}
-        assert names == {n.replace("xdb_", "xdb.", 1) for n in ALL_TOOLS}
+        assert names == {
+            n.replace("xdb_", "xdb.", 1).replace("experience_", "experience.", 1) for n in ALL_TOOLS
+        }
         made = await ok(c, "xdb.record", {"event_type": "input", "content": "dotted"})
         assert made["tick"] == 1
         assert "unknown tool 'xdb_record'" in await fails(c, "xdb_record", {})

@@ -36,6 +36,8 @@ POSITIONAL = {
     "create_tag": "name",
     "comment": "content",
     "query": "text_search",
+    "search_episodes": "text_query",
+    "add_episode": "content",
 }
 
 EXAMPLES = {
@@ -48,6 +50,11 @@ EXAMPLES = {
     "recent": "xdb recent -n 20",
     "tags": "xdb tags --tag-type bud",
     "status": "xdb status",
+    "search_episodes": 'xdb search "deploy failed" --namespace proj --episode-kinds incident',
+    "add_episode": 'xdb add-episode "Rolled back the deploy" --kind incident --namespace proj',
+    "get_episode_detail": "xdb get-episode-detail --episode-id episode-01h...",
+    "similar_episodes": "xdb similar-episodes --seed-episode-id episode-01h...",
+    "delete_episode": "xdb delete-episode --episode-id episode-01h...",
 }
 
 # --------------------------------------------------------------------------- generated commands
@@ -172,7 +179,7 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
         extra = f"Argument {positional.upper()} is the same as --{positional.replace('_', '-')}. "
     routes = f"MCP tool {op.tool_name()}, HTTP POST {op.http_path}."
     return click.Command(
-        op.name.replace("_", "-"),
+        op.command,
         params=params,
         callback=callback,
         short_help=op.summary,
@@ -279,7 +286,8 @@ def database() -> Database:
 
 
 for _op in operations():
-    cli.add_command(_op_command(_op))
+    if _op.command:
+        cli.add_command(_op_command(_op))
 
 
 # --------------------------------------------------------------------------- hand-written commands

@@ -160,12 +160,17 @@ def _http_routes() -> list[tuple[str, str, str]]:
 
 
 def _operation(op: Operation[Any, Any], requests: dict[type, str]) -> list[str]:
-    command = op.name.replace("_", "-")
     positional = POSITIONAL.get(op.name)
-    usage = f"xdb {command}" + (f" [{positional.upper()}]" if positional else "") + " [OPTIONS]"
+    usage = f"xdb {op.command}" + (f" [{positional.upper()}]" if positional else "") + " [OPTIONS]"
+    cli_row = f"`{usage}`" if op.command else "(MCP and HTTP only)"
+    python = (
+        f'`db.{op.name}(...)` or `db.call("{op.group}.{op.name}", {{...}})`'
+        if op.group != "memcp"
+        else f'`db.call("{op.group}.{op.name}", {{...}})`'
+    )
     routes = [f"`POST {op.http_path}`", *(f"`GET {path}`" for path in op.http_get)]
     out = [
-        f"### `{op.name}`",
+        f"### `{op.group}.{op.name}`",
         "",
         op.summary,
         "",
@@ -175,8 +180,8 @@ def _operation(op: Operation[Any, Any], requests: dict[type, str]) -> list[str]:
         "|---|---|",
         f"| MCP tool | `{op.tool_name()}` (with `--dotted-names`: `{op.tool_name(dotted=True)}`) |",
         f"| HTTP | {', '.join(routes)} |",
-        f"| CLI | `{usage}` |",
-        f'| Python | `db.{op.name}(...)` or `db.call("{op.name}", {{...}})` |',
+        f"| CLI | {cli_row} |",
+        f"| Python | {python} |",
         "",
     ]
     if op.readonly:
@@ -290,7 +295,7 @@ _NOTES = [
 def render() -> str:
     """The whole reference as Markdown."""
     ops = operations()
-    requests = {op.request: op.name for op in ops}
+    requests = {op.request: f"{op.group}.{op.name}" for op in ops}
     roots = [m for op in ops for m in (op.request, op.response)]
     objects = nested_models(roots, skip=requests)
     out = [
@@ -307,7 +312,7 @@ def render() -> str:
         "",
         "## Operations",
         "",
-        *(f"- [`{op.name}`](#{op.name}): {op.summary}" for op in ops),
+        *(f"- [`{op.group}.{op.name}`](#{op.group}{op.name}): {op.summary}" for op in ops),
         "",
     ]
     for op in ops:

@@ -19,6 +19,17 @@ JSON_EXAMPLES = {
     "tick_range": '{"start": 3, "end": 7}',
     "time_range": '{"start_time": "2025-01-01T00:00:00Z", "end_time": "2025-01-02T00:00:00Z"}',
     "timesteps": '[{"event_type": "output", "content": "Paris"}]',
+    "concept_filters": '[{"concept_id": "Deception", "min_score": 0.5, "polarity": "absent"}]',
+    "concept_tags": '[{"concept_id": "Deception", "score": 0.8, "kind": "stable"}]',
+    "labels": '[{"concept_id": "Deception", "label": "negative", "confidence": 0.9}]',
+    "label_filters": '{"concept_id": "Deception", "label": "positive", "min_confidence": 0.7}',
+    "sort": '{"by": "relevance", "score_weight": 0.5, "recency_weight": 0.2}',
+    "page": '{"page_size": 10, "cursor": null}',
+    "time_window": '{"start_time": "2025-01-01T10:00:00Z", "end_time": "2025-01-01T10:05:00Z"}',
+    "provenance": '{"session_id": "s1", "start_tick": 1, "end_tick": 40, "source": "log"}',
+    "include_graph_neighbors": '{"depth": 2, "relation_filters": ["NEXT", "TAGGED_BY"]}',
+    "motive_profile": '{"Care": 0.6}',
+    "metadata": '{"source": "slack"}',
 }
 
 
@@ -82,7 +93,8 @@ def describe(info: FieldInfo, *, choices_fallback: bool = True) -> str:
 def json_example(name: str, info: FieldInfo) -> str:
     if name in JSON_EXAMPLES:
         return JSON_EXAMPLES[name]
-    value = unwrap(get_args(unwrap(info.annotation))[-1]) if field_kind(info) == "json" else None
+    args = get_args(unwrap(info.annotation))
+    value = unwrap(args[-1]) if field_kind(info) == "json" and args else None
     return '{"concept-id": {"min": 0.5}}' if is_model(value) else '{"concept-id": 0.8}'
 
 

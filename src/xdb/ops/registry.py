@@ -7,6 +7,7 @@ an operation means writing its models and handler and registering it here.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -16,6 +17,7 @@ from pydantic import BaseModel
 from xdb.models.common import Caller
 
 if TYPE_CHECKING:
+    from xdb.index.embedding import Indexer
     from xdb.store.protocol import Store
 
 ReqT = TypeVar("ReqT", bound=BaseModel)
@@ -30,6 +32,7 @@ class Context:
     caller: Caller
     current_session: Callable[[], str]
     settings: Mapping[str, Any] = field(default_factory=dict)
+    indexer: Indexer | None = None  # embeds episodes and holds the vector index
 
     def session(self, requested: str | None) -> str:
         return requested if requested is not None else self.current_session()
@@ -48,13 +51,25 @@ class Operation(Generic[ReqT, RespT]):
     # and the short query-parameter names it uses (e.g. type -> tag_type).
     http_get: tuple[str, ...] = ()
     query_aliases: Mapping[str, str] = field(default_factory=dict)
+    # The CLI command's name: None derives it from the name, "" leaves the operation off
+    # the CLI (the memcp toolset, whose names would clash with experience's).
+    cli_name: str | None = None
+    # memcp's contract names its tools bare (add_episode), without the group prefix.
+    bare_tool_name: bool = False
 
     @property
     def http_path(self) -> str:
         return f"/v1/{self.group}/{self.name.replace('_', '-')}"
 
     def tool_name(self, dotted: bool = False) -> str:
+        if self.bare_tool_name:
+            return self.name
         return f"{self.group}.{self.name}" if dotted else f"{self.group}_{self.name}"
+
+    @property
+    def command(self) -> str:
+        """The CLI command's name ("" when the operation has none)."""
+        return self.name.replace("_", "-") if self.cli_name is None else self.cli_name
 
     @property
     def description(self) -> str:
@@ -65,9 +80,11 @@ REGISTRY: dict[str, Operation[Any, Any]] = {}
 
 
 def register(op: Operation[ReqT, RespT]) -> Operation[ReqT, RespT]:
-    if op.name in REGISTRY:
-        raise ValueError(f"operation {op.name!r} registered twice")
-    REGISTRY[op.name] = op
+    # Keyed by group and name: memcp's add_episode and experience's add_episode are two.
+    key = f"{op.group}.{op.name}"
+    if key in REGISTRY:
+        raise ValueError(f"operation {key!r} registered twice")
+    REGISTRY[key] = op
     return op
 
 
@@ -79,4 +96,6 @@ def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
 
 def _load() -> None:
     # Importing the capability modules registers their operations.
-    from xdb.ops import log, recall  # noqa: F401
+    # In this order, which is the order tools, routes and commands are listed in.
+    for module in ("log", "recall", "search", "episodes", "memcp"):
+        importlib.import_module(f"xdb.ops.{module}")

@@ -57,6 +57,57 @@ class TimestepFilter:
     descending: bool = False
 
 
+@dataclass
+class NewEpisode:
+    """An episode row as stored: times in microseconds, structures as plain values."""
+
+    id: str
+    namespace: str
+    kind: str
+    session_id: str | None
+    summary: str
+    content: str
+    start_us: int
+    end_us: int
+    created_us: int
+    created_by: str
+    concept_tags: list[dict[str, Any]]  # {concept_id, score, kind}
+    labels: list[dict[str, Any]]  # {concept_id, label, confidence, label_source}
+    motive_profile: dict[str, float]
+    metadata: dict[str, Any]
+    provenance: dict[str, Any]
+
+
+class ConceptCondition(NamedTuple):
+    concept_id: str
+    min_score: float
+    kind: str | None  # stable | candidate | None for any
+    absent: bool
+    as_tag: bool  # match concept tags
+    as_label: bool  # match exemplar labels
+
+
+@dataclass
+class EpisodeFilter:
+    """A conjunction of conditions on episodes; None means no condition."""
+
+    namespace: str | None = None
+    start_us: int | None = None  # the episode's window must overlap [start_us, end_us]
+    end_us: int | None = None
+    kinds: list[str] | None = None
+    concepts: list[ConceptCondition] = field(default_factory=list)
+    label_concept: str | None = None
+    label: str | None = None
+    label_min_confidence: float | None = None
+    max_seq: int | None = None  # a paging snapshot: ignore episodes added later
+    session_id: str | None = None
+
+
+class StoredEpisode(NamedTuple):
+    seq: int
+    episode: NewEpisode
+
+
 class Store(Protocol):
     backend: str
     location: str
@@ -116,3 +167,62 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+    # ------------------------------------------------------------------ episodes
+
+    def add_episode(self, episode: NewEpisode) -> int:
+        """Store an episode with its concept and label rows and text index; its seq."""
+        ...
+
+    def delete_episode(self, episode_id: str) -> int | None:
+        """Delete an episode and all that hangs on it; its seq, None if there was none."""
+        ...
+
+    def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]: ...
+
+    def episodes_by_seqs(self, seqs: Sequence[int]) -> dict[int, StoredEpisode]: ...
+
+    def episode_neighbours(self, seq: int) -> tuple[str | None, str | None]:
+        """Ids of the previous and next episode in the same session (the NEXT links)."""
+        ...
+
+    def episode_page(
+        self,
+        flt: EpisodeFilter,
+        after: tuple[int, int] | None,
+        limit: int,
+        descending: bool,
+        seed: int | None = None,
+    ) -> list[tuple[int, int]]:
+        """(key, seq) of matches by start time, or by a shuffle of ``seed``, after a key."""
+        ...
+
+    def episode_text_ranking(
+        self, flt: EpisodeFilter, terms: Sequence[str], limit: int
+    ) -> list[tuple[int, float]]:
+        """BM25 (higher better) of matches holding any of ``terms``, best first."""
+        ...
+
+    def episode_concept_ranking(
+        self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
+    ) -> list[tuple[int, float]]:
+        """Matches carrying any of ``concept_ids``, by summed tag score, best first."""
+        ...
+
+    def episode_seqs(self, flt: EpisodeFilter) -> list[int]: ...
+
+    def episode_max_seq(self) -> int: ...
+
+    def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
+        """Episodes without a vector from ``model``, oldest first: (seq, summary, content)."""
+        ...
+
+    def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]: ...
+
+    def load_vectors(
+        self, model: str, after_vseq: int = 0
+    ) -> list[tuple[int, int, bytes, str, int, int, str]]:
+        """(vseq, seq, vector, namespace, start_us, end_us, kind) newer than ``after_vseq``."""
+        ...
+
+    def drop_other_vectors(self, model: str) -> int: ...

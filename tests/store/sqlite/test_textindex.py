@@ -7,7 +7,7 @@ from pathlib import Path
 
 import xdb
 from xdb.store.sqlite import textindex
-from xdb.store.sqlite.schema import MIGRATIONS
+from xdb.store.sqlite.schema import LATEST, MIGRATIONS
 
 
 def _raw(path: Path, sql: str) -> int:
@@ -74,7 +74,7 @@ def test_a_version_1_file_is_upgraded_with_its_index_counted_as_current(tmp_path
         assert db.query(text_search="words", session_id="old").total_count == 2
         assert db.record(event_type="input", content="new words", session_id="old").tick == 3
         assert db.query(text_search="words", session_id="old").total_count == 3
-    assert _raw(path, "SELECT max(version) FROM schema_migrations") == 2
+    assert _raw(path, "SELECT max(version) FROM schema_migrations") == LATEST
 
 
 def test_catch_up_is_a_no_op_when_current(tmp_path: Path) -> None:

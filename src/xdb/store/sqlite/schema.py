@@ -105,6 +105,65 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             SELECT 'timesteps_fts', coalesce(max(seq), 0) FROM timesteps;
         """,
     ),
+    (
+        3,
+        "episodes",
+        # concept_tags and labels are kept twice: as JSON in the row (one read per hit) and
+        # as rows (indexed for filters). Vectors live here; any in-memory index is a cache.
+        # vseq orders vectors by arrival, so a paged search can ignore those that came later.
+        """
+        CREATE TABLE episodes (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            namespace TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            session_id TEXT,
+            summary TEXT NOT NULL,
+            content TEXT NOT NULL,
+            start_us INTEGER NOT NULL,
+            end_us INTEGER NOT NULL,
+            created_us INTEGER NOT NULL,
+            created_by TEXT NOT NULL,
+            concept_tags TEXT NOT NULL,
+            labels TEXT NOT NULL,
+            motive_profile TEXT NOT NULL,
+            metadata TEXT NOT NULL,
+            provenance TEXT NOT NULL
+        );
+        CREATE INDEX episodes_time ON episodes (start_us, seq);
+        CREATE INDEX episodes_namespace_time ON episodes (namespace, start_us, seq);
+        CREATE INDEX episodes_session ON episodes (session_id, start_us, seq)
+            WHERE session_id IS NOT NULL;
+        CREATE TABLE episode_concepts (
+            concept_id TEXT NOT NULL,
+            episode_seq INTEGER NOT NULL REFERENCES episodes (seq) ON DELETE CASCADE,
+            score REAL NOT NULL,
+            kind TEXT NOT NULL,
+            PRIMARY KEY (concept_id, episode_seq)
+        ) WITHOUT ROWID;
+        CREATE INDEX episode_concepts_episode ON episode_concepts (episode_seq);
+        CREATE TABLE episode_labels (
+            concept_id TEXT NOT NULL,
+            episode_seq INTEGER NOT NULL REFERENCES episodes (seq) ON DELETE CASCADE,
+            label TEXT NOT NULL,
+            confidence REAL NOT NULL,
+            PRIMARY KEY (concept_id, episode_seq, label)
+        ) WITHOUT ROWID;
+        CREATE INDEX episode_labels_episode ON episode_labels (episode_seq);
+        CREATE VIRTUAL TABLE episodes_fts USING fts5 (
+            summary, content, content='episodes', content_rowid='seq',
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        CREATE TABLE episode_vectors (
+            vseq INTEGER PRIMARY KEY,
+            episode_seq INTEGER NOT NULL REFERENCES episodes (seq) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            UNIQUE (episode_seq, model)
+        );
+        CREATE INDEX episode_vectors_model ON episode_vectors (model, vseq);
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -1,0 +1,1 @@
+"""In-memory search structures rebuilt from the database: caches, never the source of truth."""

@@ -1,0 +1,263 @@
+"""Episodes: add, delete, detail with graph neighbours, and "episodes like this one"."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from typing import Any
+
+from xdb.errors import NotFound
+from xdb.ids import new_id, timestep_id
+from xdb.models.episodes import (
+    AddEpisodeRequest,
+    AddEpisodeResponse,
+    ConceptTag,
+    DeleteEpisodeRequest,
+    DeleteEpisodeResponse,
+    Episode,
+    ExemplarLabel,
+    GetEpisodeDetailRequest,
+    GetEpisodeDetailResponse,
+    GraphEdge,
+    GraphNeighbors,
+    GraphNode,
+    Provenance,
+    Relation,
+    SimilarEpisode,
+    SimilarEpisodesRequest,
+    SimilarEpisodesResponse,
+    TimeWindow,
+)
+from xdb.ops.registry import Context, Operation, register
+from xdb.ops.search import Ranking, hit
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.timeutil import from_us, now_us, to_us
+
+SUMMARY_CHARS = 200
+MAX_NEIGHBOUR_NODES = 200
+CONTAINS_LIMIT = 50  # timesteps listed per episode in a neighbourhood
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def default_summary(content: str) -> str:
+    """The honest non-LLM summary: the content's first sentence, at most 200 characters."""
+    text = " ".join(content.split())
+    first = _SENTENCE_END.split(text, maxsplit=1)[0]
+    return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1].rstrip() + "…"
+
+
+def new_episode(ctx: Context, req: AddEpisodeRequest) -> NewEpisode:
+    now = now_us()
+    window = req.time_window
+    start = to_us(window.start_time) if window else now
+    end = to_us(window.end_time) if window else now
+    provenance = req.provenance or Provenance(session_id=req.session_id)
+    return NewEpisode(
+        id=new_id("episode"),
+        namespace=req.namespace,
+        kind=req.kind,
+        session_id=req.session_id or provenance.session_id,
+        summary=req.summary if req.summary else default_summary(req.content),
+        content=req.content,
+        start_us=start,
+        end_us=end,
+        created_us=now,
+        created_by=ctx.caller.id,
+        concept_tags=[t.model_dump(mode="json") for t in req.concept_tags],
+        labels=[lb.model_dump(mode="json") for lb in req.labels],
+        motive_profile=dict(req.motive_profile),
+        metadata=dict(req.metadata),
+        provenance=provenance.model_dump(mode="json"),
+    )
+
+
+def add_episode(ctx: Context, req: AddEpisodeRequest) -> AddEpisodeResponse:
+    episode = new_episode(ctx, req)
+    ctx.store.add_episode(episode)
+    if ctx.indexer is not None:
+        ctx.indexer.notify()  # embedding happens off this call's path
+    return AddEpisodeResponse(episode_id=episode.id, created_at=from_us(episode.created_us))
+
+
+def delete_episode(ctx: Context, req: DeleteEpisodeRequest) -> DeleteEpisodeResponse:
+    seq = ctx.store.delete_episode(req.episode_id)
+    if seq is not None and ctx.indexer is not None:
+        ctx.indexer.forget(seq)
+    return DeleteEpisodeResponse(episode_id=req.episode_id, deleted=seq is not None)
+
+
+def load(ctx: Context, episode_id: str, field: str = "episode_id") -> StoredEpisode:
+    found: StoredEpisode | None = ctx.store.episodes_by_ids([episode_id]).get(episode_id)
+    if found is None:
+        raise NotFound(f"unknown episode {episode_id!r}", field=field)
+    return found
+
+
+def full(ctx: Context, stored: StoredEpisode) -> Episode:
+    ep = stored.episode
+    before, after = ctx.store.episode_neighbours(stored.seq)
+    return Episode(
+        episode_id=ep.id,
+        kind=ep.kind,
+        namespace=ep.namespace,
+        session_id=ep.session_id,
+        summary=ep.summary,
+        content=ep.content,
+        time_window=TimeWindow(start_time=from_us(ep.start_us), end_time=from_us(ep.end_us)),
+        concept_tags=[ConceptTag.model_validate(t) for t in ep.concept_tags],
+        motive_profile=ep.motive_profile,
+        metadata=ep.metadata,
+        labels=[ExemplarLabel.model_validate(lb) for lb in ep.labels],
+        provenance=Provenance.model_validate(ep.provenance),
+        previous_episode_id=before,
+        next_episode_id=after,
+        created_at=from_us(ep.created_us),
+    )
+
+
+def _neighbourhood(
+    ctx: Context, seed: StoredEpisode, depth: int, relations: set[Relation]
+) -> GraphNeighbors:
+    """Breadth-first from the seed episode: NEXT (both ways), TAGGED_BY (episode ->
+    concept), CONTAINS (episode -> its timesteps). RELATED_CONCEPT and INFLUENCED_BY edges
+    come with the concept graph; until then they match nothing."""
+    nodes: dict[str, GraphNode] = {}
+    edges: dict[tuple[str, str, Relation], GraphEdge] = {}  # an edge is found from both ends
+    queue: deque[tuple[StoredEpisode, int]] = deque([(seed, 0)])
+    seen = {seed.episode.id}
+    nodes[seed.episode.id] = _episode_node(seed)
+    while queue and len(nodes) < MAX_NEIGHBOUR_NODES:
+        current, level = queue.popleft()
+        if level >= depth:
+            continue
+        ep = current.episode
+        if Relation.NEXT in relations:
+            before, after = ctx.store.episode_neighbours(current.seq)
+            linked = [(b, ep.id) for b in [before] if b] + [(ep.id, a) for a in [after] if a]
+            for src, dst in linked:
+                edges[(src, dst, Relation.NEXT)] = GraphEdge(src=src, dst=dst, type=Relation.NEXT)
+                other = src if dst == ep.id else dst
+                if other not in seen:
+                    seen.add(other)
+                    found = load(ctx, other)
+                    nodes[other] = _episode_node(found)
+                    queue.append((found, level + 1))
+        if Relation.TAGGED_BY in relations:
+            for tag in ep.concept_tags:
+                node_id = f"concept:{tag['concept_id']}"
+                nodes.setdefault(
+                    node_id,
+                    GraphNode(node_id=node_id, type="Concept", concept_id=tag["concept_id"]),
+                )
+                edges[(ep.id, node_id, Relation.TAGGED_BY)] = GraphEdge(
+                    src=ep.id, dst=node_id, type=Relation.TAGGED_BY
+                )
+        if Relation.CONTAINS in relations:
+            prov = ep.provenance
+            if ep.session_id and prov.get("start_tick") is not None:
+                last = prov.get("end_tick") or prov["start_tick"]
+                for tick in range(
+                    prov["start_tick"], min(last, prov["start_tick"] + CONTAINS_LIMIT - 1) + 1
+                ):
+                    node_id = timestep_id(ep.session_id, tick)
+                    nodes.setdefault(node_id, GraphNode(node_id=node_id, type="Timestep"))
+                    edges[(ep.id, node_id, Relation.CONTAINS)] = GraphEdge(
+                        src=ep.id, dst=node_id, type=Relation.CONTAINS
+                    )
+    kept = list(nodes.values())[:MAX_NEIGHBOUR_NODES]
+    ids = {n.node_id for n in kept}
+    return GraphNeighbors(
+        nodes=kept, edges=[e for e in edges.values() if e.src in ids and e.dst in ids]
+    )
+
+
+def _episode_node(stored: StoredEpisode) -> GraphNode:
+    ep = stored.episode
+    return GraphNode(node_id=ep.id, type="Episode", episode_id=ep.id, summary=ep.summary)
+
+
+def get_episode_detail(ctx: Context, req: GetEpisodeDetailRequest) -> GetEpisodeDetailResponse:
+    stored = load(ctx, req.episode_id)
+    options = req.include_graph_neighbors
+    if options is None:
+        graph = GraphNeighbors(nodes=[], edges=[])
+    else:
+        relations = set(options.relation_filters or Relation)
+        graph = _neighbourhood(ctx, stored, options.depth, relations)
+    return GetEpisodeDetailResponse(episode=full(ctx, stored), graph_neighbors=graph)
+
+
+def similar_episodes(ctx: Context, req: SimilarEpisodesRequest) -> SimilarEpisodesResponse:
+    """Rank by the seed's text (BM25 + vector) and its top ``concept_k`` concepts, weighted
+    equally; the seed's session neighbours (NEXT) are graph context and get a small lift."""
+    seed = load(ctx, req.seed_episode_id, "seed_episode_id")
+    ep = seed.episode
+    top = sorted(ep.concept_tags, key=lambda t: (-t["score"], t["concept_id"]))[: req.concept_k]
+    concepts = [t["concept_id"] for t in top]
+    ranking = Ranking(f"{ep.summary}\n{ep.content[:2000]}", concepts, 0.5, 0.0)
+    flt = EpisodeFilter(namespace=req.namespace or ep.namespace)
+    ranked = dict(ranking.rank(ctx, flt, exclude={seed.seq} if req.exclude_seed else None))
+    before, after = ctx.store.episode_neighbours(seed.seq)
+    neighbours = ctx.store.episodes_by_ids([i for i in (before, after) if i])
+    for other in neighbours.values():
+        ranked[other.seq] = min(1.0, ranked.get(other.seq, 0.0) + 0.1)
+    if not req.exclude_seed:
+        ranked[seed.seq] = 1.0
+    best = sorted(ranked.items(), key=lambda item: (-item[1], -item[0]))[: req.max_results]
+    found = ctx.store.episodes_by_seqs([s for s, _ in best])
+    wanted = set(concepts)
+    out = [
+        SimilarEpisode(
+            episode_id=found[s].episode.id,
+            summary=found[s].episode.summary,
+            similarity_score=round(v, 6),
+            concept_overlap=[
+                t["concept_id"] for t in found[s].episode.concept_tags if t["concept_id"] in wanted
+            ],
+        )
+        for s, v in best
+        if s in found
+    ]
+    return SimilarEpisodesResponse(seed_episode=hit(seed, 1.0), neighbors=out)
+
+
+_OPERATIONS: list[Operation[Any, Any]] = [
+    Operation(
+        name="add_episode",
+        group="experience",
+        request=AddEpisodeRequest,
+        response=AddEpisodeResponse,
+        handler=add_episode,
+        readonly=False,
+        summary="Store an episode (embedded in the background).",
+    ),
+    Operation(
+        name="delete_episode",
+        group="experience",
+        request=DeleteEpisodeRequest,
+        response=DeleteEpisodeResponse,
+        handler=delete_episode,
+        readonly=False,
+        summary="Delete an episode (no error when it does not exist).",
+    ),
+    Operation(
+        name="get_episode_detail",
+        group="experience",
+        request=GetEpisodeDetailRequest,
+        response=GetEpisodeDetailResponse,
+        handler=get_episode_detail,
+        readonly=True,
+        summary="One episode in full, with graph neighbours.",
+    ),
+    Operation(
+        name="similar_episodes",
+        group="experience",
+        request=SimilarEpisodesRequest,
+        response=SimilarEpisodesResponse,
+        handler=similar_episodes,
+        readonly=True,
+        summary="Episodes like a seed episode.",
+    ),
+]
+for _op in _OPERATIONS:
+    register(_op)

@@ -1,0 +1,206 @@
+"""The memcp toolset: memcp's four episode tools, with its names and shapes, on xdb.
+
+memcp (seed 004) names its tools bare (``add_episode``...), calls the namespace ``context``,
+prefixes ids with ``episode:`` (accepted with or without), truncates content to 500
+characters in search results, and makes ``delete_episode`` idempotent. Its pitfalls are
+avoided here: ids are ULIDs (two episodes in one microsecond never collide), a time without
+a zone is read as UTC, and every filter combination is one query.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from xdb.models.common import Model, TimeRange
+from xdb.models.episodes import AddEpisodeRequest, Page, SearchEpisodesRequest
+from xdb.ops.episodes import add_episode, delete_episode, load
+from xdb.ops.registry import Context, Operation, register
+from xdb.ops.search import search_episodes
+from xdb.timeutil import as_utc, from_us
+
+PREFIX = "episode:"
+TRUNCATE = 500
+
+
+def _bare(episode_id: str) -> str:
+    return episode_id.removeprefix(PREFIX)
+
+
+def _context() -> str:
+    # memcp detects the project; xdb takes it from XDB_NAMESPACE, else "default".
+    return os.environ.get("XDB_NAMESPACE") or "default"
+
+
+class MemcpEpisode(BaseModel):
+    id: str = Field(description="episode:<id>")
+    content: str
+    timestamp: datetime
+    summary: str | None
+    metadata: dict[str, Any]
+    context: str
+    score: float | None = None
+
+
+class MemcpAddRequest(Model):
+    """Store an episode (a conversation, notes, an experience) with an automatic id."""
+
+    content: str = Field(description="Full episode content (conversation, notes, etc.).")
+    summary: str | None = Field(default=None, description="Optional brief summary.")
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    context: str | None = Field(default=None, description="Project namespace.")
+    entity_ids: list[str] = Field(default_factory=list, description="Entities to link.")
+
+    @field_validator("content")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("Episode content cannot be empty; provide content to store")
+        return value
+
+
+class MemcpAddResponse(MemcpEpisode):
+    linked_entities: int
+
+
+class MemcpSearchRequest(Model):
+    """Hybrid (BM25 + vector) episode search with optional time range and context."""
+
+    query: str = Field(min_length=1)
+    time_start: datetime | None = Field(default=None, description="ISO 8601; no zone = UTC.")
+    time_end: datetime | None = Field(default=None, description="ISO 8601; no zone = UTC.")
+    context: str | None = None
+    limit: int = Field(default=10, ge=1, le=50)
+
+    @field_validator("time_start", "time_end")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class MemcpSearchResponse(BaseModel):
+    episodes: list[MemcpEpisode]
+    count: int
+
+
+class MemcpIdRequest(Model):
+    """An episode by id, with or without the ``episode:`` prefix."""
+
+    id: str = Field(min_length=1)
+    include_entities: bool = False
+
+
+class MemcpGetResponse(MemcpEpisode):
+    entities: list[str] | None = None
+
+
+class MemcpDeleteRequest(Model):
+    """Delete an episode; deleting one that does not exist is not an error."""
+
+    id: str = Field(min_length=1)
+
+
+class MemcpDeleteResponse(BaseModel):
+    id: str
+    deleted: bool
+
+
+def _add(ctx: Context, req: MemcpAddRequest) -> MemcpAddResponse:
+    metadata = dict(req.metadata)
+    if req.entity_ids:
+        metadata["entity_ids"] = list(req.entity_ids)
+    context = req.context or _context()
+    made = add_episode(
+        ctx,
+        AddEpisodeRequest(
+            content=req.content,
+            summary=req.summary,
+            namespace=context,
+            metadata=metadata,
+            kind="episode",
+        ),
+    )
+    linked = sum(1 for e in req.entity_ids if ctx.store.get_tag(e) or ctx.store.find_tags(e))
+    return MemcpAddResponse(
+        id=PREFIX + made.episode_id,
+        content=req.content[:TRUNCATE],
+        timestamp=made.created_at,
+        summary=req.summary,
+        metadata=metadata,
+        context=context,
+        linked_entities=linked,
+    )
+
+
+def _search(ctx: Context, req: MemcpSearchRequest) -> MemcpSearchResponse:
+    window = None
+    if req.time_start or req.time_end:
+        window = TimeRange(start_time=req.time_start, end_time=req.time_end)
+    found = search_episodes(
+        ctx,
+        SearchEpisodesRequest(
+            text_query=req.query,
+            time_range=window,
+            namespace=req.context,
+            page=Page(page_size=req.limit),
+        ),
+    )
+    stored = ctx.store.episodes_by_ids([h.episode_id for h in found.episodes])
+    out = [
+        _shape(stored[h.episode_id], TRUNCATE, h.score)
+        for h in found.episodes
+        if h.episode_id in stored
+    ]
+    return MemcpSearchResponse(episodes=out, count=len(out))
+
+
+def _shape(stored: Any, limit: int | None, score: float | None = None) -> MemcpEpisode:
+    ep = stored.episode
+    return MemcpEpisode(
+        id=PREFIX + ep.id,
+        content=ep.content if limit is None else ep.content[:limit],
+        timestamp=from_us(ep.start_us),
+        summary=ep.summary,
+        metadata=ep.metadata,
+        context=ep.namespace,
+        score=score,
+    )
+
+
+def _get(ctx: Context, req: MemcpIdRequest) -> MemcpGetResponse:
+    stored = load(ctx, _bare(req.id), "id")
+    shaped = _shape(stored, None).model_dump()
+    entities = list(stored.episode.metadata.get("entity_ids", [])) if req.include_entities else None
+    return MemcpGetResponse(**shaped, entities=entities)
+
+
+def _delete(ctx: Context, req: MemcpDeleteRequest) -> MemcpDeleteResponse:
+    from xdb.models.episodes import DeleteEpisodeRequest
+
+    done = delete_episode(ctx, DeleteEpisodeRequest(episode_id=_bare(req.id)))
+    return MemcpDeleteResponse(id=PREFIX + done.episode_id, deleted=done.deleted)
+
+
+_TOOLS: list[tuple[str, Any, Any, Any, bool, str]] = [
+    ("add_episode", MemcpAddRequest, MemcpAddResponse, _add, False, "memcp: store an episode."),
+    ("search_episodes", MemcpSearchRequest, MemcpSearchResponse, _search, True, "memcp: search."),
+    ("get_episode", MemcpIdRequest, MemcpGetResponse, _get, True, "memcp: one episode by id."),
+    ("delete_episode", MemcpDeleteRequest, MemcpDeleteResponse, _delete, False, "memcp: delete."),
+]
+for _name, _req, _resp, _fn, _ro, _summary in _TOOLS:
+    register(
+        Operation(
+            name=_name,
+            group="memcp",
+            request=_req,
+            response=_resp,
+            handler=_fn,
+            readonly=_ro,
+            summary=_summary,
+            cli_name="",
+            bare_tool_name=True,
+        )
+    )

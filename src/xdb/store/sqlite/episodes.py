@@ -1,0 +1,329 @@
+"""Episodes in SQLite: rows, concept and label rows, the FTS5 index, vectors, and filters.
+
+Functions take a connection so the store can run them inside its writer's transaction (writes)
+or on a reader (reads). The full-text index is written in the same transaction as the row:
+episodes arrive one at a time, not token by token, so the per-commit flush is affordable, and
+a delete must remove exactly what was indexed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+
+COLUMNS = (
+    "seq, id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
+    " created_by, concept_tags, labels, motive_profile, metadata, provenance"
+)
+# A deterministic shuffle for sort=random: seq -> ((seq + offset) * multiplier) mod a prime,
+# both drawn from the seed. Multiplying by a unit mod a prime is a permutation, so the same
+# seed gives the same order, another seed another one, and paging by (key, seq) stays stable.
+_PRIME = 2_147_483_647  # 2**31 - 1; products stay inside SQLite's 64-bit integers
+RANDOM_KEY = f"(((e.seq + ?) * ?) % {_PRIME})"
+
+
+def shuffle_params(seed: int) -> list[int]:
+    offset = (seed * 40_503 + 12_345) % _PRIME
+    multiplier = (1_103_515_245 + 7_919 * seed) % (_PRIME - 1) + 1
+    return [offset, multiplier]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
+    cur = conn.execute(
+        f"INSERT INTO episodes ({COLUMNS.removeprefix('seq, ')})"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            ep.id,
+            ep.namespace,
+            ep.kind,
+            ep.session_id,
+            ep.summary,
+            ep.content,
+            ep.start_us,
+            ep.end_us,
+            ep.created_us,
+            ep.created_by,
+            _dumps(ep.concept_tags),
+            _dumps(ep.labels),
+            _dumps(ep.motive_profile),
+            _dumps(ep.metadata),
+            _dumps(ep.provenance),
+        ),
+    )
+    seq = int(cur.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO episode_concepts (concept_id, episode_seq, score, kind) VALUES (?,?,?,?)"
+        " ON CONFLICT DO UPDATE SET score = max(score, excluded.score)",
+        [(t["concept_id"], seq, t["score"], t["kind"]) for t in ep.concept_tags],
+    )
+    conn.executemany(
+        "INSERT OR REPLACE INTO episode_labels (concept_id, episode_seq, label, confidence)"
+        " VALUES (?,?,?,?)",
+        [(lb["concept_id"], seq, lb["label"], lb["confidence"]) for lb in ep.labels],
+    )
+    conn.execute(
+        "INSERT INTO episodes_fts (rowid, summary, content) VALUES (?,?,?)",
+        (seq, ep.summary, ep.content),
+    )
+    return seq
+
+
+def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
+    """Delete an episode with its rows and index entry; its seq, or None if there was none."""
+    row = conn.execute(
+        "SELECT seq, summary, content FROM episodes WHERE id = ?", (episode_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    conn.execute(
+        "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content)"
+        " VALUES ('delete', ?, ?, ?)",
+        row,
+    )
+    # Concepts, labels and vectors go with it (ON DELETE CASCADE).
+    conn.execute("DELETE FROM episodes WHERE seq = ?", (row[0],))
+    return int(row[0])
+
+
+def to_stored(row: Sequence[Any]) -> StoredEpisode:
+    return StoredEpisode(
+        row[0],
+        NewEpisode(
+            id=row[1],
+            namespace=row[2],
+            kind=row[3],
+            session_id=row[4],
+            summary=row[5],
+            content=row[6],
+            start_us=row[7],
+            end_us=row[8],
+            created_us=row[9],
+            created_by=row[10],
+            concept_tags=json.loads(row[11]),
+            labels=json.loads(row[12]),
+            motive_profile=json.loads(row[13]),
+            metadata=json.loads(row[14]),
+            provenance=json.loads(row[15]),
+        ),
+    )
+
+
+def by_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, StoredEpisode]:
+    found = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        sql = f"SELECT {COLUMNS} FROM episodes WHERE id IN ({','.join('?' * len(chunk))})"
+        for row in conn.execute(sql, chunk):
+            found[row[1]] = to_stored(row)
+    return found
+
+
+def by_seqs(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
+    found = {}
+    for i in range(0, len(seqs), 500):
+        chunk = seqs[i : i + 500]
+        sql = f"SELECT {COLUMNS} FROM episodes WHERE seq IN ({','.join('?' * len(chunk))})"
+        for row in conn.execute(sql, chunk):
+            found[row[0]] = to_stored(row)
+    return found
+
+
+def session_neighbours(conn: sqlite3.Connection, seq: int) -> tuple[str | None, str | None]:
+    """The ids of the episodes just before and just after ``seq`` in its session (NEXT)."""
+    row = conn.execute("SELECT session_id, start_us FROM episodes WHERE seq = ?", (seq,)).fetchone()
+    if row is None or row[0] is None:
+        return None, None
+    session, start = row
+    before = conn.execute(
+        "SELECT id FROM episodes WHERE session_id = ? AND (start_us, seq) < (?, ?)"
+        " ORDER BY start_us DESC, seq DESC LIMIT 1",
+        (session, start, seq),
+    ).fetchone()
+    after = conn.execute(
+        "SELECT id FROM episodes WHERE session_id = ? AND (start_us, seq) > (?, ?)"
+        " ORDER BY start_us, seq LIMIT 1",
+        (session, start, seq),
+    ).fetchone()
+    return (before[0] if before else None), (after[0] if after else None)
+
+
+def where(flt: EpisodeFilter) -> tuple[list[str], list[Any]]:
+    """SQL conditions on ``episodes e`` for a filter."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.namespace is not None:
+        clauses.append("e.namespace = ?")
+        params.append(flt.namespace)
+    if flt.session_id is not None:
+        clauses.append("e.session_id = ?")
+        params.append(flt.session_id)
+    if flt.end_us is not None:
+        clauses.append("e.start_us <= ?")
+        params.append(flt.end_us)
+    if flt.start_us is not None:
+        clauses.append("e.end_us >= ?")
+        params.append(flt.start_us)
+    if flt.kinds:
+        clauses.append(f"e.kind IN ({','.join('?' * len(flt.kinds))})")
+        params.extend(flt.kinds)
+    if flt.max_seq is not None:
+        clauses.append("e.seq <= ?")
+        params.append(flt.max_seq)
+    for c in flt.concepts:
+        either = []
+        if c.as_tag:
+            tag = "c.score >= ?" + (" AND c.kind = ?" if c.kind else "")
+            either.append(
+                "EXISTS (SELECT 1 FROM episode_concepts c WHERE c.concept_id = ?"
+                f" AND c.episode_seq = e.seq AND {tag})"
+            )
+            params.extend([c.concept_id, c.min_score] + ([c.kind] if c.kind else []))
+        if c.as_label:
+            either.append(
+                "EXISTS (SELECT 1 FROM episode_labels l WHERE l.concept_id = ?"
+                " AND l.episode_seq = e.seq AND l.label = 'positive' AND l.confidence >= ?)"
+            )
+            params.extend([c.concept_id, c.min_score])
+        test = "(" + " OR ".join(either) + ")"
+        clauses.append(f"NOT {test}" if c.absent else test)
+    if flt.label_concept or flt.label or flt.label_min_confidence:
+        conds = ["l.episode_seq = e.seq"]
+        if flt.label_concept:
+            conds.append("l.concept_id = ?")
+            params.append(flt.label_concept)
+        if flt.label:
+            conds.append("l.label = ?")
+            params.append(flt.label)
+        if flt.label_min_confidence:
+            conds.append("l.confidence >= ?")
+            params.append(flt.label_min_confidence)
+        clauses.append(f"EXISTS (SELECT 1 FROM episode_labels l WHERE {' AND '.join(conds)})")
+    return clauses, params
+
+
+def _sql_where(clauses: list[str]) -> str:
+    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
+
+
+def ordered_page(
+    conn: sqlite3.Connection,
+    flt: EpisodeFilter,
+    after: tuple[int, int] | None,
+    limit: int,
+    descending: bool,
+    seed: int | None = None,
+) -> list[tuple[int, int]]:
+    """(key, seq) of the next ``limit`` matches by time (key start_us) or by seeded shuffle."""
+    clauses, params = where(flt)
+    key = "e.start_us" if seed is None else RANDOM_KEY
+    key_params: list[Any] = [] if seed is None else shuffle_params(seed)
+    if after is not None:
+        clauses.append(f"({key}, e.seq) {'<' if descending else '>'} (?, ?)")
+        params = [*params, *key_params, *after]
+    direction = "DESC" if descending else "ASC"
+    sql = (
+        f"SELECT {key}, e.seq FROM episodes e{_sql_where(clauses)}"
+        f" ORDER BY 1 {direction}, 2 {direction} LIMIT ?"
+    )
+    return [(int(r[0]), int(r[1])) for r in conn.execute(sql, [*key_params, *params, limit])]
+
+
+def bm25(
+    conn: sqlite3.Connection, flt: EpisodeFilter, match: str, limit: int
+) -> list[tuple[int, float]]:
+    """Up to ``limit`` (seq, bm25 score, higher better) for an FTS5 MATCH expression."""
+    clauses, params = where(flt)
+    clauses.insert(0, "episodes_fts MATCH ?")
+    # Summary hits weigh a little more than content hits: a summary says what it is about.
+    sql = (
+        "SELECT e.seq, -bm25(episodes_fts, 1.2, 1.0) FROM episodes_fts"
+        f" JOIN episodes e ON e.seq = episodes_fts.rowid{_sql_where(clauses)}"
+        " ORDER BY bm25(episodes_fts, 1.2, 1.0) LIMIT ?"
+    )
+    return [(int(s), float(v)) for s, v in conn.execute(sql, [match, *params, limit])]
+
+
+def concept_scores(
+    conn: sqlite3.Connection, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
+) -> list[tuple[int, float]]:
+    """Episodes carrying any of ``concept_ids``: (seq, summed tag score), best first."""
+    clauses, params = where(flt)
+    clauses.insert(0, f"c.concept_id IN ({','.join('?' * len(concept_ids))})")
+    sql = (
+        "SELECT e.seq, sum(c.score) FROM episode_concepts c JOIN episodes e"
+        f" ON e.seq = c.episode_seq{_sql_where(clauses)}"
+        " GROUP BY e.seq ORDER BY 2 DESC, e.seq DESC LIMIT ?"
+    )
+    return [(int(s), float(v)) for s, v in conn.execute(sql, [*concept_ids, *params, limit])]
+
+
+def matching_seqs(conn: sqlite3.Connection, flt: EpisodeFilter) -> list[int]:
+    clauses, params = where(flt)
+    return [
+        r[0] for r in conn.execute(f"SELECT e.seq FROM episodes e{_sql_where(clauses)}", params)
+    ]
+
+
+def count(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM episodes").fetchone()[0])
+
+
+def max_seq(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT coalesce(max(seq), 0) FROM episodes").fetchone()[0])
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+def missing_vectors(conn: sqlite3.Connection, model: str, limit: int) -> list[tuple[int, str, str]]:
+    """Episodes with no vector from ``model`` yet, oldest first: (seq, summary, content)."""
+    return [
+        (int(r[0]), r[1], r[2])
+        for r in conn.execute(
+            "SELECT e.seq, e.summary, substr(e.content, 1, 8000) FROM episodes e"
+            " WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v"
+            " WHERE v.episode_seq = e.seq AND v.model = ?) ORDER BY e.seq LIMIT ?",
+            (model, limit),
+        )
+    ]
+
+
+def store_vectors(
+    conn: sqlite3.Connection, model: str, rows: Sequence[tuple[int, bytes]]
+) -> list[int]:
+    """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone)."""
+    out = []
+    for seq, blob in rows:
+        cur = conn.execute(
+            "INSERT INTO episode_vectors (episode_seq, model, vector)"
+            " SELECT seq, ?, ? FROM episodes WHERE seq = ?"
+            " ON CONFLICT (episode_seq, model) DO NOTHING",
+            (model, blob, seq),
+        )
+        out.append(int(cur.lastrowid or 0) if cur.rowcount else 0)
+    return out
+
+
+def load_vectors(
+    conn: sqlite3.Connection, model: str, after_vseq: int = 0
+) -> Iterator[tuple[int, int, bytes, str, int, int, str]]:
+    """(vseq, seq, vector, namespace, start_us, end_us, kind) of ``model``'s vectors."""
+    yield from conn.execute(
+        "SELECT v.vseq, v.episode_seq, v.vector, e.namespace, e.start_us, e.end_us, e.kind"
+        " FROM episode_vectors v JOIN episodes e ON e.seq = v.episode_seq"
+        " WHERE v.model = ? AND v.vseq > ? ORDER BY v.vseq",
+        (model, after_vseq),
+    )
+
+
+def drop_other_vectors(conn: sqlite3.Connection, model: str) -> int:
+    """Delete vectors made by any model but ``model`` (after a model change)."""
+    return conn.execute("DELETE FROM episode_vectors WHERE model != ?", (model,)).rowcount

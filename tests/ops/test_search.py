@@ -1,0 +1,289 @@
+"""search_episodes: every filter alone and combined against sets computed here, paging while
+episodes are being written, sort orders, time zones, and bad cursors."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import xdb
+from xdb.errors import InvalidRequest
+
+KINDS = ["reply", "task", "incident"]
+CONCEPTS = ["Deploy", "Failure", "Care", "Money"]
+WORDS = ["kite", "river", "deploy", "budget", "garden", "server"]
+BASE = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def build(db: xdb.Database, n: int = 90, seed: int = 3) -> list[dict[str, Any]]:
+    """``n`` episodes with seeded attributes; returns what was added, with ids."""
+    rng = random.Random(seed)
+    added = []
+    for i in range(n):
+        start = BASE + timedelta(hours=i)
+        tags = [
+            {
+                "concept_id": c,
+                "score": round(rng.random(), 2),
+                "kind": rng.choice(["stable", "candidate"]),
+            }
+            for c in CONCEPTS
+            if rng.random() < 0.4
+        ]
+        labels = (
+            [
+                {
+                    "concept_id": "Care",
+                    "label": rng.choice(["positive", "negative"]),
+                    "confidence": 0.8,
+                }
+            ]
+            if i % 7 == 0
+            else []
+        )
+        fields = {
+            "content": f"episode {i} about the {WORDS[i % len(WORDS)]} and the {WORDS[(i * 5) % len(WORDS)]}",
+            "kind": KINDS[i % 3],
+            "namespace": f"ns{i % 2}",
+            "time_window": {
+                "start_time": start.isoformat(),
+                "end_time": (start + timedelta(minutes=30)).isoformat(),
+            },
+            "concept_tags": tags,
+            "labels": labels,
+        }
+        made = db.add_episode(**fields)
+        added.append(
+            {**fields, "id": made.episode_id, "start": start, "end": start + timedelta(minutes=30)}
+        )
+    return added
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    path = tmp_path_factory.mktemp("search") / "search.sqlite3"
+    with xdb.connect(path, embedder="hash") as db:
+        added = build(db)
+        assert db.wait_for_embeddings(30)
+        yield db, added
+
+
+def walk(db: xdb.Database, **request: Any) -> list[str]:
+    """Every episode id over all pages, in order."""
+    ids: list[str] = []
+    cursor = None
+    while True:
+        page = db.search_episodes(**request, page={"page_size": 7, "cursor": cursor})
+        ids += [h.episode_id for h in page.episodes]
+        cursor = page.next_cursor
+        if cursor is None:
+            return ids
+
+
+def tag(ep: dict[str, Any], concept: str) -> dict[str, Any] | None:
+    return next((t for t in ep["concept_tags"] if t["concept_id"] == concept), None)
+
+
+# Each filter: (request fields, predicate over an added episode).
+FILTERS: dict[str, tuple[dict[str, Any], Any]] = {
+    "namespace": ({"namespace": "ns1"}, lambda e: e["namespace"] == "ns1"),
+    "time": (
+        {"time_range": {"start_time": "2025-01-02T00:00:00Z", "end_time": "2025-01-03T06:10:00Z"}},
+        lambda e: (
+            e["end"] >= BASE + timedelta(days=1)
+            and e["start"] <= BASE + timedelta(days=2, hours=6, minutes=10)
+        ),
+    ),
+    "kinds": ({"episode_kinds": ["task", "incident"]}, lambda e: e["kind"] in ("task", "incident")),
+    "concept": (
+        {"concept_filters": [{"concept_id": "Deploy", "min_score": 0.3}]},
+        lambda e: (t := tag(e, "Deploy")) is not None and t["score"] >= 0.3,
+    ),
+    "concept_kind": (
+        {"concept_filters": [{"concept_id": "Failure", "kind": "candidate", "role": "tag"}]},
+        lambda e: (t := tag(e, "Failure")) is not None and t["kind"] == "candidate",
+    ),
+    "absent": (
+        {"concept_filters": [{"concept_id": "Money", "polarity": "absent"}]},
+        lambda e: tag(e, "Money") is None,
+    ),
+    "exemplar": (
+        {"concept_filters": [{"concept_id": "Care", "role": "exemplar_label", "min_score": 0.5}]},
+        lambda e: any(lb["label"] == "positive" for lb in e["labels"]),
+    ),
+    "labels": (
+        {"label_filters": {"concept_id": "Care", "label": "negative", "min_confidence": 0.5}},
+        lambda e: any(lb["label"] == "negative" for lb in e["labels"]),
+    ),
+}
+
+
+def expected(added: list[dict[str, Any]], names: tuple[str, ...]) -> list[str]:
+    return [e["id"] for e in added if all(FILTERS[n][1](e) for n in names)]
+
+
+def request(names: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in names:
+        for key, value in FILTERS[name][0].items():
+            out[key] = out.get(key, []) + value if key == "concept_filters" else value
+    return out
+
+
+COMBOS = (
+    [(n,) for n in FILTERS]
+    + list(itertools.combinations(FILTERS, 2))
+    + [
+        ("namespace", "time", "kinds", "concept"),
+        ("namespace", "absent", "labels"),
+    ]
+)
+
+
+@pytest.mark.parametrize("names", COMBOS, ids=["+".join(c) for c in COMBOS])
+def test_filters_alone_and_combined_match_the_sets_computed_here(
+    corpus: Any, names: tuple[str, ...]
+) -> None:
+    db, added = corpus
+    want = expected(added, names)
+    assert walk(db, **request(names), sort={"by": "time_asc"}) == want
+    assert walk(db, **request(names), sort={"by": "time_desc"}) == want[::-1]
+    # With a text query on top, relevance returns the filtered ones that match the words.
+    ranked = walk(db, **request(names), text_query="river garden")
+    assert set(ranked) <= set(want)
+    with_words = {e["id"] for e in added if {"river", "garden"} & set(e["content"].split())}
+    assert with_words & set(want) <= set(ranked)
+
+
+def test_relevance_ranks_text_matches_first(corpus: Any) -> None:
+    db, added = corpus
+    hits = db.search_episodes(
+        text_query="what was said about the kite?", page={"page_size": 5}
+    ).episodes
+    assert hits and all("kite" in h.snippet for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_concept_relevance_orders_by_score_and_score_weight_mixes(corpus: Any) -> None:
+    db, added = corpus
+    hits = walk(db, concept_filters=[{"concept_id": "Care"}])
+    scores = {e["id"]: tag(e, "Care")["score"] for e in added if tag(e, "Care")}  # type: ignore[index]
+    assert hits == sorted(scores, key=lambda i: (-scores[i], -[e["id"] for e in added].index(i)))
+    text_only = db.search_episodes(
+        text_query="kite", concept_filters=[{"concept_id": "Care"}], sort={"score_weight": 0.0}
+    )
+    concept_only = db.search_episodes(
+        text_query="kite", concept_filters=[{"concept_id": "Care"}], sort={"score_weight": 1.0}
+    )
+    assert "kite" in text_only.episodes[0].snippet
+    assert concept_only.episodes[0].episode_id == hits[0]
+
+
+def test_recency_weight_prefers_newer_episodes(corpus: Any) -> None:
+    db, added = corpus
+    plain = walk(db, text_query="server")
+    recent = walk(db, text_query="server", sort={"recency_weight": 1.0})
+    assert set(plain) == set(recent) and plain != recent
+    start = {e["id"]: e["start"] for e in added}
+    assert [start[i] for i in recent] == sorted((start[i] for i in recent), reverse=True)
+
+
+def test_random_order_is_reproducible_with_its_seed(corpus: Any) -> None:
+    db, added = corpus
+    one = walk(db, sort={"by": "random", "seed": 1})
+    assert sorted(one) == sorted(e["id"] for e in added)
+    assert walk(db, sort={"by": "random", "seed": 1}) == one
+    assert walk(db, sort={"by": "random", "seed": 2}) != one
+
+
+def test_time_range_without_a_zone_is_utc(corpus: Any) -> None:
+    db, added = corpus
+    naive = walk(
+        db, time_range={"start_time": "2025-01-01T05:00:00", "end_time": "2025-01-01T07:00:00"}
+    )
+    zoned = walk(
+        db,
+        time_range={
+            "start_time": "2025-01-01T06:00:00+01:00",
+            "end_time": "2025-01-01T08:00:00+01:00",
+        },
+    )
+    assert naive == zoned and len(naive) == 3
+
+
+@pytest.mark.parametrize(
+    "sort", [{"by": "relevance"}, {"by": "time_desc"}, {"by": "random", "seed": 5}]
+)
+def test_paging_returns_each_match_once_while_episodes_are_written(
+    tmp_path: Path, sort: dict[str, Any]
+) -> None:
+    with xdb.connect(tmp_path / "paging.sqlite3", embedder="hash") as db:
+        originals = {
+            db.add_episode(
+                content=f"alpha beta {i}",
+                concept_tags=[{"concept_id": "A", "score": (i % 10) / 10}],
+            ).episode_id
+            for i in range(60)
+        }
+        db.wait_for_embeddings(30)
+        stop = threading.Event()
+
+        def writer() -> None:
+            i = 0
+            while not stop.is_set():
+                db.add_episode(
+                    content=f"alpha late {i}", concept_tags=[{"concept_id": "A", "score": 0.95}]
+                )
+                i += 1
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        try:
+            seen: list[str] = []
+            cursor = None
+            first = True
+            while first or cursor:
+                page = db.search_episodes(
+                    text_query="alpha beta" if sort["by"] == "relevance" else None,
+                    concept_filters=[{"concept_id": "A"}],
+                    sort=sort,
+                    page={"page_size": 9, "cursor": cursor},
+                )
+                seen += [h.episode_id for h in page.episodes]
+                cursor, first = page.next_cursor, False
+        finally:
+            stop.set()
+            thread.join()
+        assert len(seen) == len(set(seen)), "an episode came back twice"
+        assert originals <= set(seen), "an episode present from the start was skipped"
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"page": {"cursor": "garbage"}}, "cursor"),
+        ({"sort": {"by": "sideways"}}, "sort"),
+        ({"concept_filters": [{"concept_id": "A", "polarity": "maybe"}]}, "concept_filters"),
+        ({"time_range": {"start_time": "2025-01-02", "end_time": "2025-01-01"}}, "time_range"),
+        ({"page": {"page_size": 0}}, "page"),
+    ],
+)
+def test_bad_requests_name_the_field(corpus: Any, fields: dict[str, Any], field: str) -> None:
+    db, _ = corpus
+    with pytest.raises(InvalidRequest) as err:
+        db.search_episodes(**fields)
+    assert field in str(err.value)
+
+
+def test_a_cursor_is_refused_with_other_filters(corpus: Any) -> None:
+    db, _ = corpus
+    page = db.search_episodes(namespace="ns0", page={"page_size": 2})
+    assert page.next_cursor
+    with pytest.raises(InvalidRequest, match="different filters"):
+        db.search_episodes(namespace="ns1", page={"page_size": 2, "cursor": page.next_cursor})
