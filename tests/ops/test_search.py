@@ -48,7 +48,7 @@ def build(db: xdb.Database, n: int = 90, seed: int = 3) -> list[dict[str, Any]]:
             else []
         )
         fields = {
-            "content": f"episode {i} about the {WORDS[i % len(WORDS)]} and the {WORDS[(i * 5) % len(WORDS)]}",
+            "content": f"episode {i} about the {WORDS[i % 6]} and the {WORDS[(i * 5) % 6]}",
             "kind": KINDS[i % 3],
             "namespace": f"ns{i % 2}",
             "time_window": {
@@ -162,7 +162,7 @@ def test_filters_alone_and_combined_match_the_sets_computed_here(
 
 
 def test_relevance_ranks_text_matches_first(corpus: Any) -> None:
-    db, added = corpus
+    db, _added = corpus
     hits = db.search_episodes(
         text_query="what was said about the kite?", page={"page_size": 5}
     ).episodes
@@ -203,7 +203,7 @@ def test_random_order_is_reproducible_with_its_seed(corpus: Any) -> None:
 
 
 def test_time_range_without_a_zone_is_utc(corpus: Any) -> None:
-    db, added = corpus
+    db, _added = corpus
     naive = walk(
         db, time_range={"start_time": "2025-01-01T05:00:00", "end_time": "2025-01-01T07:00:00"}
     )
