@@ -23,6 +23,7 @@ from xdb.models.log import (
     TagResponse,
     _Targeted,
 )
+from xdb.ops.auto_episodes import close_events
 from xdb.ops.registry import Context, Operation, register
 from xdb.store.protocol import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
@@ -55,6 +56,8 @@ def _new_timestep(req: RecordRequest, now: int, default_session: str) -> NewTime
 def record(ctx: Context, req: RecordRequest) -> RecordResponse:
     session = req.session_id or ctx.current_session()
     ((ts_id, tick),) = ctx.store.record([_new_timestep(req, now_us(), session)])
+    if req.event_end and req.event_id is not None:
+        close_events(ctx, [(session, req.event_id)])
     return RecordResponse(timestep_id=ts_id, tick=tick)
 
 
@@ -62,9 +65,11 @@ def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     now = now_us()
     default = ctx.current_session() if any(t.session_id is None for t in req.timesteps) else ""
     items = [_new_timestep(t, now, default) for t in req.timesteps]
-    return RecordBatchResponse(
-        results=[RecordResponse(timestep_id=i, tick=t) for i, t in ctx.store.record(items)]
-    )
+    results = [RecordResponse(timestep_id=i, tick=t) for i, t in ctx.store.record(items)]
+    ended = [(it.session_id, it.event_id) for it in items if it.event_end and it.event_id]
+    if ended:
+        close_events(ctx, ended)  # type: ignore[arg-type]
+    return RecordBatchResponse(results=results)
 
 
 def resolve_target(ctx: Context, req: _Targeted) -> ResolvedTarget | None:

@@ -148,6 +148,10 @@ class Store(Protocol):
 
     def recent(self, session_id: str, n: int) -> list[Timestep]: ...
 
+    def event_timesteps(self, session_id: str, event_id: str) -> list[Timestep]:
+        """Every timestep of one event, in tick order."""
+        ...
+
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]: ...
 
     def stats(self) -> dict[str, Any]:

@@ -398,6 +398,16 @@ class SQLiteStore:
         )
         return [rows.timestep(r) for r in reversed(found)]
 
+    def event_timesteps(self, session_id: str, event_id: str) -> list[Timestep]:
+        found = self._read(
+            lambda c: c.execute(
+                f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps"
+                " WHERE session_id = ? AND event_id = ? ORDER BY tick",
+                (session_id, event_id),
+            ).fetchall()
+        )
+        return [rows.timestep(r) for r in found]
+
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
         sql = (
             f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
