@@ -37,11 +37,8 @@ def test_an_ended_reply_becomes_an_episode_with_max_aggregated_concepts(tmp_path
             ("Care", 0.7),
         ]
         assert MIN_SCORE > 0.05 and TOP_K >= 2
-        assert (reply.provenance.source, reply.provenance.start_tick, reply.provenance.end_tick) == (
-            "log",
-            2,
-            6,
-        )
+        prov = reply.provenance
+        assert (prov.source, prov.start_tick, prov.end_tick) == ("log", 2, 6)
         assert reply.previous_episode_id == found[0].episode_id  # NEXT within the session
         graph = db.get_episode_detail(
             episode_id=reply.episode_id,
