@@ -68,7 +68,7 @@ def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     results = [RecordResponse(timestep_id=i, tick=t) for i, t in ctx.store.record(items)]
     ended = [(it.session_id, it.event_id) for it in items if it.event_end and it.event_id]
     if ended:
-        close_events(ctx, ended)  # type: ignore[arg-type]
+        close_events(ctx, ended)
     return RecordBatchResponse(results=results)
 
 
