@@ -110,6 +110,7 @@ class Ranking:
     score_weight: float
     recency_weight: float
     max_vseq: int | None = None
+    text_weight: float = TEXT_WEIGHT  # BM25's share of text relevance (benchmarks vary it)
 
     def rank(
         self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None
@@ -122,8 +123,8 @@ class Ranking:
             vectors = _normalised(self._vector_list(ctx, flt))
             for seq in bm25.keys() | vectors.keys():
                 if vectors:
-                    text_scores[seq] = TEXT_WEIGHT * bm25.get(seq, 0.0) + (
-                        1 - TEXT_WEIGHT
+                    text_scores[seq] = self.text_weight * bm25.get(seq, 0.0) + (
+                        1 - self.text_weight
                     ) * vectors.get(seq, 0.0)
                 else:
                     text_scores[seq] = bm25[seq]

@@ -15,15 +15,9 @@ from pydantic_core import PydanticSerializationError, to_json
 from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store.protocol import (
-    EpisodeFilter,
-    NewEpisode,
-    NewTimestep,
-    ResolvedTarget,
-    StoredEpisode,
-    TimestepFilter,
-)
-from xdb.store.sqlite import episodes, rows, textindex, transfer
+from xdb.store.protocol import NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.store.sqlite import rows, textindex, transfer
+from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
@@ -47,7 +41,7 @@ def _open(location: str) -> sqlite3.Connection:
     return conn
 
 
-class SQLiteStore:
+class SQLiteStore(EpisodeMethods):
     backend = "sqlite"
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -249,91 +243,6 @@ class SQLiteStore:
             )
 
         self._write(job)
-
-    # ------------------------------------------------------------------ episodes
-
-    def add_episode(self, episode: NewEpisode) -> int:
-        result: int = self._write(lambda c: episodes.insert(c, episode))
-        return result
-
-    def delete_episode(self, episode_id: str) -> int | None:
-        result: int | None = self._write(lambda c: episodes.delete(c, episode_id))
-        return result
-
-    def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]:
-        result: dict[str, StoredEpisode] = self._read(lambda c: episodes.by_ids(c, ids))
-        return result
-
-    def episodes_by_seqs(self, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
-        result: dict[int, StoredEpisode] = self._read(lambda c: episodes.by_seqs(c, seqs))
-        return result
-
-    def episode_neighbours(self, seq: int) -> tuple[str | None, str | None]:
-        result: tuple[str | None, str | None] = self._read(
-            lambda c: episodes.session_neighbours(c, seq)
-        )
-        return result
-
-    def episode_page(
-        self,
-        flt: EpisodeFilter,
-        after: tuple[int, int] | None,
-        limit: int,
-        descending: bool,
-        seed: int | None = None,
-    ) -> list[tuple[int, int]]:
-        result: list[tuple[int, int]] = self._read(
-            lambda c: episodes.ordered_page(c, flt, after, limit, descending, seed)
-        )
-        return result
-
-    def episode_text_ranking(
-        self, flt: EpisodeFilter, terms: Sequence[str], limit: int
-    ) -> list[tuple[int, float]]:
-        """BM25 over summary and content: episodes with any of ``terms``, best first."""
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        if not match:
-            return []
-        result: list[tuple[int, float]] = self._read(lambda c: episodes.bm25(c, flt, match, limit))
-        return result
-
-    def episode_concept_ranking(
-        self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
-    ) -> list[tuple[int, float]]:
-        result: list[tuple[int, float]] = self._read(
-            lambda c: episodes.concept_scores(c, flt, concept_ids, limit)
-        )
-        return result
-
-    def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
-        result: list[int] = self._read(lambda c: episodes.matching_seqs(c, flt))
-        return result
-
-    def episode_max_seq(self) -> int:
-        result: int = self._read(episodes.max_seq)
-        return result
-
-    def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
-        result: list[tuple[int, str, str]] = self._read(
-            lambda c: episodes.missing_vectors(c, model, limit)
-        )
-        return result
-
-    def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]:
-        result: list[int] = self._write(lambda c: episodes.store_vectors(c, model, vectors))
-        return result
-
-    def load_vectors(
-        self, model: str, after_vseq: int = 0
-    ) -> list[tuple[int, int, bytes, str, int, int, str]]:
-        result: list[tuple[int, int, bytes, str, int, int, str]] = self._read(
-            lambda c: list(episodes.load_vectors(c, model, after_vseq))
-        )
-        return result
-
-    def drop_other_vectors(self, model: str) -> int:
-        result: int = self._write(lambda c: episodes.drop_other_vectors(c, model))
-        return result
 
     # ------------------------------------------------------------------ reads
 

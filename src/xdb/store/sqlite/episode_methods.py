@@ -1,0 +1,98 @@
+"""The SQLite store's episode methods: thin wrappers running ``episodes`` functions on the
+store's writer (writes) or a reader connection (reads)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.sqlite import episodes
+
+
+class EpisodeMethods:
+    _read: Callable[[Any], Any]
+    _write: Callable[[Any], Any]
+
+    def add_episode(self, episode: NewEpisode) -> int:
+        result: int = self._write(lambda c: episodes.insert(c, episode))
+        return result
+
+    def delete_episode(self, episode_id: str) -> int | None:
+        result: int | None = self._write(lambda c: episodes.delete(c, episode_id))
+        return result
+
+    def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]:
+        result: dict[str, StoredEpisode] = self._read(lambda c: episodes.by_ids(c, ids))
+        return result
+
+    def episodes_by_seqs(self, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
+        result: dict[int, StoredEpisode] = self._read(lambda c: episodes.by_seqs(c, seqs))
+        return result
+
+    def episode_neighbours(self, seq: int) -> tuple[str | None, str | None]:
+        result: tuple[str | None, str | None] = self._read(
+            lambda c: episodes.session_neighbours(c, seq)
+        )
+        return result
+
+    def episode_page(
+        self,
+        flt: EpisodeFilter,
+        after: tuple[int, int] | None,
+        limit: int,
+        descending: bool,
+        seed: int | None = None,
+    ) -> list[tuple[int, int]]:
+        result: list[tuple[int, int]] = self._read(
+            lambda c: episodes.ordered_page(c, flt, after, limit, descending, seed)
+        )
+        return result
+
+    def episode_text_ranking(
+        self, flt: EpisodeFilter, terms: Sequence[str], limit: int
+    ) -> list[tuple[int, float]]:
+        """BM25 over summary and content: episodes with any of ``terms``, best first."""
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        if not match:
+            return []
+        result: list[tuple[int, float]] = self._read(lambda c: episodes.bm25(c, flt, match, limit))
+        return result
+
+    def episode_concept_ranking(
+        self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
+    ) -> list[tuple[int, float]]:
+        result: list[tuple[int, float]] = self._read(
+            lambda c: episodes.concept_scores(c, flt, concept_ids, limit)
+        )
+        return result
+
+    def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
+        result: list[int] = self._read(lambda c: episodes.matching_seqs(c, flt))
+        return result
+
+    def episode_max_seq(self) -> int:
+        result: int = self._read(episodes.max_seq)
+        return result
+
+    def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
+        result: list[tuple[int, str, str]] = self._read(
+            lambda c: episodes.missing_vectors(c, model, limit)
+        )
+        return result
+
+    def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]:
+        result: list[int] = self._write(lambda c: episodes.store_vectors(c, model, vectors))
+        return result
+
+    def load_vectors(
+        self, model: str, after_vseq: int = 0
+    ) -> list[tuple[int, int, bytes, str, int, int, str]]:
+        result: list[tuple[int, int, bytes, str, int, int, str]] = self._read(
+            lambda c: list(episodes.load_vectors(c, model, after_vseq))
+        )
+        return result
+
+    def drop_other_vectors(self, model: str) -> int:
+        result: int = self._write(lambda c: episodes.drop_other_vectors(c, model))
+        return result
