@@ -191,7 +191,10 @@ class Database:
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         """Restore exported records in one transaction; returns counts per kind."""
-        return self.store.import_records(records)
+        counts = self.store.import_records(records)
+        if counts.get("episode"):
+            self.indexer.notify()  # imported episodes come without vectors
+        return counts
 
     # ------------------------------------------------------------------ lifecycle
 

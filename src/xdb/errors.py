@@ -123,8 +123,8 @@ def from_validation_errors(
     first_field: str | None = None
     for err in errors:
         loc = list(err.get("loc", ()))
-        while loc and loc[0] in strip:
-            loc.pop(0)
+        if loc and loc[0] in strip:
+            loc.pop(0)  # one prefix only: a field may itself be called "query"
         # Function validators add their own name to the location; it is noise to a caller.
         loc = [part for part in loc if not (isinstance(part, str) and part.startswith("function-"))]
         field = _field_path(loc) or None

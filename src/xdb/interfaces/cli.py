@@ -4,8 +4,8 @@ One command per registered operation (``record_batch`` -> ``xdb record-batch``),
 generated from the request model's fields. Values go to ``Database.run`` as typed and the
 pydantic models validate them, so an error reads the same here as over MCP or HTTP. Every error
 leaves as one line, ``error: <message>``, on stderr with exit code 2. ``serve``, ``mcp``,
-``import`` and ``export`` are written by hand; the first two import their servers lazily so
-that ``xdb --help`` stays fast.
+``import``, ``export`` and ``reindex`` are written by hand; they import their servers and
+libraries lazily so that ``xdb --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ POSITIONAL = {
     "search_episodes": "text_query",
     "add_episode": "content",
 }
+
+# xdb.embed.SPECS, spelled out: importing xdb.embed loads numpy, too slow for `xdb --help`.
+EMBEDDERS = ("minilm", "openai", "hash")
 
 EXAMPLES = {
     "record": 'xdb record "What is the capital of France?" --event-type input',
@@ -278,7 +281,11 @@ def database() -> Database:
     if "db" not in root.obj:
         from xdb.config import default_db
 
-        db = connect(root.obj["db_path"] or default_db(), session_id=root.obj["session"])
+        db = connect(
+            root.obj["db_path"] or default_db(),
+            session_id=root.obj["session"],
+            embedder=root.obj.get("embedder"),  # None: XDB_EMBEDDER, else minilm
+        )
         root.obj["db"] = db
         root.call_on_close(db.close)
     found: Database = root.obj["db"]
@@ -363,7 +370,7 @@ def import_command(file: str, progress: bool | None) -> None:
 @cli.command("export")
 @click.argument("file", default="-", type=click.Path(dir_okay=False, allow_dash=True))
 def export_command(file: str) -> None:
-    """Write every session, tag, timestep, tag application and comment as JSONL to FILE.
+    """Write every session, tag, timestep, tag application, comment and episode as JSONL.
 
     FILE defaults to - (stdout). When writing a file, print the counts per kind.
     """
@@ -372,6 +379,47 @@ def export_command(file: str) -> None:
     counts = export_jsonl(database(), file)
     if file != "-":
         emit(counts)
+
+
+@cli.command("reindex")
+@click.option(
+    "--embedder",
+    type=click.Choice(EMBEDDERS, case_sensitive=False),
+    help="The model to embed with. Default: $XDB_EMBEDDER, else minilm.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+)
+def reindex_command(embedder: str | None, progress: bool | None) -> None:
+    """Embed every episode that has no vector from the current model, then delete the
+    vectors of other models; print the model, the episodes, and how many were embedded.
+
+    Run it after changing XDB_EMBEDDER, so that every episode is vector-searchable again
+    at once rather than as the background worker gets to it. Safe to run while other
+    processes use the database; running it twice embeds nothing the second time.
+    """
+    from tqdm import tqdm
+
+    from xdb.index.reindex import episode_count, reindex
+
+    if embedder is not None:
+        click.get_current_context().find_root().obj["embedder"] = embedder.lower()
+    db = database()
+    show = sys.stderr.isatty() if progress is None else progress
+    with tqdm(
+        total=episode_count(db) if show else None,
+        unit=" episodes",
+        file=sys.stderr,
+        disable=not show,
+        delay=0.5 if progress is None else 0.0,  # on a terminal, no flash for a quick run
+    ) as bar:
+        result = reindex(db, bar.update)
+        # The total counted every episode; those that already had a vector were never
+        # visited, so the run ends where the work did.
+        bar.total = bar.n
+    emit(result)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

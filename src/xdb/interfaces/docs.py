@@ -32,7 +32,7 @@ from xdb.interfaces.stdio import ANSWERS_FILE
 from xdb.ops.registry import Operation, operations
 
 DEFAULT_OUTPUT = Path("docs/reference.md")
-HAND_WRITTEN = ("serve", "mcp", "import", "export")
+HAND_WRITTEN = ("serve", "mcp", "import", "export", "reindex")
 _WIDTH = 100  # help text is wrapped at a fixed width so the output never depends on a terminal
 
 _BASE_TYPES: dict[Any, str] = {
@@ -286,8 +286,15 @@ _NOTES = [
     "syntax is interpreted.",
     "- **Export format.** `xdb export` writes JSON Lines: first "
     '`{"kind": "xdb-export", "version": 1}`, then `session`, `tag`, `timestep`, '
-    "`tag_application` and `comment` records with the fields shown above. `xdb import` "
-    "restores them in one transaction and skips objects that already exist.",
+    "`tag_application`, `comment` and `episode` records with the fields shown above. An "
+    "`episode` record has `add_episode`'s fields with the episode's kind as `episode_kind` "
+    "(`kind` names the record), plus `episode_id`, `created_at` and `created_by`, each "
+    "optional on import (a new id, the import's time, `import`). `xdb import` restores "
+    "them in one transaction and skips objects that already exist. Vectors are not "
+    "exported: imported episodes are embedded by the importing database's model.",
+    "- **Changing the embedding model.** Searches use only the current model's vectors; "
+    "episodes get new ones in the background as the database is used. `xdb reindex` "
+    "embeds them all at once and deletes the other models' vectors.",
     "",
 ]
 

@@ -25,7 +25,7 @@ def encode(position: list[Any], filters_digest: str) -> str:
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
-def decode(cursor: str, filters_digest: str) -> list[Any]:
+def decode(cursor: str, filters_digest: str, field: str = "cursor") -> list[Any]:
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         data = json.loads(base64.urlsafe_b64decode(padded.encode()))
@@ -36,11 +36,11 @@ def decode(cursor: str, filters_digest: str) -> list[Any]:
     if not ok:
         raise InvalidRequest(
             "cursor is malformed; pass the next_cursor of a previous page unchanged, or omit it",
-            field="cursor",
+            field=field,
         )
     if data.get("f") != filters_digest:
         raise InvalidRequest(
             "cursor was made for different filters; repeat the original filters or omit cursor",
-            field="cursor",
+            field=field,
         )
     return list(position)

@@ -47,13 +47,22 @@ def default_summary(content: str) -> str:
 
 
 def new_episode(ctx: Context, req: AddEpisodeRequest) -> NewEpisode:
-    now = now_us()
+    return episode_row(
+        req, episode_id=new_id("episode"), created_us=now_us(), created_by=ctx.caller.id
+    )
+
+
+def episode_row(
+    req: AddEpisodeRequest, *, episode_id: str, created_us: int, created_by: str
+) -> NewEpisode:
+    """The stored row for an add_episode request, its defaults filled in. Shared with the
+    JSONL import, which keeps an exported episode's id and creation."""
     window = req.time_window
-    start = to_us(window.start_time) if window else now
-    end = to_us(window.end_time) if window else now
+    start = to_us(window.start_time) if window else created_us
+    end = to_us(window.end_time) if window else created_us
     provenance = req.provenance or Provenance(session_id=req.session_id)
     return NewEpisode(
-        id=new_id("episode"),
+        id=episode_id,
         namespace=req.namespace,
         kind=req.kind,
         session_id=req.session_id or provenance.session_id,
@@ -61,8 +70,8 @@ def new_episode(ctx: Context, req: AddEpisodeRequest) -> NewEpisode:
         content=req.content,
         start_us=start,
         end_us=end,
-        created_us=now,
-        created_by=ctx.caller.id,
+        created_us=created_us,
+        created_by=created_by,
         concept_tags=[t.model_dump(mode="json") for t in req.concept_tags],
         labels=[lb.model_dump(mode="json") for lb in req.labels],
         motive_profile=dict(req.motive_profile),

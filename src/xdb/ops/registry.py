@@ -88,10 +88,17 @@ def register(op: Operation[ReqT, RespT]) -> Operation[ReqT, RespT]:
     return op
 
 
+# The order groups are listed in (tools, routes, commands, docs); within a group, the order
+# operations were registered in. Imports between capability modules cannot reorder it.
+GROUP_ORDER = ("xdb", "experience", "memcp")
+
+
 def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
-    """Registered operations, in registration order, optionally limited to some groups."""
+    """Registered operations, optionally limited to some groups."""
     _load()
-    return [op for op in REGISTRY.values() if groups is None or op.group in groups]
+    chosen = [op for op in REGISTRY.values() if groups is None or op.group in groups]
+    rank = {g: i for i, g in enumerate(GROUP_ORDER)}
+    return sorted(chosen, key=lambda op: rank.get(op.group, len(rank)))
 
 
 def _load() -> None:

@@ -111,6 +111,7 @@ class Ranking:
     recency_weight: float
     max_vseq: int | None = None
     text_weight: float = TEXT_WEIGHT  # BM25's share of text relevance (benchmarks vary it)
+    query_vector: Any = None  # the text's embedding, when the caller already has it
 
     def rank(
         self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None
@@ -161,7 +162,9 @@ class Ranking:
             return []
         if self.max_vseq is None:
             self.max_vseq = index.max_vseq
-        query = indexer.embedder.embed([self.text])[0]
+        if self.query_vector is None:
+            self.query_vector = indexer.embedder.embed([self.text])[0]
+        query = self.query_vector
         needs_sql = flt.concepts or flt.label_concept or flt.label or flt.label_min_confidence
         allowed = ctx.store.episode_seqs(flt) if needs_sql or flt.session_id else None
         return index.search(
@@ -185,7 +188,11 @@ def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesR
     relevance = sort.by is SortBy.RELEVANCE and bool(text or present)
     digest = cursors.digest(req.model_dump(mode="json", exclude={"page"}))
     size = req.page.page_size
-    position = cursors.decode(req.page.cursor, digest) if req.page.cursor is not None else None
+    position = (
+        cursors.decode(req.page.cursor, digest, "page.cursor")
+        if req.page.cursor is not None
+        else None
+    )
     if not relevance:
         return _ordered(ctx, req, flt, position, digest)
     if position is not None:

@@ -178,18 +178,20 @@ def where(flt: EpisodeFilter) -> tuple[list[str], list[Any]]:
         clauses.append("e.seq <= ?")
         params.append(flt.max_seq)
     for c in flt.concepts:
+        # IN (subquery) lets SQLite start from the concept's index rows (a selective set)
+        # instead of testing every episode the other conditions leave.
         either = []
         if c.as_tag:
-            tag = "c.score >= ?" + (" AND c.kind = ?" if c.kind else "")
+            kind = " AND kind = ?" if c.kind else ""
             either.append(
-                "EXISTS (SELECT 1 FROM episode_concepts c WHERE c.concept_id = ?"
-                f" AND c.episode_seq = e.seq AND {tag})"
+                "e.seq IN (SELECT episode_seq FROM episode_concepts"
+                f" WHERE concept_id = ? AND score >= ?{kind})"
             )
             params.extend([c.concept_id, c.min_score] + ([c.kind] if c.kind else []))
         if c.as_label:
             either.append(
-                "EXISTS (SELECT 1 FROM episode_labels l WHERE l.concept_id = ?"
-                " AND l.episode_seq = e.seq AND l.label = 'positive' AND l.confidence >= ?)"
+                "e.seq IN (SELECT episode_seq FROM episode_labels WHERE concept_id = ?"
+                " AND label = 'positive' AND confidence >= ?)"
             )
             params.extend([c.concept_id, c.min_score])
         test = "(" + " OR ".join(either) + ")"

@@ -1,8 +1,13 @@
 """Export every stored object as plain records, and import them back losslessly.
 
-Records carry a ``kind`` (session, tag, timestep, tag_application, comment) and the same
-fields the API shows, so an export is readable, diffable, and portable between stores.
+Records carry a ``kind`` (session, tag, timestep, tag_application, comment, episode) and the
+same fields the API shows, so an export is readable, diffable, and portable between stores.
 Import is idempotent: an object whose id (or session and tick) exists is skipped.
+
+An episode record holds add_episode's fields plus ``episode_id``, ``created_at`` and
+``created_by``; since ``kind`` names the record, the episode's own kind is ``episode_kind``.
+Vectors are not exported: they belong to a model, and the importing database embeds the
+episodes with its own.
 """
 
 from __future__ import annotations
@@ -13,13 +18,15 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from xdb.errors import InvalidRequest, from_validation_errors
-from xdb.ids import parse_timestep_id
+from xdb.ids import new_id, parse_timestep_id
+from xdb.models.episodes import AddEpisodeRequest, NonEmpty, Provenance
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
-from xdb.store.sqlite import rows, textindex
-from xdb.timeutil import from_us, to_us
+from xdb.store.protocol import NewEpisode
+from xdb.store.sqlite import episodes, rows, textindex
+from xdb.timeutil import as_utc, from_us, now_us, to_us
 
 FORMAT = "xdb-export"
 VERSION = 1
@@ -30,6 +37,21 @@ class SessionRecord(BaseModel):
     next_tick: int
     created_at: datetime
     last_at: datetime
+
+
+class EpisodeRecord(AddEpisodeRequest):
+    """An episode as exported: add_episode's fields, with what the store made kept."""
+
+    # The record's "kind" says "episode"; the episode's own kind needs another name.
+    kind: NonEmpty = Field(default="other", alias="episode_kind")
+    episode_id: NonEmpty | None = Field(default=None, description="Default: a new id.")
+    created_at: datetime | None = Field(default=None, description="Default: the import's time.")
+    created_by: NonEmpty = "import"
+
+    @field_validator("created_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
 
 
 def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
@@ -63,6 +85,8 @@ def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
             " created_us, updated_us, created_by FROM comments ORDER BY rowid"
         ):
             yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
+        for row in conn.execute(f"SELECT {episodes.COLUMNS} FROM episodes ORDER BY seq"):
+            yield _episode_record(episodes.to_stored(row).episode)
     finally:
         conn.execute("COMMIT")
 
@@ -75,8 +99,56 @@ def _parse(model: type[BaseModel], record: dict[str, Any], number: int, kind: st
         raise InvalidRequest(f"record {number} ({kind}): {err.message}") from exc
 
 
+def _episode_record(ep: NewEpisode) -> dict[str, Any]:
+    return {
+        "kind": "episode",
+        "episode_id": ep.id,
+        "episode_kind": ep.kind,
+        "namespace": ep.namespace,
+        "session_id": ep.session_id,
+        "summary": ep.summary,
+        "content": ep.content,
+        "time_window": {
+            "start_time": from_us(ep.start_us).isoformat(),
+            "end_time": from_us(ep.end_us).isoformat(),
+        },
+        "concept_tags": ep.concept_tags,
+        "motive_profile": ep.motive_profile,
+        "metadata": ep.metadata,
+        "labels": ep.labels,
+        "provenance": ep.provenance,
+        "created_at": from_us(ep.created_us).isoformat(),
+        "created_by": ep.created_by,
+    }
+
+
+def _import_episode(conn: sqlite3.Connection, record: EpisodeRecord) -> bool:
+    """Insert an episode unless its id is stored; True when it was inserted."""
+    # Imported lazily: the operations register themselves on import, in an order the
+    # interfaces list them in, which a store module must not decide.
+    from xdb.ops.episodes import episode_row
+
+    episode_id = record.episode_id or new_id("episode")
+    if conn.execute("SELECT 1 FROM episodes WHERE id = ?", (episode_id,)).fetchone():
+        return False
+    if record.provenance is None:
+        record = record.model_copy(
+            update={"provenance": Provenance(session_id=record.session_id, source="import")}
+        )
+    created = to_us(record.created_at) if record.created_at else now_us()
+    episodes.insert(
+        conn,
+        episode_row(
+            record, episode_id=episode_id, created_us=created, created_by=record.created_by
+        ),
+    )
+    return True
+
+
 def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) -> dict[str, int]:
     counts = {k: 0 for k in ("session", "tag", "timestep", "tag_application", "comment")}
+    # Counted only when the input has episodes, so a log-only import reports what it did.
+    episode_count: int | None = None
     skipped = 0
     tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
     seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
@@ -198,13 +270,19 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             )
             counts["comment"] += cur.rowcount
             skipped += 1 - cur.rowcount
+        elif kind == "episode":
+            inserted = _import_episode(conn, _parse(EpisodeRecord, body, number, kind))
+            episode_count = (episode_count or 0) + (1 if inserted else 0)
+            skipped += 0 if inserted else 1
         else:
             raise InvalidRequest(
                 f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
-                " timestep, tag_application, comment",
+                " timestep, tag_application, comment, episode",
                 field="kind",
             )
     textindex.catch_up(conn)  # an import leaves the text index current
+    if episode_count is not None:
+        counts["episode"] = episode_count
     return {**counts, "skipped": skipped}
 
 
