@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -65,6 +66,16 @@ def ingest(db: xdb.Database, samples: list[dict[str, Any]]) -> dict[str, str]:
     return dia
 
 
+def stored_turns(path: str) -> dict[str, str]:
+    """episode id -> dia_id of a database this benchmark built before (--db reuse)."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT id, metadata FROM episodes")
+        return {i: json.loads(m)["dia_id"] for i, m in rows}
+    finally:
+        conn.close()
+
+
 def session_of(dia_id: str) -> str:
     return dia_id.split(":")[0]
 
@@ -84,7 +95,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.locomo", description=__doc__)
     parser.add_argument("path", type=Path, help="locomo-dev.json")
     parser.add_argument("--embedder", default="minilm", help="minilm (default), hash, openai")
-    parser.add_argument("--db", default=":memory:", help="where to build the database")
+    parser.add_argument(
+        "--db", default=":memory:", help="where to build the database (an existing one is reused)"
+    )
     args = parser.parse_args(argv)
     samples = json.loads(args.path.read_text(encoding="utf-8"))
     questions = [
@@ -93,9 +106,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         for q in s["qa"]
         if q["category"] in CATEGORIES
     ]
+    reuse = args.db != ":memory:" and Path(args.db).exists()
     with xdb.connect(args.db, embedder=args.embedder) as db:
         start = time.perf_counter()
-        dia = ingest(db, samples)
+        dia = stored_turns(args.db) if reuse else ingest(db, samples)
         added = time.perf_counter() - start
         assert db.wait_for_embeddings(3600), db.indexer.failure
         embedded = time.perf_counter() - start

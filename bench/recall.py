@@ -39,17 +39,21 @@ from xdb.ops.search import Ranking
 from xdb.store.protocol import ConceptCondition, EpisodeFilter
 from xdb.timeutil import to_us
 
-NAMES = ["Caroline", "Melanie", "John", "Maria", "Deborah", "Jolene", "Tim", "Andrew"]
+_NAMES = "Caroline Melanie John Maria Deborah Jolene Tim Andrew"
+NAMES = _NAMES.split()
 PLACES = ["Paris", "the lake", "the office", "Sweden", "the museum", "the park", "Tokyo"]
 VERBS = ["went to", "talked about", "painted", "visited", "planned", "remembered", "fixed"]
-NOUNS = (
+_NOUNS = (
     "trip deploy server budget garden kite river painting concert job interview dog cat book "
     "recipe marathon camera guitar school friend family weekend project bug release meeting "
     "database migration tests pipeline coffee summer winter holiday museum festival"
-).split()
-FILLER = "the a and of to in it was that with for on as is at by this we they but so".split()
+)
+NOUNS = _NOUNS.split()
+_FILLER = "the a and of to in it was that with for on as is at by this we they but so"
+FILLER = _FILLER.split()
 # A realistic long tail: 4,000 made-up words after the common nouns, drawn by Zipf's law.
-_SYLLABLES = "ka lo mi ne ro ta vu se di pa ge zo ri mu fe".split()
+_SYLLABLE_TEXT = "ka lo mi ne ro ta vu se di pa ge zo ri mu fe"
+_SYLLABLES = _SYLLABLE_TEXT.split()
 RARE = [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in _SYLLABLES[:18]][:4000]
 VOCAB = NOUNS + RARE
 QUESTIONS = [

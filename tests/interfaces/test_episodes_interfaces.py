@@ -217,7 +217,11 @@ async def test_experience_tools_end_to_end(via: Transport, db: xdb.Database) -> 
 
     # Text: the three deploy episodes of p lead; q's never shows.
     deploys = await search(via, text_query="staging production deploy", namespace="p")
-    assert set(deploys[:3]) == {ids["failed"], ids["rolled_back"], ids["succeeded"]}
+    # lunch sits between two deploy episodes of s1, and an episode is indexed with its
+    # session neighbours' words (a conversation turn is found by the question before it),
+    # so it may rank among them; the deploy episodes still lead.
+    assert deploys[0] in {ids["failed"], ids["rolled_back"], ids["succeeded"]}
+    assert {ids["failed"], ids["rolled_back"], ids["succeeded"]} <= set(deploys[:4])
     assert ids["elsewhere"] not in deploys
     # Text and a concept filter together: the concept is a hard condition.
     failures = await search(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -287,3 +288,38 @@ def test_a_cursor_is_refused_with_other_filters(corpus: Any) -> None:
     assert page.next_cursor
     with pytest.raises(InvalidRequest, match="different filters"):
         db.search_episodes(namespace="ns1", page={"page_size": 2, "cursor": page.next_cursor})
+
+
+def test_a_turn_is_found_by_the_words_of_its_neighbours(tmp_path: Path) -> None:
+    path = tmp_path / "turns.sqlite3"
+    with xdb.connect(path, embedder="hash") as db:
+        turns = ["Where did you go hiking in May?", "Yes, the Alps, it was lovely!", "Nice."]
+        ids = [
+            db.add_episode(
+                content=t,
+                session_id="chat",
+                time_window={
+                    "start_time": f"2025-05-08T10:0{i}:00Z",
+                    "end_time": f"2025-05-08T10:0{i}:00Z",
+                },
+            ).episode_id
+            for i, t in enumerate(turns)
+        ]
+        db.add_episode(content="Lunch was good.", session_id="other")
+        found = db.search_episodes(text_query="hiking", page={"page_size": 10}).episodes
+        # The answer never says "hiking"; the question before it does.
+        assert ids[1] in [h.episode_id for h in found]
+        # Date words are indexed too: people ask "what happened in May 2025?".
+        in_may = db.search_episodes(text_query="May 2025", page={"page_size": 10}).episodes
+        assert set(ids) <= {h.episode_id for h in in_may}
+        # Deleting the middle turn makes its neighbours each other's context, exactly.
+        db.delete_episode(episode_id=ids[1])
+        conn = sqlite3.connect(path)
+        try:
+            conn.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('integrity-check')")
+            context = conn.execute(
+                "SELECT context FROM episodes WHERE id = ?", (ids[2],)
+            ).fetchone()[0]
+        finally:
+            conn.close()
+        assert "hiking" in context and "Alps" not in context

@@ -215,6 +215,10 @@ class Store(Protocol):
 
     def episode_seqs(self, flt: EpisodeFilter) -> list[int]: ...
 
+    def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
+        """The session of each of ``seqs`` that has one."""
+        ...
+
     def episode_max_seq(self) -> int: ...
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:

@@ -96,3 +96,7 @@ class EpisodeMethods:
     def drop_other_vectors(self, model: str) -> int:
         result: int = self._write(lambda c: episodes.drop_other_vectors(c, model))
         return result
+
+    def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
+        result: dict[int, str] = self._read(lambda c: episodes.sessions_of(c, seqs))
+        return result

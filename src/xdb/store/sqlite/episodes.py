@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.timeutil import from_us
 
 COLUMNS = (
     "seq, id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
@@ -70,26 +71,92 @@ def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
         [(lb["concept_id"], seq, lb["label"], lb["confidence"]) for lb in ep.labels],
     )
     conn.execute(
-        "INSERT INTO episodes_fts (rowid, summary, content) VALUES (?,?,?)",
+        "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,'')",
         (seq, ep.summary, ep.content),
     )
+    # The new episode's context, and its session neighbours' (each now has a new neighbour).
+    for affected in (seq, *_neighbour_seqs(conn, seq)):
+        refresh_context(conn, affected)
     return seq
+
+
+# How much of a neighbour's content joins an episode's context in the text index.
+CONTEXT_CHARS = 1000
+
+
+def date_words(us: int) -> str:
+    """ "8 May 2023": how people ask about dates ("when did ... in May?")."""
+    day = from_us(us)
+    return f"{day.day} {day:%B} {day.year}"
+
+
+def _neighbour_seqs(conn: sqlite3.Connection, seq: int) -> list[int]:
+    row = conn.execute("SELECT session_id, start_us FROM episodes WHERE seq = ?", (seq,)).fetchone()
+    if row is None or row[0] is None:
+        return []
+    found = []
+    for cmp, order in (("<", "DESC"), (">", "ASC")):
+        near = conn.execute(
+            f"SELECT seq FROM episodes WHERE session_id = ? AND (start_us, seq) {cmp} (?, ?)"
+            f" ORDER BY start_us {order}, seq {order} LIMIT 1",
+            (row[0], row[1], seq),
+        ).fetchone()
+        if near is not None:
+            found.append(int(near[0]))
+    return found
+
+
+def refresh_context(conn: sqlite3.Connection, seq: int) -> None:
+    """Re-index an episode's context: its date words and its session neighbours' text.
+
+    A turn of a conversation rarely repeats what it answers: "Yes, last Tuesday!" is found
+    by the question before it. Indexing each episode with its neighbours' words (measured
+    on LoCoMo: BM25 turn recall@10 0.678 -> 0.803) lets a question find the turn that
+    answers it. The text is kept in ``episodes.context`` so a later re-index or delete can
+    remove exactly what was indexed.
+    """
+    row = conn.execute(
+        "SELECT summary, content, context, start_us FROM episodes WHERE seq = ?", (seq,)
+    ).fetchone()
+    if row is None:
+        return
+    summary, content, old, start_us = row
+    parts = [date_words(start_us)]
+    for near in _neighbour_seqs(conn, seq):
+        text = conn.execute("SELECT content FROM episodes WHERE seq = ?", (near,)).fetchone()[0]
+        parts.append(text[:CONTEXT_CHARS])
+    context = " ".join(parts)
+    if context == old:
+        return
+    conn.execute(
+        "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content, context)"
+        " VALUES ('delete', ?, ?, ?, ?)",
+        (seq, summary, content, old),
+    )
+    conn.execute("UPDATE episodes SET context = ? WHERE seq = ?", (context, seq))
+    conn.execute(
+        "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,?)",
+        (seq, summary, content, context),
+    )
 
 
 def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
     """Delete an episode with its rows and index entry; its seq, or None if there was none."""
     row = conn.execute(
-        "SELECT seq, summary, content FROM episodes WHERE id = ?", (episode_id,)
+        "SELECT seq, summary, content, context FROM episodes WHERE id = ?", (episode_id,)
     ).fetchone()
     if row is None:
         return None
+    neighbours = _neighbour_seqs(conn, row[0])
     conn.execute(
-        "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content)"
-        " VALUES ('delete', ?, ?, ?)",
+        "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content, context)"
+        " VALUES ('delete', ?, ?, ?, ?)",
         row,
     )
     # Concepts, labels and vectors go with it (ON DELETE CASCADE).
     conn.execute("DELETE FROM episodes WHERE seq = ?", (row[0],))
+    for near in neighbours:  # they are each other's neighbours now
+        refresh_context(conn, near)
     return int(row[0])
 
 
@@ -133,6 +200,18 @@ def by_seqs(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, StoredEp
         sql = f"SELECT {COLUMNS} FROM episodes WHERE seq IN ({','.join('?' * len(chunk))})"
         for row in conn.execute(sql, chunk):
             found[row[0]] = to_stored(row)
+    return found
+
+
+def sessions_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, str]:
+    found = {}
+    for i in range(0, len(seqs), 500):
+        chunk = seqs[i : i + 500]
+        sql = (
+            f"SELECT seq, session_id FROM episodes WHERE seq IN ({','.join('?' * len(chunk))})"
+            " AND session_id IS NOT NULL"
+        )
+        found.update({int(r[0]): str(r[1]) for r in conn.execute(sql, chunk)})
     return found
 
 
@@ -244,11 +323,12 @@ def bm25(
     """Up to ``limit`` (seq, bm25 score, higher better) for an FTS5 MATCH expression."""
     clauses, params = where(flt)
     clauses.insert(0, "episodes_fts MATCH ?")
-    # Summary hits weigh a little more than content hits: a summary says what it is about.
+    # Column weights: the summary (often the content's first sentence: counted half, not
+    # twice), the content, and the context (date words and neighbours' text).
     sql = (
-        "SELECT e.seq, -bm25(episodes_fts, 1.2, 1.0) FROM episodes_fts"
+        "SELECT e.seq, -bm25(episodes_fts, 0.5, 1.0, 1.0) FROM episodes_fts"
         f" JOIN episodes e ON e.seq = episodes_fts.rowid{_sql_where(clauses)}"
-        " ORDER BY bm25(episodes_fts, 1.2, 1.0) LIMIT ?"
+        " ORDER BY bm25(episodes_fts, 0.5, 1.0, 1.0) LIMIT ?"
     )
     return [(int(s), float(v)) for s, v in conn.execute(sql, [match, *params, limit])]
 

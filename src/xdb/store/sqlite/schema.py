@@ -128,7 +128,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             labels TEXT NOT NULL,
             motive_profile TEXT NOT NULL,
             metadata TEXT NOT NULL,
-            provenance TEXT NOT NULL
+            provenance TEXT NOT NULL,
+            context TEXT NOT NULL DEFAULT ''
         );
         CREATE INDEX episodes_time ON episodes (start_us, seq);
         CREATE INDEX episodes_namespace_time ON episodes (namespace, start_us, seq);
@@ -151,7 +152,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         ) WITHOUT ROWID;
         CREATE INDEX episode_labels_episode ON episode_labels (episode_seq);
         CREATE VIRTUAL TABLE episodes_fts USING fts5 (
-            summary, content, content='episodes', content_rowid='seq',
+            summary, content, context, content='episodes', content_rowid='seq',
             tokenize='porter unicode61 remove_diacritics 2'
         );
         CREATE TABLE episode_vectors (
