@@ -14,30 +14,10 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
+from tests.interfaces.cli_runner import fails, ok, run
 from xdb.interfaces.cli import cli
-
-
-def run(db: Path, *args: str, session: str | None = "s1", stdin: str | None = None) -> Result:
-    prefix = ["--db", str(db)] + (["--session", session] if session else [])
-    return CliRunner().invoke(cli, [*prefix, *args], input=stdin, env={"XDB_DEBUG": ""})
-
-
-def ok(db: Path, *args: str, **kwargs: Any) -> Any:
-    result = run(db, *args, **kwargs)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def fails(db: Path, *args: str, **kwargs: Any) -> str:
-    """Run a command that must fail the documented way; return its one error line."""
-    result = run(db, *args, **kwargs)
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0]
 
 
 @pytest.fixture

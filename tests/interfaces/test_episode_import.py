@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import xdb
-from xdb.interfaces.cli import cli
+from tests.interfaces.cli_runner import fails, ok, run
 
 HEADER = {"kind": "xdb-export", "version": 1}
 INCIDENT = {
@@ -37,30 +36,6 @@ FOLLOW_UP = {
     "content": "Fixed the config and redeployed.",
     "time_window": {"start_time": "2025-03-01T11:00:00Z", "end_time": "2025-03-01T11:30:00Z"},
 }
-
-
-def run(db: Path, *args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(
-        cli,
-        ["--db", str(db), "--session", "s1", *args],
-        input=stdin,
-        env={"XDB_DEBUG": "", "XDB_EMBEDDER": "hash"},
-    )
-
-
-def ok(db: Path, *args: str, **kwargs: Any) -> Any:
-    result = run(db, *args, **kwargs)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def fails(db: Path, *args: str) -> str:
-    result = run(db, *args)
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0]
 
 
 def export(db: Path) -> list[dict[str, Any]]:

@@ -22,11 +22,10 @@ from typing import Any, Protocol
 import httpx
 import pytest
 import uvicorn
-from click.testing import CliRunner, Result
 from mcp import Client, StdioServerParameters
 
 import xdb
-from xdb.interfaces.cli import cli
+from tests.interfaces.cli_runner import fails, ok
 from xdb.interfaces.http import create_app
 from xdb.interfaces.mcp import build_server
 from xdb.ops.registry import REGISTRY, operations
@@ -569,27 +568,6 @@ async def test_xdb_mcp_toolsets_memcp_serves_exactly_memcps_four_tools(tmp_path:
 
 
 # --------------------------------------------------------------------------- the CLI
-
-
-def run(db: Path, *args: str) -> Result:
-    return CliRunner().invoke(
-        cli, ["--db", str(db), *args], env={"XDB_DEBUG": "", "XDB_EMBEDDER": "hash"}
-    )
-
-
-def ok(db: Path, *args: str) -> Any:
-    result = run(db, *args)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def fails(db: Path, *args: str) -> str:
-    result = run(db, *args)
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0]
 
 
 def test_the_cli_adds_searches_details_finds_similar_and_deletes(tmp_path: Path) -> None:

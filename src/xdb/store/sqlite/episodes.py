@@ -183,36 +183,27 @@ def to_stored(row: Sequence[Any]) -> StoredEpisode:
     )
 
 
+def _where_in(conn: sqlite3.Connection, sql: str, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    """Rows of ``sql`` (whose ``{in}`` is filled with placeholders) for ``values``, in chunks
+    that stay under SQLite's limit on bound parameters."""
+    for i in range(0, len(values), 500):
+        chunk = values[i : i + 500]
+        yield from conn.execute(sql.format(marks=",".join("?" * len(chunk))), chunk)
+
+
 def by_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, StoredEpisode]:
-    found = {}
-    for i in range(0, len(ids), 500):
-        chunk = ids[i : i + 500]
-        sql = f"SELECT {COLUMNS} FROM episodes WHERE id IN ({','.join('?' * len(chunk))})"
-        for row in conn.execute(sql, chunk):
-            found[row[1]] = to_stored(row)
-    return found
+    sql = f"SELECT {COLUMNS} FROM episodes WHERE id IN ({{marks}})"
+    return {row[1]: to_stored(row) for row in _where_in(conn, sql, ids)}
 
 
 def by_seqs(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
-    found = {}
-    for i in range(0, len(seqs), 500):
-        chunk = seqs[i : i + 500]
-        sql = f"SELECT {COLUMNS} FROM episodes WHERE seq IN ({','.join('?' * len(chunk))})"
-        for row in conn.execute(sql, chunk):
-            found[row[0]] = to_stored(row)
-    return found
+    sql = f"SELECT {COLUMNS} FROM episodes WHERE seq IN ({{marks}})"
+    return {row[0]: to_stored(row) for row in _where_in(conn, sql, seqs)}
 
 
 def sessions_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, str]:
-    found = {}
-    for i in range(0, len(seqs), 500):
-        chunk = seqs[i : i + 500]
-        sql = (
-            f"SELECT seq, session_id FROM episodes WHERE seq IN ({','.join('?' * len(chunk))})"
-            " AND session_id IS NOT NULL"
-        )
-        found.update({int(r[0]): str(r[1]) for r in conn.execute(sql, chunk)})
-    return found
+    sql = "SELECT seq, session_id FROM episodes WHERE seq IN ({marks}) AND session_id IS NOT NULL"
+    return {int(r[0]): str(r[1]) for r in _where_in(conn, sql, seqs)}
 
 
 def session_neighbours(conn: sqlite3.Connection, seq: int) -> tuple[str | None, str | None]:
