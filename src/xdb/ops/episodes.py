@@ -11,7 +11,6 @@ from xdb.ids import new_id, timestep_id
 from xdb.models.episodes import (
     AddEpisodeRequest,
     AddEpisodeResponse,
-    ConceptTag,
     DeleteEpisodeRequest,
     DeleteEpisodeResponse,
     Episode,
@@ -26,10 +25,9 @@ from xdb.models.episodes import (
     SimilarEpisode,
     SimilarEpisodesRequest,
     SimilarEpisodesResponse,
-    TimeWindow,
 )
 from xdb.ops.registry import Context, Operation, register
-from xdb.ops.search import Ranking, hit
+from xdb.ops.search import Ranking, hit, shown_fields
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.timeutil import from_us, now_us, to_us
 
@@ -106,15 +104,8 @@ def full(ctx: Context, stored: StoredEpisode) -> Episode:
     ep = stored.episode
     before, after = ctx.store.episode_neighbours(stored.seq)
     return Episode(
-        episode_id=ep.id,
-        kind=ep.kind,
-        namespace=ep.namespace,
-        session_id=ep.session_id,
-        summary=ep.summary,
+        **shown_fields(ep),
         content=ep.content,
-        time_window=TimeWindow(start_time=from_us(ep.start_us), end_time=from_us(ep.end_us)),
-        concept_tags=[ConceptTag.model_validate(t) for t in ep.concept_tags],
-        motive_profile=ep.motive_profile,
         metadata=ep.metadata,
         labels=[ExemplarLabel.model_validate(lb) for lb in ep.labels],
         provenance=Provenance.model_validate(ep.provenance),

@@ -41,7 +41,7 @@ from xdb.models.episodes import (
 )
 from xdb.ops import cursor as cursors
 from xdb.ops.registry import Context, Operation, register
-from xdb.store.protocol import ConceptCondition, EpisodeFilter, StoredEpisode
+from xdb.store.protocol import ConceptCondition, EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.text import search_terms
 from xdb.timeutil import from_us, now_us, to_us
 
@@ -78,20 +78,23 @@ def episode_filter(req: SearchEpisodesRequest) -> EpisodeFilter:
     )
 
 
+def shown_fields(ep: NewEpisode) -> dict[str, Any]:
+    """The fields a search hit and a full episode both show, from the stored row."""
+    return {
+        "episode_id": ep.id,
+        "kind": ep.kind,
+        "namespace": ep.namespace,
+        "session_id": ep.session_id,
+        "summary": ep.summary,
+        "concept_tags": [ConceptTag.model_validate(t) for t in ep.concept_tags],
+        "motive_profile": ep.motive_profile,
+        "time_window": TimeWindow(start_time=from_us(ep.start_us), end_time=from_us(ep.end_us)),
+    }
+
+
 def hit(stored: StoredEpisode, score: float) -> EpisodeHit:
     ep = stored.episode
-    return EpisodeHit(
-        episode_id=ep.id,
-        kind=ep.kind,
-        namespace=ep.namespace,
-        session_id=ep.session_id,
-        summary=ep.summary,
-        snippet=ep.content[:SNIPPET],
-        concept_tags=[ConceptTag.model_validate(t) for t in ep.concept_tags],
-        motive_profile=ep.motive_profile,
-        time_window=TimeWindow(start_time=from_us(ep.start_us), end_time=from_us(ep.end_us)),
-        score=round(score, 6),
-    )
+    return EpisodeHit(**shown_fields(ep), snippet=ep.content[:SNIPPET], score=round(score, 6))
 
 
 def _normalised(ranked: list[tuple[int, float]]) -> dict[int, float]:
