@@ -114,6 +114,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         assert db.wait_for_embeddings(3600), db.indexer.failure
         embedded = time.perf_counter() - start
         print(f"{len(dia)} turns added in {added:.1f} s, embedded by {embedded:.1f} s")
+        # add_episode returns at once; how long until the episode is vector-searchable?
+        returned, searchable = [], []
+        for i in range(20):
+            t0 = time.perf_counter()
+            db.add_episode(content=f"Probe {i}: a new turn about kayaks", namespace="probe")
+            returned.append(time.perf_counter() - t0)
+            assert db.wait_for_embeddings(60)
+            searchable.append(time.perf_counter() - t0)
+        returned.sort()
+        searchable.sort()
+        print(
+            f"add_episode returns in {returned[10] * 1e3:.1f} ms p50; vector-searchable after"
+            f" {searchable[10] * 1e3:.0f} ms p50, {searchable[-1] * 1e3:.0f} ms max (target 1 s)"
+        )
         ctx = Context(db.store, Caller(), lambda: "", {}, db.indexer)
         runs = {"hybrid": TEXT_WEIGHT, "bm25 only": 1.0, "vector only": 0.0}
         results = {}
