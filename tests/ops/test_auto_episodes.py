@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import xdb
 from xdb.ops.auto_episodes import MIN_SCORE, TOP_K
@@ -54,3 +57,22 @@ def test_timesteps_without_an_ended_event_make_no_episode(tmp_path: Path) -> Non
         db.record(event_type="output", content="half a reply", event_id="r9")
         db.record(event_type="output", content="no event", event_end=True)
         assert db.search_episodes().episodes == []
+
+
+def test_an_event_and_its_episode_are_written_together_or_not_at_all(tmp_path: Path) -> None:
+    from xdb.store.protocol import NewTimestep
+
+    with xdb.connect(tmp_path / "atomic.sqlite3", session_id="s", embedder="hash") as db:
+        db.record(event_type="output", content="start", event_id="r1", token_id=0)
+
+        def broken(steps: object) -> Any:
+            raise RuntimeError("the episode could not be made")
+
+        end = NewTimestep("s", 1, "output", "assistant", " end", 1, "r1", False, True, {})
+        with pytest.raises(RuntimeError):
+            db.store.record([end], close_event=broken)
+        # The ending timestep rolled back with the episode that failed.
+        assert [t.content for t in db.recent(n=10).timesteps] == ["start"]
+        assert db.search_episodes().episodes == []
+        db.record(event_type="output", content=" end", event_id="r1", token_id=1, event_end=True)
+        assert [h.snippet for h in db.search_episodes().episodes] == ["start end"]

@@ -11,18 +11,21 @@ call and its answer, a steering burst). Its episode gets:
   ``TOP_K`` with a score of at least ``MIN_SCORE``, kind ``stable``;
 - time window, session and provenance (``source: log``, first and last tick).
 
-It is written right after the timesteps' own transaction; a crash between the two leaves the
-timesteps without their episode (re-record the event's end, or add it by hand).
+The episode is written in the same transaction as the timestep that ends the event: both or
+neither survive a crash.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from xdb.ids import new_id
 from xdb.models.episodes import DEFAULT_NAMESPACE, AddEpisodeRequest, Provenance, TimeWindow
 from xdb.models.log import Timestep
-from xdb.ops.episodes import add_episode
+from xdb.ops.episodes import episode_row
 from xdb.ops.registry import Context
+from xdb.store.protocol import NewEpisode
+from xdb.timeutil import now_us
 
 TOP_K = 10
 MIN_SCORE = 0.1
@@ -64,11 +67,17 @@ def episode_request(steps: Sequence[Timestep]) -> AddEpisodeRequest:
     )
 
 
-def close_events(ctx: Context, ended: Sequence[tuple[str, str]]) -> list[str]:
-    """Make an episode for each (session, event_id) that just ended; their ids."""
-    made = []
-    for session, event_id in dict.fromkeys(ended):
-        steps = ctx.store.event_timesteps(session, event_id)
-        if steps:
-            made.append(add_episode(ctx, episode_request(steps)).episode_id)
-    return made
+def episode_maker(ctx: Context) -> Callable[[Sequence[Timestep]], NewEpisode]:
+    """What the store calls, inside the transaction that ends an event, to turn the event's
+    timesteps into the episode row it writes in that same transaction."""
+    created_by = ctx.caller.id
+
+    def make(steps: Sequence[Timestep]) -> NewEpisode:
+        return episode_row(
+            episode_request(steps),
+            episode_id=new_id("episode"),
+            created_us=now_us(),
+            created_by=created_by,
+        )
+
+    return make

@@ -23,7 +23,7 @@ from xdb.models.log import (
     TagResponse,
     _Targeted,
 )
-from xdb.ops.auto_episodes import close_events
+from xdb.ops.auto_episodes import episode_maker
 from xdb.ops.registry import Context, Operation, register
 from xdb.store.protocol import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
@@ -55,9 +55,13 @@ def _new_timestep(req: RecordRequest, now: int, default_session: str) -> NewTime
 
 def record(ctx: Context, req: RecordRequest) -> RecordResponse:
     session = req.session_id or ctx.current_session()
-    ((ts_id, tick),) = ctx.store.record([_new_timestep(req, now_us(), session)])
+    item = _new_timestep(req, now_us(), session)
     if req.event_end and req.event_id is not None:
-        close_events(ctx, [(session, req.event_id)])
+        ((ts_id, tick),) = ctx.store.record([item], close_event=episode_maker(ctx))
+        if ctx.indexer is not None:
+            ctx.indexer.notify()  # the event's new episode needs its vector
+    else:
+        ((ts_id, tick),) = ctx.store.record([item])
     return RecordResponse(timestep_id=ts_id, tick=tick)
 
 
@@ -65,11 +69,11 @@ def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     now = now_us()
     default = ctx.current_session() if any(t.session_id is None for t in req.timesteps) else ""
     items = [_new_timestep(t, now, default) for t in req.timesteps]
-    results = [RecordResponse(timestep_id=i, tick=t) for i, t in ctx.store.record(items)]
-    ended = [(it.session_id, it.event_id) for it in items if it.event_end and it.event_id]
-    if ended:
-        close_events(ctx, ended)
-    return RecordBatchResponse(results=results)
+    ends = any(it.event_end and it.event_id for it in items)
+    made = ctx.store.record(items, close_event=episode_maker(ctx) if ends else None)
+    if ends and ctx.indexer is not None:
+        ctx.indexer.notify()
+    return RecordBatchResponse(results=[RecordResponse(timestep_id=i, tick=t) for i, t in made])
 
 
 def resolve_target(ctx: Context, req: _Targeted) -> ResolvedTarget | None:

@@ -7,7 +7,7 @@ SQL dialect details stay inside each implementation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -112,8 +112,17 @@ class Store(Protocol):
     backend: str
     location: str
 
-    def record(self, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
-        """Append timesteps in order in one transaction; return (timestep_id, tick) each."""
+    def record(
+        self,
+        items: Sequence[NewTimestep],
+        close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
+    ) -> list[tuple[str, int]]:
+        """Append timesteps in order in one transaction; return (timestep_id, tick) each.
+
+        With ``close_event``, each event a timestep ends (``event_end`` and an
+        ``event_id``) becomes the episode ``close_event(its timesteps)`` returns, written
+        in the same transaction.
+        """
         ...
 
     def latest_session(self) -> str | None:
@@ -147,10 +156,6 @@ class Store(Protocol):
         ...
 
     def recent(self, session_id: str, n: int) -> list[Timestep]: ...
-
-    def event_timesteps(self, session_id: str, event_id: str) -> list[Timestep]:
-        """Every timestep of one event, in tick order."""
-        ...
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]: ...
 

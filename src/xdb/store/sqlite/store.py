@@ -6,7 +6,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +15,18 @@ from pydantic_core import PydanticSerializationError, to_json
 from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store.protocol import NewTimestep, ResolvedTarget, TimestepFilter
-from xdb.store.sqlite import rows, textindex, transfer
+from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.store.sqlite import episodes, rows, textindex, transfer
 from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
 from xdb.timeutil import from_us, to_us
 
+_EVENT_SQL = (
+    f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps"
+    " WHERE session_id = ? AND event_id = ? ORDER BY tick"
+)
 _INSERT_TIMESTEP = (
     "INSERT INTO timesteps (seq, session_id, tick, ts_us, event_type, role, content, token_id,"
     " event_id, event_start, event_end, activations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
@@ -104,7 +108,11 @@ class SQLiteStore(EpisodeMethods):
 
     # ------------------------------------------------------------------ writes
 
-    def record(self, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
+    def record(
+        self,
+        items: Sequence[NewTimestep],
+        close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
+    ) -> list[tuple[str, int]]:
         def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
             # Per session in this batch: [next tick, latest ts_us, timesteps added]. One list
             # per session keeps the per-timestep loop to a single dict lookup (hot path).
@@ -163,6 +171,14 @@ class SQLiteStore(EpisodeMethods):
                 " timesteps = timesteps + ? WHERE session_id = ?",
                 [(st[0], st[1], st[2], session) for session, st in state.items()],
             )
+            if close_event is not None:
+                ended = [(it.session_id, it.event_id) for it in items if it.event_end]
+                for session, event_id in dict.fromkeys(ended):
+                    if event_id is not None:
+                        steps = [
+                            rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
+                        ]
+                        episodes.insert(conn, close_event(steps))
             return out
 
         result: list[tuple[str, int]] = self._write(job)
@@ -306,16 +322,6 @@ class SQLiteStore(EpisodeMethods):
             ).fetchall()
         )
         return [rows.timestep(r) for r in reversed(found)]
-
-    def event_timesteps(self, session_id: str, event_id: str) -> list[Timestep]:
-        found = self._read(
-            lambda c: c.execute(
-                f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps"
-                " WHERE session_id = ? AND event_id = ? ORDER BY tick",
-                (session_id, event_id),
-            ).fetchall()
-        )
-        return [rows.timestep(r) for r in found]
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
         sql = (
