@@ -1,8 +1,8 @@
 """JSON Lines on files and pipes: `xdb import`, `xdb export` and `xdb record-batch --file`.
 
-The format itself (a header record, then session, tag, timestep, tag_application and comment
-records) belongs to the store; this module only moves it between a file and ``Database``,
-and makes errors name the line they come from.
+The format itself (a header record, then session, tag, timestep, tag_application, comment and
+episode records) belongs to the store; this module only moves it between a file and
+``Database``, and makes errors name the line they come from.
 """
 
 from __future__ import annotations
