@@ -199,7 +199,9 @@ class Database:
     # ------------------------------------------------------------------ lifecycle
 
     def wait_for_embeddings(self, timeout: float | None = None) -> bool:
-        """Block until every episode has a vector from the current model; False on timeout."""
+        """Block until every episode has a vector from the current model; False on timeout
+        or when the embedder failed (``db.indexer.failure`` says why; the next add, search
+        or wait retries)."""
         return self.indexer.wait(timeout)
 
     def close(self) -> None:

@@ -224,3 +224,35 @@ def test_search_never_mixes_two_models(tmp_path: Path) -> None:
         index = db.indexer.index()
         assert (index.model, index.dimension, len(index)) == (small.model_id, 64, 1)
         assert db.search_episodes(text_query="model wrote").episodes
+
+
+def test_waiting_for_embeddings_reports_a_failing_embedder(tmp_path: Path) -> None:
+    class Failing:
+        model_id = "failing:1"
+        dimension = 4
+
+        def embed(self, texts: Any) -> Any:
+            raise RuntimeError("the embeddings server is down")
+
+    with xdb.connect(tmp_path / "f.sqlite3", embedder=Failing()) as db:  # type: ignore[arg-type]
+        made = db.add_episode(content="still stored and searchable by its words")
+        assert db.wait_for_embeddings(10) is False
+        assert db.indexer.failure is not None and "server is down" in db.indexer.failure
+        found = db.search_episodes(text_query="searchable words")
+        assert [h.episode_id for h in found.episodes] == [made.episode_id]
+
+
+def test_search_ranks_by_words_when_the_query_cannot_be_embedded(tmp_path: Path) -> None:
+    from xdb.embed.hashing import HashEmbedder
+
+    class BreaksOnQueries(HashEmbedder):
+        def embed(self, texts: Any) -> Any:
+            if texts and texts[0].startswith("query:"):
+                raise RuntimeError("the embeddings server went away")
+            return super().embed(texts)
+
+    with xdb.connect(tmp_path / "q.sqlite3", embedder=BreaksOnQueries()) as db:
+        made = db.add_episode(content="penguins waddle on the ice")
+        assert db.wait_for_embeddings(10)
+        found = db.search_episodes(text_query="query: penguins")
+        assert [h.episode_id for h in found.episodes] == [made.episode_id]

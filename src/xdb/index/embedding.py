@@ -83,12 +83,14 @@ class Indexer:
             self._wake.notify_all()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until every episode has a vector (or the timeout); True when caught up."""
+        """Block until the worker has nothing left to do (or the timeout). True when every
+        episode has a vector; False on timeout or when embedding failed (see ``failure``)."""
         self.notify()
         with self._wake:
-            return self._wake.wait_for(
+            idle = self._wake.wait_for(
                 lambda: self._closed or not (self._pending or self._busy), timeout
             )
+        return idle and self.failure is None
 
     def close(self) -> None:
         with self._wake:

@@ -23,6 +23,7 @@ episodes are being added. Time and random orders page by keyset on (time or shuf
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,8 @@ from xdb.ops.registry import Context, Operation, register
 from xdb.store.protocol import ConceptCondition, EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.text import search_terms
 from xdb.timeutil import from_us, now_us, to_us
+
+logger = logging.getLogger(__name__)
 
 TEXT_WEIGHT = 0.5  # BM25's share of text relevance; the vector list gets the rest
 SESSION_BOOST = 0.3  # share of the best text score in an episode's session added to it
@@ -185,7 +188,12 @@ class Ranking:
         if self.max_vseq is None:
             self.max_vseq = index.max_vseq
         if self.query_vector is None:
-            self.query_vector = indexer.embedder.embed([self.text])[0]
+            try:
+                self.query_vector = indexer.embedder.embed([self.text])[0]
+            except Exception as exc:
+                # Recall degrades to text and concepts rather than failing the search.
+                logger.warning("query embedding failed, ranking without vectors: %s", exc)
+                return []
         query = self.query_vector
         needs_sql = flt.concepts or flt.label_concept or flt.label or flt.label_min_confidence
         allowed = ctx.store.episode_seqs(flt) if needs_sql or flt.session_id else None
