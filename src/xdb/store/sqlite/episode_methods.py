@@ -8,6 +8,7 @@ from typing import Any
 
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.store.sqlite import episodes
+from xdb.store.sqlite import vectors as vector_rows
 
 
 class EpisodeMethods:
@@ -77,24 +78,24 @@ class EpisodeMethods:
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
         result: list[tuple[int, str, str]] = self._read(
-            lambda c: episodes.missing_vectors(c, model, limit)
+            lambda c: vector_rows.missing_vectors(c, model, limit)
         )
         return result
 
     def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]:
-        result: list[int] = self._write(lambda c: episodes.store_vectors(c, model, vectors))
+        result: list[int] = self._write(lambda c: vector_rows.store_vectors(c, model, vectors))
         return result
 
     def load_vectors(
         self, model: str, after_vseq: int = 0
     ) -> list[tuple[int, int, bytes, str, int, int, str]]:
         result: list[tuple[int, int, bytes, str, int, int, str]] = self._read(
-            lambda c: list(episodes.load_vectors(c, model, after_vseq))
+            lambda c: list(vector_rows.load_vectors(c, model, after_vseq))
         )
         return result
 
     def drop_other_vectors(self, model: str) -> int:
-        result: int = self._write(lambda c: episodes.drop_other_vectors(c, model))
+        result: int = self._write(lambda c: vector_rows.drop_other_vectors(c, model))
         return result
 
     def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:

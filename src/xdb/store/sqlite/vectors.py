@@ -1,0 +1,55 @@
+"""Episode vectors in SQLite: the source of truth the in-memory vector index is built from.
+
+Each vector records the model that made it; ``vseq`` orders vectors by arrival.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+
+
+def missing_vectors(conn: sqlite3.Connection, model: str, limit: int) -> list[tuple[int, str, str]]:
+    """Episodes with no vector from ``model`` yet, oldest first: (seq, summary, content)."""
+    return [
+        (int(r[0]), r[1], r[2])
+        for r in conn.execute(
+            "SELECT e.seq, e.summary, substr(e.content, 1, 8000) FROM episodes e"
+            " WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v"
+            " WHERE v.episode_seq = e.seq AND v.model = ?) ORDER BY e.seq LIMIT ?",
+            (model, limit),
+        )
+    ]
+
+
+def store_vectors(
+    conn: sqlite3.Connection, model: str, rows: Sequence[tuple[int, bytes]]
+) -> list[int]:
+    """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone)."""
+    out = []
+    for seq, blob in rows:
+        cur = conn.execute(
+            "INSERT INTO episode_vectors (episode_seq, model, vector)"
+            " SELECT seq, ?, ? FROM episodes WHERE seq = ?"
+            " ON CONFLICT (episode_seq, model) DO NOTHING",
+            (model, blob, seq),
+        )
+        out.append(int(cur.lastrowid or 0) if cur.rowcount else 0)
+    return out
+
+
+def load_vectors(
+    conn: sqlite3.Connection, model: str, after_vseq: int = 0
+) -> Iterator[tuple[int, int, bytes, str, int, int, str]]:
+    """(vseq, seq, vector, namespace, start_us, end_us, kind) of ``model``'s vectors."""
+    yield from conn.execute(
+        "SELECT v.vseq, v.episode_seq, v.vector, e.namespace, e.start_us, e.end_us, e.kind"
+        " FROM episode_vectors v JOIN episodes e ON e.seq = v.episode_seq"
+        " WHERE v.model = ? AND v.vseq > ? ORDER BY v.vseq",
+        (model, after_vseq),
+    )
+
+
+def drop_other_vectors(conn: sqlite3.Connection, model: str) -> int:
+    """Delete vectors made by any model but ``model`` (after a model change)."""
+    return conn.execute("DELETE FROM episode_vectors WHERE model != ?", (model,)).rowcount
