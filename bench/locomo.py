@@ -70,8 +70,8 @@ def stored_turns(path: str) -> dict[str, str]:
     """episode id -> dia_id of a database this benchmark built before (--db reuse)."""
     conn = sqlite3.connect(path)
     try:
-        rows = conn.execute("SELECT id, metadata FROM episodes")
-        return {i: json.loads(m)["dia_id"] for i, m in rows}
+        rows = conn.execute("SELECT id, json_extract(metadata, '$.dia_id') FROM episodes")
+        return {i: d for i, d in rows if d is not None}  # not the latency probes
     finally:
         conn.close()
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from xdb.embed.protocol import Embedder
+    from xdb.index.text import TextIndex
     from xdb.index.vectors import VectorIndex
+    from xdb.store.protocol import EpisodeFilter
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +48,8 @@ class Indexer:
         self._closed = False
         self._thread: threading.Thread | None = None
         self.failure: str | None = None  # the last embedding error, for status
+        self._text: TextIndex | None = None
+        self._text_failed = False
 
     @property
     def embedder(self) -> Embedder:
@@ -65,6 +69,40 @@ class Indexer:
             index = self._index
         index.add(self._store.load_vectors(index.model, index.max_vseq))
         return index
+
+    def text_ranking(
+        self, flt: EpisodeFilter, terms: Sequence[str], limit: int
+    ) -> list[tuple[int, float]] | None:
+        """BM25 from the tantivy index, or None when it cannot serve (then FTS5 does)."""
+        index = self._text_index()
+        if index is None:
+            return None
+        needs_sql = flt.concepts or flt.label_concept or flt.label or flt.label_min_confidence
+        allowed = self._store.episode_seqs(flt) if needs_sql or flt.session_id else None
+        return index.ranking(
+            terms,
+            limit,
+            namespace=flt.namespace,
+            start_us=flt.start_us,
+            end_us=flt.end_us,
+            kinds=flt.kinds,
+            max_seq=flt.max_seq,
+            allowed=allowed,
+        )
+
+    def _text_index(self) -> TextIndex | None:
+        with self._lock:
+            if self._text is None and not self._text_failed:
+                try:
+                    from xdb.index.text import TextIndex
+
+                    memory = getattr(self._store, "memory", False)
+                    location = None if memory else f"{self._store.location}.text-index"
+                    self._text = TextIndex(self._store, location)
+                except Exception as exc:  # e.g. another process holds the index's writer
+                    self._text_failed = True
+                    logger.warning("text index unavailable, searching with FTS5: %s", exc)
+            return self._text
 
     def forget(self, seq: int) -> None:
         """An episode was deleted: drop its row from the loaded index, if any."""
@@ -98,6 +136,8 @@ class Indexer:
             self._wake.notify_all()
         if self._thread is not None:
             self._thread.join()
+        if self._text is not None:
+            self._text.close()
 
     def _run(self) -> None:
         while True:
@@ -109,6 +149,8 @@ class Indexer:
                 self._pending = False
                 self._busy = True
             try:
+                if self._text is not None:
+                    self._text.sync()  # keep searches from paying for the commit
                 while not self._closed and self._embed_batch():
                     pass
                 self.failure = None

@@ -129,7 +129,10 @@ class Ranking:
         text_scores: dict[int, float] = {}
         if self.text:
             terms = search_terms(self.text)
-            bm25 = _normalised(ctx.store.episode_text_ranking(flt, terms, LIST_DEPTH))
+            ranked = ctx.indexer.text_ranking(flt, terms, LIST_DEPTH) if ctx.indexer else None
+            if ranked is None:
+                ranked = ctx.store.episode_text_ranking(flt, terms, LIST_DEPTH)
+            bm25 = _normalised(ranked)
             vectors = _normalised(self._vector_list(ctx, flt))
             for seq in bm25.keys() | vectors.keys():
                 if vectors:

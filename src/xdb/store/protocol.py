@@ -226,6 +226,15 @@ class Store(Protocol):
 
     def episode_max_seq(self) -> int: ...
 
+    def text_changes(
+        self, after: int, limit: int
+    ) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
+        """Changes to episodes' text after ``after``, in order: (change, seq, document), the
+        document (text, namespace, start_us, end_us, kind) None for a deleted episode."""
+        ...
+
+    def latest_text_change(self) -> int: ...
+
     def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
         """Episodes without a vector from ``model``, oldest first: (seq, summary, content)."""
         ...

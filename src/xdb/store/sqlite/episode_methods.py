@@ -101,3 +101,15 @@ class EpisodeMethods:
     def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
         result: dict[int, str] = self._read(lambda c: episodes.sessions_of(c, seqs))
         return result
+
+    def text_changes(
+        self, after: int, limit: int
+    ) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
+        result: list[tuple[int, int, tuple[str, str, int, int, str] | None]] = self._read(
+            lambda c: episodes.text_changes(c, after, limit)
+        )
+        return result
+
+    def latest_text_change(self) -> int:
+        result: int = self._read(episodes.latest_text_change)
+        return result

@@ -75,9 +75,36 @@ def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
         (seq, ep.summary, ep.content),
     )
     # The new episode's context, and its session neighbours' (each now has a new neighbour).
+    _log_text_change(conn, seq)
     for affected in (seq, *_neighbour_seqs(conn, seq)):
         refresh_context(conn, affected)
     return seq
+
+
+def _log_text_change(conn: sqlite3.Connection, seq: int) -> None:
+    conn.execute("INSERT INTO episode_text_changes (seq) VALUES (?)", (seq,))
+
+
+def text_changes(
+    conn: sqlite3.Connection, after: int, limit: int
+) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
+    """Changes after ``after``: (change, seq, (text, namespace, start_us, end_us, kind)), the
+    episode's current text index document, or None when it was deleted."""
+    return [
+        (int(r[0]), int(r[1]), None if r[2] is None else (r[2], r[3], r[4], r[5], r[6]))
+        for r in conn.execute(
+            "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
+            " e.namespace, e.start_us, e.end_us, e.kind FROM episode_text_changes c"
+            " LEFT JOIN episodes e ON e.seq = c.seq WHERE c.change > ? ORDER BY c.change LIMIT ?",
+            (after, limit),
+        )
+    ]
+
+
+def latest_text_change(conn: sqlite3.Connection) -> int:
+    return int(
+        conn.execute("SELECT coalesce(max(change), 0) FROM episode_text_changes").fetchone()[0]
+    )
 
 
 # How much of a neighbour's content joins an episode's context in the text index.
@@ -134,6 +161,7 @@ def refresh_context(conn: sqlite3.Connection, seq: int) -> None:
         (seq, summary, content, old),
     )
     conn.execute("UPDATE episodes SET context = ? WHERE seq = ?", (context, seq))
+    _log_text_change(conn, seq)
     conn.execute(
         "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,?)",
         (seq, summary, content, context),
@@ -155,6 +183,7 @@ def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
     )
     # Concepts, labels and vectors go with it (ON DELETE CASCADE).
     conn.execute("DELETE FROM episodes WHERE seq = ?", (row[0],))
+    _log_text_change(conn, row[0])
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)
     return int(row[0])

@@ -165,6 +165,19 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX episode_vectors_model ON episode_vectors (model, vseq);
         """,
     ),
+    (
+        4,
+        "episode text change log",
+        # Every change to what an episode's text index entry holds (added, its context
+        # refreshed, deleted), in order: the tantivy index applies it up to a watermark.
+        """
+        CREATE TABLE episode_text_changes (
+            change INTEGER PRIMARY KEY,
+            seq INTEGER NOT NULL
+        );
+        INSERT INTO episode_text_changes (seq) SELECT seq FROM episodes ORDER BY seq;
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

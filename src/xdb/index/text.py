@@ -1,0 +1,160 @@
+"""A tantivy BM25 index over episodes: a cache of the database, caught up from a change log.
+
+Why not FTS5 alone: a natural-language question's content words still match much of a large
+corpus, and FTS5 scores every match (78 ms p50 at 100k episodes here, 87% of a search);
+tantivy's block-max WAND skips what cannot reach the top (1.9 ms on such questions, measured).
+
+Consistency: every change to what an episode's entry holds is appended to
+``episode_text_changes`` in the episode's own transaction. ``sync`` applies the changes after
+the index's watermark, then commits the documents together with a marker document holding
+the last change applied, so index and watermark can never disagree; a crash only leaves
+changes to apply again. A search first syncs, so it sees every episode added before it.
+The index lives beside the database file (``<file>.text-index``), in memory for ``:memory:``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+MARKER = "__watermark__"  # the kind of the one marker document
+BATCH = 5000
+
+
+def _schema() -> Any:
+    import tantivy
+
+    sb = tantivy.SchemaBuilder()
+    sb.add_integer_field("eid", stored=True, indexed=True, fast=True)
+    sb.add_integer_field("change", stored=True)
+    sb.add_text_field("text", tokenizer_name="en_stem")
+    sb.add_text_field("ns", tokenizer_name="raw")
+    sb.add_integer_field("start", indexed=True, fast=True)
+    sb.add_integer_field("end", indexed=True, fast=True)
+    sb.add_text_field("kind", tokenizer_name="raw")
+    return sb.build()
+
+
+class TextIndex:
+    def __init__(self, store: Any, location: str | None) -> None:
+        import tantivy
+
+        self._store = store
+        self._lock = threading.Lock()
+        self.schema = _schema()
+        if location is None:
+            self._index = tantivy.Index(self.schema)
+        else:
+            path = Path(location)
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+                self._index = tantivy.Index(self.schema, path=str(path), reuse=True)
+            except ValueError:
+                # Unreadable or from another schema: it is a cache, so start it again.
+                shutil.rmtree(path, ignore_errors=True)
+                path.mkdir(parents=True)
+                self._index = tantivy.Index(self.schema, path=str(path), reuse=False)
+        self._writer: Any = self._index.writer(heap_size=64_000_000, num_threads=1)
+        self._writer.garbage_collect_files()
+        self._index.reload()
+        self.applied = self._read_watermark()
+
+    def close(self) -> None:
+        """Release the index's writer lock (another handle or process may take it)."""
+        with self._lock:
+            if self._writer is not None:
+                self._writer.wait_merging_threads()  # consumes the writer, freeing the lock
+                self._writer = None
+
+    def _read_watermark(self) -> int:
+        from tantivy import Query
+
+        searcher = self._index.searcher()
+        hits = searcher.search(Query.term_query(self.schema, "kind", MARKER), 1).hits
+        return int(searcher.doc(hits[0][1])["change"][0]) if hits else 0
+
+    def sync(self) -> int:
+        """Apply the changes made before this call; how many were applied. (Changes that
+        keep arriving meanwhile wait for the next sync: chasing them could never end.)"""
+        import tantivy
+
+        target = self._store.latest_text_change()
+        with self._lock:
+            if self._writer is None:
+                return 0  # closed
+            done = 0
+            while self.applied < target:
+                changes = [
+                    c for c in self._store.text_changes(self.applied, BATCH) if c[0] <= target
+                ]
+                if not changes:
+                    return done
+                latest: dict[int, Any] = {}
+                for _, seq, doc in changes:
+                    latest[seq] = doc  # only an episode's last state matters
+                for seq, doc in latest.items():
+                    self._writer.delete_documents_by_term("eid", seq)
+                    if doc is not None:
+                        text, ns, start, end, kind = doc
+                        self._writer.add_document(
+                            tantivy.Document(
+                                eid=seq, text=text, ns=ns, start=start, end=end, kind=kind
+                            )
+                        )
+                last = changes[-1][0]
+                self._writer.delete_documents_by_term("kind", MARKER)
+                self._writer.add_document(
+                    tantivy.Document(eid=-1, change=last, kind=MARKER, text="")
+                )
+                self._writer.commit()
+                self._index.reload()
+                self.applied = last  # only now can a search see these changes
+                done += len(changes)
+            return done
+
+    def ranking(
+        self,
+        terms: Sequence[str],
+        limit: int,
+        *,
+        namespace: str | None,
+        start_us: int | None,
+        end_us: int | None,
+        kinds: Sequence[str] | None,
+        max_seq: int | None,
+        allowed: Sequence[int] | None,
+    ) -> list[tuple[int, float]]:
+        """Up to ``limit`` (seq, BM25) for episodes holding any of ``terms``, best first."""
+        from tantivy import FieldType, Occur, Query
+
+        self.sync()  # waits for a sync in progress too, so the search sees what it applied
+        words = " ".join(t for t in terms if t.isalnum())
+        if not words:
+            return []
+        text = self._index.parse_query(words, ["text"])
+        clauses = [(Occur.Must, text)]
+
+        def only(query: Any) -> None:  # a condition that does not change the score
+            clauses.append((Occur.Must, Query.const_score_query(query, 0.0)))
+
+        if namespace is not None:
+            only(Query.term_query(self.schema, "ns", namespace))
+        if start_us is not None:  # the episode's window overlaps [start_us, end_us]
+            only(Query.range_query(self.schema, "end", FieldType.Integer, start_us, 2**62))
+        if end_us is not None:
+            only(Query.range_query(self.schema, "start", FieldType.Integer, -(2**62), end_us))
+        if kinds:
+            only(Query.term_set_query(self.schema, "kind", list(kinds)))
+        if max_seq is not None:
+            only(Query.range_query(self.schema, "eid", FieldType.Integer, 0, max_seq))
+        if allowed is not None:
+            if not allowed:
+                return []
+            only(Query.term_set_query(self.schema, "eid", list(allowed)))
+        searcher = self._index.searcher()
+        hits = searcher.search(Query.boolean_query(clauses), limit).hits
+        seqs = searcher.fast_field_values("eid", [address for _, address in hits])
+        return [(int(seq or 0), float(score)) for (score, _), seq in zip(hits, seqs, strict=True)]
