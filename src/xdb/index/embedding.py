@@ -71,14 +71,17 @@ class Indexer:
         return index
 
     def text_ranking(
-        self, flt: EpisodeFilter, terms: Sequence[str], limit: int
+        self,
+        flt: EpisodeFilter,
+        terms: Sequence[str],
+        limit: int,
+        allowed: Sequence[int] | None,
     ) -> list[tuple[int, float]] | None:
-        """BM25 from the tantivy index, or None when it cannot serve (then FTS5 does)."""
+        """BM25 from the tantivy index, or None when it cannot serve (then FTS5 does).
+        ``allowed``: the episodes SQL says match (see ``EpisodeFilter.needs_allowlist``)."""
         index = self._text_index()
         if index is None:
             return None
-        needs_sql = flt.concepts or flt.label_concept or flt.label or flt.label_min_confidence
-        allowed = self._store.episode_seqs(flt) if needs_sql or flt.session_id else None
         return index.ranking(
             terms,
             limit,

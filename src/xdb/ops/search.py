@@ -129,11 +129,15 @@ class Ranking:
         text_scores: dict[int, float] = {}
         if self.text:
             terms = search_terms(self.text)
-            ranked = ctx.indexer.text_ranking(flt, terms, LIST_DEPTH) if ctx.indexer else None
+            # One SQL allowlist serves both in-memory indexes (concepts, labels, session).
+            allowed = ctx.store.episode_seqs(flt) if flt.needs_allowlist else None
+            ranked = None
+            if ctx.indexer is not None:
+                ranked = ctx.indexer.text_ranking(flt, terms, LIST_DEPTH, allowed)
             if ranked is None:
                 ranked = ctx.store.episode_text_ranking(flt, terms, LIST_DEPTH)
             bm25 = _normalised(ranked)
-            vectors = _normalised(self._vector_list(ctx, flt))
+            vectors = _normalised(self._vector_list(ctx, flt, allowed))
             for seq in bm25.keys() | vectors.keys():
                 if vectors:
                     text_scores[seq] = self.text_weight * bm25.get(seq, 0.0) + (
@@ -181,7 +185,9 @@ class Ranking:
             for seq, v in scores.items()
         }
 
-    def _vector_list(self, ctx: Context, flt: EpisodeFilter) -> list[tuple[int, float]]:
+    def _vector_list(
+        self, ctx: Context, flt: EpisodeFilter, allowed: list[int] | None
+    ) -> list[tuple[int, float]]:
         if ctx.indexer is None or not self.text:
             return []
         indexer = ctx.indexer
@@ -198,8 +204,6 @@ class Ranking:
                 logger.warning("query embedding failed, ranking without vectors: %s", exc)
                 return []
         query = self.query_vector
-        needs_sql = flt.concepts or flt.label_concept or flt.label or flt.label_min_confidence
-        allowed = ctx.store.episode_seqs(flt) if needs_sql or flt.session_id else None
         return index.search(
             query,
             LIST_DEPTH,

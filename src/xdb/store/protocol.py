@@ -102,6 +102,13 @@ class EpisodeFilter:
     max_seq: int | None = None  # a paging snapshot: ignore episodes added later
     session_id: str | None = None
 
+    @property
+    def needs_allowlist(self) -> bool:
+        """Whether in-memory indexes need SQL's list of matching episodes: they hold the
+        namespace, time window and kind themselves, not concepts, labels or sessions."""
+        labels = self.label_concept or self.label or self.label_min_confidence
+        return bool(self.concepts or labels or self.session_id)
+
 
 class StoredEpisode(NamedTuple):
     seq: int
