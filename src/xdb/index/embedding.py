@@ -82,16 +82,7 @@ class Indexer:
         index = self._text_index()
         if index is None:
             return None
-        return index.ranking(
-            terms,
-            limit,
-            namespace=flt.namespace,
-            start_us=flt.start_us,
-            end_us=flt.end_us,
-            kinds=flt.kinds,
-            max_seq=flt.max_seq,
-            allowed=allowed,
-        )
+        return index.ranking(terms, limit, flt, allowed)
 
     def _text_index(self) -> TextIndex | None:
         with self._lock:

@@ -18,7 +18,10 @@ import shutil
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from xdb.store.protocol import EpisodeFilter
 
 MARKER = "__watermark__"  # the kind of the one marker document
 BATCH = 5000
@@ -119,15 +122,12 @@ class TextIndex:
         self,
         terms: Sequence[str],
         limit: int,
-        *,
-        namespace: str | None,
-        start_us: int | None,
-        end_us: int | None,
-        kinds: Sequence[str] | None,
-        max_seq: int | None,
+        flt: EpisodeFilter,
         allowed: Sequence[int] | None,
     ) -> list[tuple[int, float]]:
-        """Up to ``limit`` (seq, BM25) for episodes holding any of ``terms``, best first."""
+        """Up to ``limit`` (seq, BM25) for episodes holding any of ``terms``, best first,
+        among those passing ``flt``'s namespace, time, kinds and snapshot and, when given,
+        in ``allowed`` (SQL's part of ``flt``)."""
         from tantivy import FieldType, Occur, Query
 
         self.sync()  # waits for a sync in progress too, so the search sees what it applied
@@ -140,16 +140,16 @@ class TextIndex:
         def only(query: Any) -> None:  # a condition that does not change the score
             clauses.append((Occur.Must, Query.const_score_query(query, 0.0)))
 
-        if namespace is not None:
-            only(Query.term_query(self.schema, "ns", namespace))
-        if start_us is not None:  # the episode's window overlaps [start_us, end_us]
-            only(Query.range_query(self.schema, "end", FieldType.Integer, start_us, 2**62))
-        if end_us is not None:
-            only(Query.range_query(self.schema, "start", FieldType.Integer, -(2**62), end_us))
-        if kinds:
-            only(Query.term_set_query(self.schema, "kind", list(kinds)))
-        if max_seq is not None:
-            only(Query.range_query(self.schema, "eid", FieldType.Integer, 0, max_seq))
+        if flt.namespace is not None:
+            only(Query.term_query(self.schema, "ns", flt.namespace))
+        if flt.start_us is not None:  # the episode's window overlaps [start_us, end_us]
+            only(Query.range_query(self.schema, "end", FieldType.Integer, flt.start_us, 2**62))
+        if flt.end_us is not None:
+            only(Query.range_query(self.schema, "start", FieldType.Integer, -(2**62), flt.end_us))
+        if flt.kinds:
+            only(Query.term_set_query(self.schema, "kind", list(flt.kinds)))
+        if flt.max_seq is not None:
+            only(Query.range_query(self.schema, "eid", FieldType.Integer, 0, flt.max_seq))
         if allowed is not None:
             if not allowed:
                 return []

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from xdb.store.protocol import EpisodeFilter
 
 Vector = npt.NDArray[np.float32]
 
@@ -87,16 +90,15 @@ class VectorIndex:
         self,
         query: Vector,
         k: int,
+        flt: EpisodeFilter,
         *,
-        namespace: str | None = None,
-        start_us: int | None = None,
-        end_us: int | None = None,
-        kinds: Sequence[str] | None = None,
-        max_seq: int | None = None,
         max_vseq: int | None = None,
         allowed: Sequence[int] | None = None,
     ) -> list[tuple[int, float]]:
-        """The ``k`` most similar (seq, cosine) among rows passing every condition."""
+        """The ``k`` most similar (seq, cosine) among rows passing ``flt``'s namespace, time,
+        kinds and snapshot, ``max_vseq`` and the ``allowed`` seqs (SQL's part of ``flt``)."""
+        namespace, start_us, end_us = flt.namespace, flt.start_us, flt.end_us
+        kinds, max_seq = flt.kinds, flt.max_seq
         with self._lock:
             n = self._n
             mask = self._alive[:n].copy()

@@ -16,7 +16,12 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from xdb.models.common import Model, TimeRange
-from xdb.models.episodes import AddEpisodeRequest, Page, SearchEpisodesRequest
+from xdb.models.episodes import (
+    AddEpisodeRequest,
+    DeleteEpisodeRequest,
+    Page,
+    SearchEpisodesRequest,
+)
 from xdb.ops.episodes import add_episode, delete_episode, load
 from xdb.ops.registry import Context, Operation, register
 from xdb.ops.search import search_episodes
@@ -178,8 +183,6 @@ def _get(ctx: Context, req: MemcpIdRequest) -> MemcpGetResponse:
 
 
 def _delete(ctx: Context, req: MemcpDeleteRequest) -> MemcpDeleteResponse:
-    from xdb.models.episodes import DeleteEpisodeRequest
-
     done = delete_episode(ctx, DeleteEpisodeRequest(episode_id=_bare(req.id)))
     return MemcpDeleteResponse(id=PREFIX + done.episode_id, deleted=done.deleted)
 

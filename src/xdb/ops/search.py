@@ -204,17 +204,7 @@ class Ranking:
                 logger.warning("query embedding failed, ranking without vectors: %s", exc)
                 return []
         query = self.query_vector
-        return index.search(
-            query,
-            LIST_DEPTH,
-            namespace=flt.namespace,
-            start_us=flt.start_us,
-            end_us=flt.end_us,
-            kinds=flt.kinds,
-            max_seq=flt.max_seq,
-            max_vseq=self.max_vseq,
-            allowed=allowed,
-        )
+        return index.search(query, LIST_DEPTH, flt, max_vseq=self.max_vseq, allowed=allowed)
 
 
 def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesResponse:
