@@ -114,12 +114,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--embedder", default="hash")
+    parser.add_argument("--db", help="keep the built database here and reuse it on later runs")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="xdb-recall-") as tmp:
-        path = Path(tmp) / "recall.sqlite3"
+        path = Path(args.db) if args.db else Path(tmp) / "recall.sqlite3"
         with xdb.connect(path, embedder=args.embedder) as db:
             t0 = time.perf_counter()
-            build(db, args.n)
+            have = db.store.episode_max_seq()
+            if have and have != args.n:
+                raise SystemExit(f"{path} holds {have:,} episodes, not --n {args.n:,}")
+            if not have:
+                build(db, args.n)
             built = time.perf_counter() - t0
             assert db.wait_for_embeddings(7200), db.indexer.failure
             embedded = time.perf_counter() - t0
@@ -134,7 +139,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 vectors.append(db.indexer.embedder.embed([q])[0])
                 embed_times.append(time.perf_counter() - e0)
             conn = sqlite3.connect(path)
-            matrix = index._matrix[: index._n]  # the same vectors, for the brute-force baseline
+            # The same vectors in float32, for the brute-force baseline.
+            stored = db.store.load_vectors(index.model)
+            matrix = np.frombuffer(b"".join(r[2] for r in stored), dtype=np.float32)
+            matrix = matrix.reshape(len(stored), index.dimension)
             for i, (q, vec) in enumerate(zip(asked, vectors, strict=True)):
                 concept = f"C{i % 300}"
                 start = to_us(BASE + timedelta(days=(i * 7) % 300))
@@ -161,13 +169,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 raw.append(time.perf_counter() - t)
                 assert ids is not None and top.size == 200
             conn.close()
-            per_episode = (
-                index._matrix.nbytes
-                + sum(a.nbytes for a in (index._seq, index._vseq, index._start, index._end))
-                + index._namespace.nbytes
-                + index._kind.nbytes
-                + index._alive.nbytes
-            ) / max(1, len(index))
+            per_episode = index.memory_bytes() / max(1, len(index))
     print(f"{args.queries} questions, text + concept filter + 60-day time range, top 200 fused")
     print(f"search (excl. embedding)  p50 {pct(ours, 0.5):6.2f} ms  p95 {pct(ours, 0.95):6.2f} ms")
     print(

@@ -140,20 +140,25 @@ class TextIndex:
         def only(query: Any) -> None:  # a condition that does not change the score
             clauses.append((Occur.Must, Query.const_score_query(query, 0.0)))
 
-        if flt.namespace is not None:
-            only(Query.term_query(self.schema, "ns", flt.namespace))
-        if flt.start_us is not None:  # the episode's window overlaps [start_us, end_us]
-            only(Query.range_query(self.schema, "end", FieldType.Integer, flt.start_us, 2**62))
-        if flt.end_us is not None:
-            only(Query.range_query(self.schema, "start", FieldType.Integer, -(2**62), flt.end_us))
-        if flt.kinds:
-            only(Query.term_set_query(self.schema, "kind", list(flt.kinds)))
-        if flt.max_seq is not None:
-            only(Query.range_query(self.schema, "eid", FieldType.Integer, 0, flt.max_seq))
         if allowed is not None:
+            # SQL's allowlist already obeys every condition of the filter: the clauses
+            # below would only add scans of the fast fields (about 1 ms at 100k).
             if not allowed:
                 return []
             only(Query.term_set_query(self.schema, "eid", list(allowed)))
+        else:
+            if flt.namespace is not None:
+                only(Query.term_query(self.schema, "ns", flt.namespace))
+            if flt.start_us is not None:  # the episode's window overlaps [start_us, end_us]
+                only(Query.range_query(self.schema, "end", FieldType.Integer, flt.start_us, 2**62))
+            if flt.end_us is not None:
+                only(
+                    Query.range_query(self.schema, "start", FieldType.Integer, -(2**62), flt.end_us)
+                )
+            if flt.kinds:
+                only(Query.term_set_query(self.schema, "kind", list(flt.kinds)))
+            if flt.max_seq is not None:
+                only(Query.range_query(self.schema, "eid", FieldType.Integer, 0, flt.max_seq))
         searcher = self._index.searcher()
         hits = searcher.search(Query.boolean_query(clauses), limit).hits
         seqs = searcher.fast_field_values("eid", [address for _, address in hits])

@@ -33,6 +33,9 @@ _INSERT_TIMESTEP = (
 )
 
 
+MMAP_BYTES = 2**31 - 2**16  # SQLite's default compile-time ceiling (SQLITE_MAX_MMAP_SIZE)
+
+
 def _open(location: str) -> sqlite3.Connection:
     uri = location.startswith("file:")
     # check_same_thread=False: the combining writer runs on whichever caller leads a batch;
@@ -42,6 +45,9 @@ def _open(location: str) -> sqlite3.Connection:
     )
     conn.execute("PRAGMA busy_timeout = 30000")
     conn.execute("PRAGMA foreign_keys = ON")
+    # Reads through a memory map instead of a read() per page: a filtered recall touching
+    # ~700 episode rows at 100k took 1.9 ms with read() and 0.9 ms mapped (bench.recall).
+    conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
     return conn
 
 
