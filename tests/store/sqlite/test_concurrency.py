@@ -372,3 +372,34 @@ def test_reopen_continues_the_current_session_without_reusing_ids(tmp_path: Path
     conn.close()
     # Row numbers only grow: every record after the reopen got one past the old maximum.
     assert seqs == list(range(1, max_seq + 6))
+
+
+# --------------------------------------------------------------------------- the cached tail
+
+
+def test_two_connections_taking_turns_never_reuse_a_tick(tmp_path: Path) -> None:
+    """Each store caches the log's tail between its own records; a commit by the other
+    connection (PRAGMA data_version) must make it read the tail again."""
+    path = tmp_path / "t.sqlite3"
+    with xdb.connect(path, session_id="s") as a, xdb.connect(path, session_id="s") as b:
+        ticks = []
+        for i in range(6):
+            ticks.append(a.record(**_token(i)).tick)
+            ticks.append(a.record(**_token(i)).tick)
+            ticks.append(b.record(**_token(i)).tick)
+        assert ticks == list(range(1, 19))
+        assert b.record(session_id="new", **_token(0)).tick == 1
+        assert a.record(session_id="new", **_token(1)).tick == 2
+
+
+def test_an_import_through_the_same_connection_refreshes_the_tail(tmp_path: Path) -> None:
+    source = tmp_path / "source.sqlite3"
+    with xdb.connect(source, session_id="s") as db:
+        db.record_batch([_token(i) for i in range(3)])
+        exported = list(db.store.export_records())
+    with xdb.connect(tmp_path / "target.sqlite3", session_id="other") as db:
+        assert db.record(**_token(0)).tick == 1  # the tail is now cached
+        db.store.import_records(exported)
+        assert db.record(session_id="s", **_token(3)).tick == 4
+        assert db.record(**_token(1)).tick == 2
+    assert _ticks(tmp_path / "target.sqlite3") == {"s": [1, 2, 3, 4], "other": [1, 2]}

@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,12 @@ _INSERT_TIMESTEP = (
 MMAP_BYTES = 2**31 - 2**16  # SQLite's default compile-time ceiling (SQLITE_MAX_MMAP_SIZE)
 
 
+_UPDATE_SESSION = (
+    "UPDATE sessions SET next_tick = ?, last_us = max(last_us, ?), timesteps = timesteps + ?"
+    " WHERE session_id = ?"
+)
+
+
 def _open(location: str) -> sqlite3.Connection:
     uri = location.startswith("file:")
     # check_same_thread=False: the combining writer runs on whichever caller leads a batch;
@@ -49,6 +56,15 @@ def _open(location: str) -> sqlite3.Connection:
     # ~700 episode rows at 100k took 1.9 ms with read() and 0.9 ms mapped (bench.recall).
     conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
     return conn
+
+
+@dataclass
+class _Tail:
+    version: int  # PRAGMA data_version when read: another connection's commit changes it
+    epoch: int  # Writer.rollbacks when read
+    seq: int
+    indexed: int
+    next_ticks: dict[str, int]
 
 
 class SQLiteStore(EpisodeMethods):
@@ -75,6 +91,7 @@ class SQLiteStore(EpisodeMethods):
         self.closed = False
         # Rows the full-text index may trail the log by before a record catches it up.
         self.text_index_max_lag = textindex.MAX_LAG
+        self._tail: _Tail | None = None
         self.writer.submit(migrate)
 
     # ------------------------------------------------------------------ plumbing
@@ -94,9 +111,16 @@ class SQLiteStore(EpisodeMethods):
                 self._readers.append(conn)
         return fn(conn)
 
-    def _write(self, fn: Any) -> Any:
+    def _write(self, fn: Any, *, keeps_tail: bool = False) -> Any:
         if self.closed:
             raise StoreError("the database is closed")
+        if not keeps_tail:  # any other write may change the log's tail behind the cache
+            inner = fn
+
+            def fn(conn: sqlite3.Connection) -> Any:
+                self._tail = None
+                return inner(conn)
+
         if self.memory:
             with self._memory_lock:
                 return self.writer.submit(fn)
@@ -123,15 +147,26 @@ class SQLiteStore(EpisodeMethods):
             # Per session in this batch: [next tick, latest ts_us, timesteps added]. One list
             # per session keeps the per-timestep loop to a single dict lookup (hot path).
             state: dict[str, list[int]] = {}
-            seq, indexed = conn.execute(
-                "SELECT coalesce(max(seq), 0), (" + textindex.WATERMARK_SQL + ") FROM timesteps"
-            ).fetchone()
+            # The log's tail (last seq, index watermark, sessions' next ticks) as this
+            # connection last wrote it, valid while no other connection has committed
+            # (data_version) and no transaction of ours rolled back: it saves three
+            # lookups per record (~10 us of a ~120 us record).
+            (version,) = conn.execute("PRAGMA data_version").fetchone()
+            tail = self._tail
+            if tail is None or tail.version != version or tail.epoch != self.writer.rollbacks:
+                seq, indexed = conn.execute(
+                    "SELECT coalesce(max(seq), 0), (" + textindex.WATERMARK_SQL + ") FROM timesteps"
+                ).fetchone()
+                tail = _Tail(version, self.writer.rollbacks, seq, indexed, {})
+            seq, indexed, known = tail.seq, tail.indexed, tail.next_ticks
             values = []
             out = []
             for it in items:
                 session = it.session_id
                 ts_us = it.ts_us
                 st = state.get(session)
+                if st is None and session in known:
+                    st = state[session] = [known[session], 0, 0]
                 if st is None:
                     row = conn.execute(
                         "SELECT next_tick FROM sessions WHERE session_id = ?", (session,)
@@ -169,14 +204,19 @@ class SQLiteStore(EpisodeMethods):
                     )
                 )
                 out.append((timestep_id(session, tick), tick))
-            conn.executemany(_INSERT_TIMESTEP, values)
+            # execute() for one row: executemany's iteration costs ~5 us a record.
+            if len(values) == 1:
+                conn.execute(_INSERT_TIMESTEP, values[0])
+            else:
+                conn.executemany(_INSERT_TIMESTEP, values)
             if seq - indexed >= self.text_index_max_lag:
                 textindex.catch_up(conn)
-            conn.executemany(
-                "UPDATE sessions SET next_tick = ?, last_us = max(last_us, ?),"
-                " timesteps = timesteps + ? WHERE session_id = ?",
-                [(st[0], st[1], st[2], session) for session, st in state.items()],
-            )
+                indexed = seq
+            ticks = [(st[0], st[1], st[2], session) for session, st in state.items()]
+            if len(ticks) == 1:
+                conn.execute(_UPDATE_SESSION, ticks[0])
+            else:
+                conn.executemany(_UPDATE_SESSION, ticks)
             if close_event is not None:
                 ended = [(it.session_id, it.event_id) for it in items if it.event_end]
                 for session, event_id in dict.fromkeys(ended):
@@ -185,9 +225,14 @@ class SQLiteStore(EpisodeMethods):
                             rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
                         ]
                         episodes.insert(conn, close_event(steps))
+            # Only a job that got this far leaves its tail behind.
+            for session, st in state.items():
+                known[session] = st[0]
+            tail.seq, tail.indexed = seq, indexed
+            self._tail = tail
             return out
 
-        result: list[tuple[str, int]] = self._write(job)
+        result: list[tuple[str, int]] = self._write(job, keeps_tail=True)
         return result
 
     def create_tag(self, tag: Tag) -> tuple[Tag, bool]:

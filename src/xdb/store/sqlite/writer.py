@@ -41,6 +41,7 @@ class Writer:
         self._queue: list[_Job] = []
         self._busy = False
         self.commits = 0  # transactions committed, for tests and benchmarks
+        self.rollbacks = 0  # whole transactions rolled back: caches of the tail go stale
 
     def submit(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn(conn)`` inside a write transaction; return its result once committed."""
@@ -120,6 +121,7 @@ class Writer:
             conn.execute("COMMIT")
             self.commits += 1
         except BaseException as exc:
+            self.rollbacks += 1
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             err = _wrap(exc)
