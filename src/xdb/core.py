@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from xdb.errors import InvalidRequest, NotFound, from_validation_errors
+from xdb.errors import NotFound, from_validation_errors
 from xdb.ids import new_id
 from xdb.index.embedding import Indexer
 from xdb.models.common import Caller
@@ -225,7 +225,7 @@ def connect(
 ) -> Database:
     """Open (creating if needed) an experience database.
 
-    ``target`` is a file path, ``":memory:"``, or (in a later release) a ``postgresql://`` URL;
+    ``target`` is a file path, ``":memory:"``, or a ``postgresql://`` URL;
     None means ``XDB_DB`` or the default file in the user's data directory. ``embedder`` is
     an ``Embedder`` or a spec (``minilm``, ``openai``, ``hash``); None means ``XDB_EMBEDDER``,
     else ``minilm``. The model loads when episodes are first embedded or searched.
@@ -233,15 +233,17 @@ def connect(
     from xdb.config import default_db
 
     location = os.fspath(target) if target is not None else default_db()
+    store: Store
     if location.startswith(("postgresql://", "postgres://")):
-        raise InvalidRequest(
-            "the PostgreSQL store is not available in this version; use a SQLite file path",
-            field="db",
-        )
-    from xdb.store.sqlite import SQLiteStore
+        from xdb.store.postgres import PostgresStore  # psycopg: only for this store
 
+        store = PostgresStore(location)
+    else:
+        from xdb.store.sqlite import SQLiteStore
+
+        store = SQLiteStore(location)
     return Database(
-        SQLiteStore(location),
+        store,
         session_id=session_id,
         caller=caller,
         quota_bytes=quota_bytes,

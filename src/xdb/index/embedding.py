@@ -90,8 +90,10 @@ class Indexer:
                 try:
                     from xdb.index.text import TextIndex
 
-                    memory = getattr(self._store, "memory", False)
-                    location = None if memory else f"{self._store.location}.text-index"
+                    # On PostgreSQL each process keeps its own index in memory, caught up
+                    # from the shared change log (commit-ordered, so safe with many writers).
+                    on_disk = self._store.backend == "sqlite" and not self._store.memory
+                    location = f"{self._store.location}.text-index" if on_disk else None
                     self._text = TextIndex(self._store, location)
                 except Exception as exc:  # e.g. another process holds the index's writer
                     self._text_failed = True

@@ -1,0 +1,94 @@
+"""The PostgreSQL store's episode methods: ``episodes`` and ``vectors`` functions run in a
+write transaction (under ``lock_episodes``) or on a pooled reader."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdb.store.postgres import episodes
+from xdb.store.postgres import vectors as vector_rows
+from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+
+
+def _locked(fn: Callable[[Conn], T]) -> Callable[[Conn], T]:
+    def job(conn: Conn) -> T:
+        lock_episodes(conn)
+        return fn(conn)
+
+    return job
+
+
+class EpisodeMethods:
+    _db: Connections
+
+    def add_episode(self, episode: NewEpisode) -> int:
+        return self._db.write(_locked(lambda c: episodes.insert(c, episode)))
+
+    def delete_episode(self, episode_id: str) -> int | None:
+        return self._db.write(_locked(lambda c: episodes.delete(c, episode_id)))
+
+    def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]:
+        return self._db.read(lambda c: episodes.by_ids(c, ids))
+
+    def episodes_by_seqs(self, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
+        return self._db.read(lambda c: episodes.by_seqs(c, seqs))
+
+    def episode_neighbours(self, seq: int) -> tuple[str | None, str | None]:
+        return self._db.read(lambda c: episodes.session_neighbours(c, seq))
+
+    def episode_page(
+        self,
+        flt: EpisodeFilter,
+        after: tuple[int, int] | None,
+        limit: int,
+        descending: bool,
+        seed: int | None = None,
+    ) -> list[tuple[int, int]]:
+        return self._db.read(
+            lambda c: episodes.ordered_page(c, flt, after, limit, descending, seed)
+        )
+
+    def episode_text_ranking(
+        self, flt: EpisodeFilter, terms: Sequence[str], limit: int
+    ) -> list[tuple[int, float]]:
+        """ts_rank over summary, content and context: episodes with any of ``terms``."""
+        if not terms:
+            return []
+        return self._db.read(lambda c: episodes.text_rank(c, flt, terms, limit))
+
+    def episode_concept_ranking(
+        self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
+    ) -> list[tuple[int, float]]:
+        return self._db.read(lambda c: episodes.concept_scores(c, flt, concept_ids, limit))
+
+    def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
+        return self._db.read(lambda c: episodes.matching_seqs(c, flt))
+
+    def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
+        return self._db.read(lambda c: episodes.sessions_of(c, seqs))
+
+    def episode_max_seq(self) -> int:
+        return self._db.read(episodes.max_seq)
+
+    def text_changes(
+        self, after: int, limit: int
+    ) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
+        return self._db.read(lambda c: episodes.text_changes(c, after, limit))
+
+    def latest_text_change(self) -> int:
+        return self._db.read(episodes.latest_text_change)
+
+    def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
+        return self._db.read(lambda c: vector_rows.missing_vectors(c, model, limit))
+
+    def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]:
+        return self._db.write(_locked(lambda c: vector_rows.store_vectors(c, model, vectors)))
+
+    def load_vectors(
+        self, model: str, after_vseq: int = 0
+    ) -> list[tuple[int, int, bytes, str, int, int, str]]:
+        return self._db.read(lambda c: vector_rows.load_vectors(c, model, after_vseq))
+
+    def drop_other_vectors(self, model: str) -> int:
+        return self._db.write(lambda c: vector_rows.drop_other_vectors(c, model))

@@ -1,0 +1,381 @@
+"""Episodes in PostgreSQL: rows, concept and label rows, text search, and filters.
+
+Functions take a connection so the store can run them inside a write transaction or on a
+reader. Every write here runs after ``lock_episodes`` (its caller takes it), so seqs and
+text changes are numbered in commit order. The text index is the generated ``tsv`` column,
+current at commit; ``episode_text_changes`` still logs each change for the caches that
+follow it (the tantivy index).
+
+The context (date words, neighbours' text), the seeded shuffle and the filters are the
+SQLite store's, so both stores index the same text and page in the same order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from psycopg.types.json import Json
+
+from xdb.errors import StoreError
+from xdb.store.postgres.connection import Conn
+from xdb.store.postgres.query import tsquery
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.sqlite.episodes import CONTEXT_CHARS, date_words, shuffle_params
+
+# JSON columns are read as their text: json.loads gives the same values SQLite's store does.
+COLUMNS = (
+    "seq, id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
+    " created_by, concept_tags::text, labels::text, motive_profile::text, metadata::text,"
+    " provenance::text"
+)
+_INSERT_COLUMNS = (
+    "namespace, id, kind, session_id, summary, content, start_us, end_us, created_us,"
+    " created_by, concept_tags, labels, motive_profile, metadata, provenance"
+)
+# The SQLite store's shuffle, ``%%`` being psycopg's escape for ``%``.
+RANDOM_KEY = "(((e.seq + %s) * %s) %% 2147483647)"
+
+
+def _json(value: Any) -> Json:
+    return Json(value, dumps=lambda v: json.dumps(v, separators=(",", ":"), ensure_ascii=False))
+
+
+def insert(conn: Conn, ep: NewEpisode) -> int:
+    """Insert an episode; call under ``lock_episodes``."""
+    if conn.execute("SELECT 1 FROM episodes WHERE id = %s", (ep.id,)).fetchone():
+        # SQLite's UNIQUE(id) says this as an IntegrityError; here ids are unique per
+        # namespace in the schema (distribution), so the lock makes this check the guard.
+        raise StoreError(f"write failed and was rolled back: episode id {ep.id!r} exists")
+    row = conn.execute(
+        f"INSERT INTO episodes ({_INSERT_COLUMNS}) VALUES"
+        " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING seq",
+        (
+            ep.namespace,
+            ep.id,
+            ep.kind,
+            ep.session_id,
+            ep.summary,
+            ep.content,
+            ep.start_us,
+            ep.end_us,
+            ep.created_us,
+            ep.created_by,
+            _json(ep.concept_tags),
+            _json(ep.labels),
+            _json(ep.motive_profile),
+            _json(ep.metadata),
+            _json(ep.provenance),
+        ),
+    ).fetchone()
+    assert row is not None
+    seq = int(row[0])
+    # SQLite keeps the first row of a repeated concept with the highest score, and the last
+    # confidence of a repeated label; one multi-row insert may not touch a row twice, so
+    # the repeats are folded here.
+    concepts: dict[str, list[Any]] = {}
+    for t in ep.concept_tags:
+        seen = concepts.setdefault(t["concept_id"], [t["score"], t["kind"]])
+        seen[0] = max(seen[0], t["score"])
+    labels = {(lb["concept_id"], lb["label"]): lb["confidence"] for lb in ep.labels}
+    if concepts:
+        conn.execute(
+            "INSERT INTO episode_concepts (namespace, episode_seq, concept_id, score, kind)"
+            " SELECT %s, %s, * FROM unnest(%s::text[], %s::float8[], %s::text[])",
+            (
+                ep.namespace,
+                seq,
+                list(concepts),
+                [v[0] for v in concepts.values()],
+                [v[1] for v in concepts.values()],
+            ),
+        )
+    if labels:
+        conn.execute(
+            "INSERT INTO episode_labels (namespace, episode_seq, concept_id, label, confidence)"
+            " SELECT %s, %s, * FROM unnest(%s::text[], %s::text[], %s::float8[])",
+            (
+                ep.namespace,
+                seq,
+                [k[0] for k in labels],
+                [k[1] for k in labels],
+                list(labels.values()),
+            ),
+        )
+    # The new episode's context, and its session neighbours' (each now has a new neighbour).
+    _log_text_change(conn, ep.namespace, seq)
+    for affected in (seq, *_neighbour_seqs(conn, seq)):
+        refresh_context(conn, affected)
+    return seq
+
+
+def _log_text_change(conn: Conn, namespace: str, seq: int) -> None:
+    conn.execute(
+        "INSERT INTO episode_text_changes (namespace, seq) VALUES (%s, %s)", (namespace, seq)
+    )
+
+
+def text_changes(
+    conn: Conn, after: int, limit: int
+) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
+    """Changes after ``after``: (change, seq, (text, namespace, start_us, end_us, kind)), the
+    episode's current text index document, or None when it was deleted."""
+    return [
+        (int(r[0]), int(r[1]), None if r[2] is None else (r[2], r[3], r[4], r[5], r[6]))
+        for r in conn.execute(
+            "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
+            " e.namespace, e.start_us, e.end_us, e.kind FROM episode_text_changes c"
+            " LEFT JOIN episodes e ON e.namespace = c.namespace AND e.seq = c.seq"
+            " WHERE c.change > %s ORDER BY c.change LIMIT %s",
+            (after, limit),
+        )
+    ]
+
+
+def latest_text_change(conn: Conn) -> int:
+    row = conn.execute("SELECT coalesce(max(change), 0) FROM episode_text_changes").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _neighbour_seqs(conn: Conn, seq: int) -> list[int]:
+    before, after = _neighbours(conn, seq, "seq")
+    return [int(s) for s in (before, after) if s is not None]
+
+
+def _neighbours(conn: Conn, seq: int, column: str) -> tuple[Any, Any]:
+    """``column`` of the episodes just before and just after ``seq`` in its session."""
+    row = conn.execute(
+        "SELECT session_id, start_us FROM episodes WHERE seq = %s", (seq,)
+    ).fetchone()
+    if row is None or row[0] is None:
+        return None, None
+    found = []
+    for cmp, order in (("<", "DESC"), (">", "ASC")):
+        near = conn.execute(
+            f"SELECT {column} FROM episodes WHERE session_id = %s"
+            f" AND (start_us, seq) {cmp} (%s, %s) ORDER BY start_us {order}, seq {order} LIMIT 1",
+            (row[0], row[1], seq),
+        ).fetchone()
+        found.append(None if near is None else near[0])
+    return found[0], found[1]
+
+
+def refresh_context(conn: Conn, seq: int) -> None:
+    """Re-index an episode's context: its date words and its session neighbours' text
+    (why: see the SQLite store's ``refresh_context``). The generated ``tsv`` follows."""
+    row = conn.execute(
+        "SELECT namespace, context, start_us FROM episodes WHERE seq = %s", (seq,)
+    ).fetchone()
+    if row is None:
+        return
+    namespace, old, start_us = row
+    parts = [date_words(start_us)]
+    for near in _neighbour_seqs(conn, seq):
+        text = conn.execute("SELECT content FROM episodes WHERE seq = %s", (near,)).fetchone()
+        assert text is not None
+        parts.append(text[0][:CONTEXT_CHARS])
+    context = " ".join(parts)
+    if context == old:
+        return
+    conn.execute(
+        "UPDATE episodes SET context = %s WHERE namespace = %s AND seq = %s",
+        (context, namespace, seq),
+    )
+    _log_text_change(conn, namespace, seq)
+
+
+def delete(conn: Conn, episode_id: str) -> int | None:
+    """Delete an episode with its rows; its seq, or None if there was none. Call under
+    ``lock_episodes``."""
+    row = conn.execute(
+        "SELECT namespace, seq FROM episodes WHERE id = %s", (episode_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    namespace, seq = row[0], int(row[1])
+    neighbours = _neighbour_seqs(conn, seq)
+    # Concepts, labels and vectors go with it (ON DELETE CASCADE).
+    conn.execute("DELETE FROM episodes WHERE namespace = %s AND seq = %s", (namespace, seq))
+    _log_text_change(conn, namespace, seq)
+    for near in neighbours:  # they are each other's neighbours now
+        refresh_context(conn, near)
+    return seq
+
+
+def to_stored(row: Sequence[Any]) -> StoredEpisode:
+    return StoredEpisode(
+        int(row[0]),
+        NewEpisode(
+            id=row[1],
+            namespace=row[2],
+            kind=row[3],
+            session_id=row[4],
+            summary=row[5],
+            content=row[6],
+            start_us=row[7],
+            end_us=row[8],
+            created_us=row[9],
+            created_by=row[10],
+            concept_tags=json.loads(row[11]),
+            labels=json.loads(row[12]),
+            motive_profile=json.loads(row[13]),
+            metadata=json.loads(row[14]),
+            provenance=json.loads(row[15]),
+        ),
+    )
+
+
+def by_ids(conn: Conn, ids: Sequence[str]) -> dict[str, StoredEpisode]:
+    found = conn.execute(f"SELECT {COLUMNS} FROM episodes WHERE id = ANY(%s::text[])", (list(ids),))
+    return {row[1]: to_stored(row) for row in found}
+
+
+def by_seqs(conn: Conn, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
+    found = conn.execute(
+        f"SELECT {COLUMNS} FROM episodes WHERE seq = ANY(%s::bigint[])", (list(seqs),)
+    )
+    return {int(row[0]): to_stored(row) for row in found}
+
+
+def sessions_of(conn: Conn, seqs: Sequence[int]) -> dict[int, str]:
+    found = conn.execute(
+        "SELECT seq, session_id FROM episodes WHERE seq = ANY(%s::bigint[])"
+        " AND session_id IS NOT NULL",
+        (list(seqs),),
+    )
+    return {int(r[0]): str(r[1]) for r in found}
+
+
+def session_neighbours(conn: Conn, seq: int) -> tuple[str | None, str | None]:
+    """The ids of the episodes just before and just after ``seq`` in its session (NEXT)."""
+    before, after = _neighbours(conn, seq, "id")
+    return before, after
+
+
+def where(flt: EpisodeFilter) -> tuple[list[str], list[Any]]:
+    """SQL conditions on ``episodes e`` for a filter (the SQLite store's, clause by clause)."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.namespace is not None:
+        clauses.append("e.namespace = %s")
+        params.append(flt.namespace)
+    if flt.session_id is not None:
+        clauses.append("e.session_id = %s")
+        params.append(flt.session_id)
+    if flt.end_us is not None:
+        clauses.append("e.start_us <= %s")
+        params.append(flt.end_us)
+    if flt.start_us is not None:
+        clauses.append("e.end_us >= %s")
+        params.append(flt.start_us)
+    if flt.kinds:
+        clauses.append("e.kind = ANY(%s::text[])")
+        params.append(list(flt.kinds))
+    if flt.max_seq is not None:
+        clauses.append("e.seq <= %s")
+        params.append(flt.max_seq)
+    for c in flt.concepts:
+        either = []
+        if c.as_tag:
+            kind = " AND kind = %s" if c.kind else ""
+            either.append(
+                "e.seq IN (SELECT episode_seq FROM episode_concepts"
+                f" WHERE concept_id = %s AND score >= %s{kind})"
+            )
+            params.extend([c.concept_id, c.min_score] + ([c.kind] if c.kind else []))
+        if c.as_label:
+            either.append(
+                "e.seq IN (SELECT episode_seq FROM episode_labels WHERE concept_id = %s"
+                " AND label = 'positive' AND confidence >= %s)"
+            )
+            params.extend([c.concept_id, c.min_score])
+        test = "(" + " OR ".join(either) + ")"
+        clauses.append(f"NOT {test}" if c.absent else test)
+    if flt.label_concept or flt.label or flt.label_min_confidence:
+        conds = ["l.episode_seq = e.seq"]
+        if flt.label_concept:
+            conds.append("l.concept_id = %s")
+            params.append(flt.label_concept)
+        if flt.label:
+            conds.append("l.label = %s")
+            params.append(flt.label)
+        if flt.label_min_confidence:
+            conds.append("l.confidence >= %s")
+            params.append(flt.label_min_confidence)
+        clauses.append(f"EXISTS (SELECT 1 FROM episode_labels l WHERE {' AND '.join(conds)})")
+    return clauses, params
+
+
+def _sql_where(clauses: list[str]) -> str:
+    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
+
+
+def ordered_page(
+    conn: Conn,
+    flt: EpisodeFilter,
+    after: tuple[int, int] | None,
+    limit: int,
+    descending: bool,
+    seed: int | None = None,
+) -> list[tuple[int, int]]:
+    """(key, seq) of the next ``limit`` matches by time (key start_us) or by seeded shuffle."""
+    clauses, params = where(flt)
+    key = "e.start_us" if seed is None else RANDOM_KEY
+    key_params: list[Any] = [] if seed is None else shuffle_params(seed)
+    if after is not None:
+        clauses.append(f"({key}, e.seq) {'<' if descending else '>'} (%s, %s)")
+        params = [*params, *key_params, *after]
+    direction = "DESC" if descending else "ASC"
+    sql = (
+        f"SELECT {key}, e.seq FROM episodes e{_sql_where(clauses)}"
+        f" ORDER BY 1 {direction}, 2 {direction} LIMIT %s"
+    )
+    return [(int(r[0]), int(r[1])) for r in conn.execute(sql, [*key_params, *params, limit])]
+
+
+def text_rank(
+    conn: Conn, flt: EpisodeFilter, terms: Sequence[str], limit: int
+) -> list[tuple[int, float]]:
+    """Up to ``limit`` (seq, ts_rank, higher better) of episodes holding any of ``terms``.
+
+    Weights mirror the SQLite store's BM25 column weights: the summary (label B) counts
+    half, the content and the context (label A) fully. Normalisation 1 divides by the log
+    of the document's length, standing in for BM25's length normalisation.
+    """
+    query, query_params = tsquery("xdb_english", terms, "||")
+    clauses, params = where(flt)
+    clauses.insert(0, "e.tsv @@ q.q")
+    sql = (
+        "SELECT e.seq, ts_rank('{0, 0, 0.5, 1}'::float4[], e.tsv, q.q, 1)"
+        f" FROM episodes e, (SELECT {query} AS q) q{_sql_where(clauses)}"
+        " ORDER BY 2 DESC, e.seq DESC LIMIT %s"
+    )
+    return [(int(s), float(v)) for s, v in conn.execute(sql, [*query_params, *params, limit])]
+
+
+def concept_scores(
+    conn: Conn, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
+) -> list[tuple[int, float]]:
+    """Episodes carrying any of ``concept_ids``: (seq, summed tag score), best first."""
+    clauses, params = where(flt)
+    clauses.insert(0, "c.concept_id = ANY(%s::text[])")
+    sql = (
+        "SELECT e.seq, sum(c.score) FROM episode_concepts c JOIN episodes e"
+        f" ON e.namespace = c.namespace AND e.seq = c.episode_seq{_sql_where(clauses)}"
+        " GROUP BY e.seq ORDER BY 2 DESC, e.seq DESC LIMIT %s"
+    )
+    return [(int(s), float(v)) for s, v in conn.execute(sql, [list(concept_ids), *params, limit])]
+
+
+def matching_seqs(conn: Conn, flt: EpisodeFilter) -> list[int]:
+    clauses, params = where(flt)
+    return [
+        int(r[0])
+        for r in conn.execute(f"SELECT e.seq FROM episodes e{_sql_where(clauses)}", params)
+    ]
+
+
+def max_seq(conn: Conn) -> int:
+    row = conn.execute("SELECT coalesce(max(seq), 0) FROM episodes").fetchone()
+    return int(row[0]) if row else 0

@@ -1,0 +1,404 @@
+"""PostgresStore: the shared store behind the ``Store`` protocol, on PostgreSQL + pgvector."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from pydantic_core import PydanticSerializationError, to_json
+
+from xdb.errors import NotFound, StoreError
+from xdb.ids import timestep_id
+from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store.postgres import episodes, transfer
+from xdb.store.postgres.connection import Conn, Connections, lock_episodes, redacted
+from xdb.store.postgres.episode_methods import EpisodeMethods
+from xdb.store.postgres.query import page_sql
+from xdb.store.postgres.rows import SESSION_COLUMNS, TIMESTEP_COLUMNS
+from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.store.sqlite import rows
+from xdb.timeutil import from_us, to_us
+
+# One statement appends a batch: it claims each session's row (creating it if new) and
+# moves its counters, then inserts the timesteps with ticks counted from the row's old
+# next_tick. The row lock it takes is held to commit, so concurrent writers to a session
+# queue there and never share a tick; rows are claimed in session-id order, so two
+# batches spanning the same sessions cannot deadlock. ``pos`` (the listing order of
+# sessions) is drawn in order of first appearance in the batch, as the SQLite store's
+# rowid is. Ticks: ``rel`` is a timestep's offset among its session's timesteps in the
+# batch minus their count, so ``new next_tick + rel`` counts up from the old next_tick.
+_RECORD_SQL = """
+WITH s AS (
+    INSERT INTO sessions AS x (session_id, next_tick, created_us, last_us, timesteps, pos)
+    SELECT sid, n + 1, first_us, last_us, n, pos FROM (
+        SELECT sid, n, first_us, last_us, nextval('sessions_pos') AS pos FROM (
+            SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::bigint[])
+                WITH ORDINALITY AS u(sid, n, first_us, last_us, o) ORDER BY o
+        ) appearing
+    ) numbered ORDER BY sid
+    ON CONFLICT (session_id) DO UPDATE SET next_tick = x.next_tick + excluded.timesteps,
+        last_us = greatest(x.last_us, excluded.last_us),
+        timesteps = x.timesteps + excluded.timesteps
+    RETURNING session_id, next_tick
+), t AS (
+    INSERT INTO timesteps (session_id, tick, ts_us, event_type, role, content, token_id,
+        event_id, event_start, event_end, activations)
+    SELECT u.sid, s.next_tick + u.rel, u.ts, u.et, u.r, u.c, u.tok, u.ev, u.es, u.ee, u.a::json
+    FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[],
+        %s::bigint[], %s::text[], %s::bool[], %s::bool[], %s::text[])
+        WITH ORDINALITY AS u(sid, rel, ts, et, r, c, tok, ev, es, ee, a, o)
+    JOIN s ON s.session_id = u.sid ORDER BY u.o
+)
+SELECT session_id, next_tick FROM s
+"""
+_EVENT_SQL = (
+    f"SELECT {TIMESTEP_COLUMNS} FROM timesteps"
+    " WHERE session_id = %s AND event_id = %s ORDER BY tick"
+)
+
+
+def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
+    # Per session, in order of first appearance: [timesteps, first ts_us, latest ts_us].
+    state: dict[str, list[int]] = {}
+    offsets = []
+    for it in items:
+        st = state.get(it.session_id)
+        if st is None:
+            st = state[it.session_id] = [0, it.ts_us, 0]
+        offsets.append(st[0])
+        st[0] += 1
+        if it.ts_us > st[2]:
+            st[2] = it.ts_us
+    rel = [off - state[it.session_id][0] for off, it in zip(offsets, items, strict=True)]
+    found = conn.execute(
+        _RECORD_SQL,
+        (
+            list(state),
+            [st[0] for st in state.values()],
+            [st[1] for st in state.values()],
+            [st[2] for st in state.values()],
+            [it.session_id for it in items],
+            rel,
+            [it.ts_us for it in items],
+            [it.event_type for it in items],
+            [it.role for it in items],
+            [it.content for it in items],
+            [it.token_id for it in items],
+            [it.event_id for it in items],
+            [it.event_start for it in items],
+            [it.event_end for it in items],
+            [_activations_json(it.activations) if it.activations else None for it in items],
+        ),
+    ).fetchall()
+    next_tick = {str(sid): int(n) for sid, n in found}
+    out = []
+    for it, r in zip(items, rel, strict=True):
+        tick = next_tick[it.session_id] + r
+        out.append((timestep_id(it.session_id, tick), tick))
+    return out
+
+
+class PostgresStore(EpisodeMethods):
+    backend = "postgresql"
+
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        self.location = redacted(url)  # shown by status: never the password
+        self._db = Connections(url, pool_size)
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self.location!r})"
+
+    @property
+    def closed(self) -> bool:
+        return self._db.closed
+
+    def close(self) -> None:
+        self._db.close()
+
+    # ------------------------------------------------------------------ writes
+
+    def record(
+        self,
+        items: Sequence[NewTimestep],
+        close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
+    ) -> list[tuple[str, int]]:
+        if not items:
+            return []
+        ended = [(it.session_id, it.event_id) for it in items if it.event_end and it.event_id]
+        makes_episodes = close_event is not None and bool(ended)
+
+        if not makes_episodes:
+            return self._db.write(lambda conn: _record(conn, items), one_statement=True)
+
+        def job(conn: Conn) -> list[tuple[str, int]]:
+            lock_episodes(conn)  # before the session rows, as every writer of both does
+            out = _record(conn, items)
+            if close_event is not None:
+                for session, event_id in dict.fromkeys(ended):
+                    steps = [
+                        rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
+                    ]
+                    episodes.insert(conn, close_event(steps))
+            return out
+
+        return self._db.write(job)
+
+    def create_tag(self, tag: Tag) -> tuple[Tag, bool]:
+        return self._db.write(lambda conn: _insert_tag(conn, tag))
+
+    def apply_tag(
+        self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
+    ) -> tuple[Tag, bool, int]:
+        def job(conn: Conn) -> tuple[Tag, bool, int]:
+            count = _check_target(conn, target)
+            if new_tag is not None:
+                tag, created = _insert_tag(conn, new_tag)
+            else:
+                row = conn.execute(
+                    f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = %s", (application.tag_id,)
+                ).fetchone()
+                if row is None:
+                    raise NotFound(f"unknown tag id {application.tag_id!r}", field="tag_name_or_id")
+                tag, created = rows.tag(row), False
+            conn.execute(
+                "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
+                " event_id, range_start, range_end, confidence, source, note, created_us,"
+                " created_by) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                (
+                    application.id,
+                    tag.id,
+                    target.target_type,
+                    target.session_id,
+                    target.tick,
+                    target.event_id,
+                    target.range_start,
+                    target.range_end,
+                    application.confidence,
+                    application.source.value,
+                    application.note,
+                    to_us(application.created_at),
+                    application.created_by,
+                ),
+            )
+            return tag, created, count
+
+        return self._db.write(job)
+
+    def add_comment(self, comment: Comment, target: ResolvedTarget | None) -> None:
+        def job(conn: Conn) -> None:
+            tgt = target or ResolvedTarget("session", comment.session_id)
+            if target is not None:
+                _check_target(conn, target)
+            elif not conn.execute(
+                "SELECT 1 FROM sessions WHERE session_id = %s", (tgt.session_id,)
+            ).fetchone():
+                raise NotFound(f"unknown session {tgt.session_id!r}", field="session_id")
+            conn.execute(
+                "INSERT INTO comments (id, session_id, target_type, tick, event_id, range_start,"
+                " range_end, content, created_us, updated_us, created_by)"
+                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                (
+                    comment.id,
+                    tgt.session_id,
+                    tgt.target_type,
+                    tgt.tick,
+                    tgt.event_id,
+                    tgt.range_start,
+                    tgt.range_end,
+                    comment.content,
+                    to_us(comment.created_at),
+                    to_us(comment.updated_at),
+                    comment.created_by,
+                ),
+            )
+
+        self._db.write(job)
+
+    # ------------------------------------------------------------------ reads
+
+    def latest_session(self) -> str | None:
+        row = self._db.read(
+            lambda c: c.execute(
+                "SELECT session_id FROM sessions ORDER BY last_us DESC, pos DESC LIMIT 1"
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    def get_tag(self, tag_id: str) -> Tag | None:
+        row = self._db.read(
+            lambda c: c.execute(
+                f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = %s", (tag_id,)
+            ).fetchone()
+        )
+        return None if row is None else rows.tag(row)
+
+    def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
+        sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE name = %s"
+        params: list[Any] = [name]
+        if tag_type is not None:
+            sql += " AND tag_type = %s"
+            params.append(tag_type)
+        found = self._db.read(lambda c: c.execute(sql + " ORDER BY tag_type", params).fetchall())
+        return [rows.tag(r) for r in found]
+
+    def query(
+        self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
+    ) -> tuple[list[Timestep], int, tuple[int, int] | None]:
+        sql, params, count_sql, count_params = page_sql(TIMESTEP_COLUMNS, flt, after, limit + 1)
+        # One snapshot: the page and the count agree. The text index is the generated
+        # column, current at every commit, so there is nothing to catch up first.
+        with self._db.snapshot() as conn:
+            found = conn.execute(sql, params).fetchall()
+            row = conn.execute(count_sql, count_params).fetchone()
+        total = int(row[0]) if row else 0
+        more = len(found) > limit
+        found = found[:limit]
+        next_key = (int(found[-1][3]), int(found[-1][0])) if more else None
+        return [rows.timestep(r) for r in found], total, next_key
+
+    def recent(self, session_id: str, n: int) -> list[Timestep]:
+        found = self._db.read(
+            lambda c: c.execute(
+                f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = %s"
+                " ORDER BY tick DESC LIMIT %s",
+                (session_id, n),
+            ).fetchall()
+        )
+        return [rows.timestep(r) for r in reversed(found)]
+
+    def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
+        sql = (
+            f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
+            " WHERE a.tag_id = tags.id) FROM tags WHERE TRUE"
+        )
+        params: list[Any] = []
+        if tag_type is not None:
+            sql += " AND tag_type = %s"
+            params.append(tag_type)
+        if bud_status is not None:
+            sql += " AND bud_status = %s"
+            params.append(bud_status)
+        found = self._db.read(
+            lambda c: c.execute(sql + " ORDER BY created_us, id", params).fetchall()
+        )
+        return [rows.tag(r, application_count=int(r[10])) for r in found]
+
+    def stats(self) -> dict[str, Any]:
+        def run(conn: Conn) -> dict[str, Any]:
+            def count(table: str) -> int:
+                row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+                return int(row[0]) if row else 0
+
+            by_type = conn.execute("SELECT tag_type, count(*) FROM tags GROUP BY tag_type")
+            by_fid = conn.execute("SELECT fidelity, count(*) FROM timesteps GROUP BY fidelity")
+            size = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+            return {
+                "tags_by_type": {str(k): int(v) for k, v in by_type},
+                "timesteps_by_fidelity": {str(k): int(v) for k, v in by_fid},
+                "comments": count("comments"),
+                "tag_applications": count("tag_applications"),
+                # The whole database: tables, indexes, and PostgreSQL's own catalogs.
+                "bytes": int(size[0]) if size else 0,
+            }
+
+        with self._db.snapshot() as conn:
+            return run(conn)
+
+    def sessions(self, limit: int) -> tuple[int, list[SessionSummary]]:
+        with self._db.snapshot() as conn:
+            row = conn.execute("SELECT count(*) FROM sessions").fetchone()
+            found = conn.execute(
+                f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY last_us DESC, pos DESC LIMIT %s",
+                (limit,),
+            ).fetchall()
+        return (int(row[0]) if row else 0), [_summary(r) for r in found]
+
+    def session_summary(self, session_id: str) -> SessionSummary | None:
+        row = self._db.read(
+            lambda c: c.execute(
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE session_id = %s", (session_id,)
+            ).fetchone()
+        )
+        return None if row is None else _summary(row)
+
+    # ------------------------------------------------------------------ export / import
+
+    def export_records(self) -> Iterator[dict[str, Any]]:
+        with self._db.snapshot() as conn:
+            yield from transfer.export_records(conn)
+
+    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+        return self._db.write(lambda conn: transfer.import_records(conn, records))
+
+
+def _activations_json(activations: dict[str, float]) -> str:
+    """The JSON text of a timestep's concept activations, as the SQLite store writes it."""
+    try:
+        return to_json(activations).decode()
+    except PydanticSerializationError:  # a lone surrogate in a concept id: json.dumps escapes it
+        return json.dumps(activations)
+
+
+def _summary(row: Sequence[Any]) -> SessionSummary:
+    session, count, next_tick, created_us, last_us = row
+    return SessionSummary(
+        session_id=session,
+        timesteps=count,
+        current_tick=next_tick - 1,
+        first_time=from_us(created_us),
+        last_time=from_us(last_us),
+    )
+
+
+def _insert_tag(conn: Conn, tag: Tag) -> tuple[Tag, bool]:
+    cur = conn.execute(
+        f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+        " ON CONFLICT DO NOTHING",
+        rows.tag_values(tag, to_us(tag.created_at)),
+    )
+    if cur.rowcount == 1:
+        return tag, True
+    row = conn.execute(
+        f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = %s AND name = %s",
+        (tag.tag_type.value, tag.name),
+    ).fetchone()
+    if row is None:  # the id collided, not the name: ids are unique, so this is a bug
+        raise StoreError(f"tag id {tag.id!r} already exists")
+    return rows.tag(row), False
+
+
+def _check_target(conn: Conn, target: ResolvedTarget) -> int:
+    """How many timesteps the target covers; NotFound if it names nothing that exists."""
+    if target.target_type == "timestep":
+        row = conn.execute(
+            "SELECT 1 FROM timesteps WHERE session_id = %s AND tick = %s",
+            (target.session_id, target.tick),
+        ).fetchone()
+        if row is None:
+            raise NotFound(
+                f"unknown timestep_id {timestep_id(target.session_id, target.tick or 0)!r}",
+                field="timestep_id",
+            )
+        return 1
+    if not conn.execute(
+        "SELECT 1 FROM sessions WHERE session_id = %s", (target.session_id,)
+    ).fetchone():
+        raise NotFound(f"unknown session {target.session_id!r}", field="session_id")
+    if target.target_type == "event":
+        found = conn.execute(
+            "SELECT count(*) FROM timesteps WHERE session_id = %s AND event_id = %s",
+            (target.session_id, target.event_id),
+        ).fetchone()
+        count = int(found[0]) if found else 0
+        if count == 0:
+            raise NotFound(
+                f"unknown event_id {target.event_id!r} in session {target.session_id!r}",
+                field="event_id",
+            )
+        return count
+    found = conn.execute(
+        "SELECT count(*) FROM timesteps WHERE session_id = %s AND tick BETWEEN %s AND %s",
+        (target.session_id, target.range_start, target.range_end),
+    ).fetchone()
+    return int(found[0]) if found else 0

@@ -1,0 +1,289 @@
+"""Export every stored object as plain records, and import them back, on PostgreSQL.
+
+The record format, its validation and its order are the SQLite store's (see
+``xdb.store.sqlite.transfer``), so an export from either store imports into the other.
+The export reads one REPEATABLE READ snapshot through server-side cursors, so memory stays
+flat however large the database. The import is one transaction; timesteps, nearly all of
+any real export, go in batches rather than a statement each.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from xdb.errors import InvalidRequest
+from xdb.ids import new_id
+from xdb.models.episodes import Provenance
+from xdb.models.log import Comment, Tag, TagApplication, Timestep
+from xdb.store.postgres import episodes
+from xdb.store.postgres.connection import Conn, lock_episodes
+from xdb.store.postgres.rows import TIMESTEP_COLUMNS
+from xdb.store.sqlite import rows
+from xdb.store.sqlite.transfer import (
+    FORMAT,
+    VERSION,
+    EpisodeRecord,
+    SessionRecord,
+)
+from xdb.store.sqlite.transfer import _episode_record as episode_record
+from xdb.store.sqlite.transfer import _parse as parse
+from xdb.store.sqlite.transfer import _tick as tick_of
+from xdb.timeutil import from_us, now_us, to_us
+
+BATCH = 2000  # timesteps per insert, and rows per fetch from an export cursor
+
+
+def _stream(conn: Conn, sql: str) -> Iterator[tuple[Any, ...]]:
+    with conn.cursor(name="xdb_export") as cur:
+        cur.itersize = BATCH
+        cur.execute(sql)
+        yield from cur
+
+
+def export_records(conn: Conn) -> Iterator[dict[str, Any]]:
+    """Call inside a snapshot transaction."""
+    yield {"kind": FORMAT, "version": VERSION}
+    for sid, next_tick, cus, lus in _stream(
+        conn, "SELECT session_id, next_tick, created_us, last_us FROM sessions ORDER BY pos"
+    ):
+        yield {
+            "kind": "session",
+            "session_id": sid,
+            "next_tick": next_tick,
+            "created_at": from_us(cus).isoformat(),
+            "last_at": from_us(lus).isoformat(),
+        }
+    for row in _stream(conn, f"SELECT {rows.TAG_COLUMNS} FROM tags ORDER BY pos"):
+        yield {
+            "kind": "tag",
+            **rows.tag(row).model_dump(mode="json", exclude={"application_count"}),
+        }
+    for row in _stream(conn, f"SELECT {TIMESTEP_COLUMNS} FROM timesteps ORDER BY seq"):
+        yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
+    for row in _stream(
+        conn,
+        "SELECT id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
+        " confidence, source, note, created_us, created_by FROM tag_applications ORDER BY pos",
+    ):
+        yield {"kind": "tag_application", **rows.application(row).model_dump(mode="json")}
+    for row in _stream(
+        conn,
+        "SELECT id, session_id, target_type, tick, event_id, range_start, range_end, content,"
+        " created_us, updated_us, created_by FROM comments ORDER BY pos",
+    ):
+        yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
+    for row in _stream(conn, f"SELECT {episodes.COLUMNS} FROM episodes ORDER BY seq"):
+        yield episode_record(episodes.to_stored(row).episode)
+
+
+def _import_episode(conn: Conn, record: EpisodeRecord) -> bool:
+    """Insert an episode unless its id is stored; True when it was inserted."""
+    # Imported lazily, as the SQLite store does: operations register themselves on import.
+    from xdb.ops.episodes import episode_row
+
+    episode_id = record.episode_id or new_id("episode")
+    if conn.execute("SELECT 1 FROM episodes WHERE id = %s", (episode_id,)).fetchone():
+        return False
+    if record.provenance is None:
+        record = record.model_copy(
+            update={"provenance": Provenance(session_id=record.session_id, source="import")}
+        )
+    created = to_us(record.created_at) if record.created_at else now_us()
+    episodes.insert(
+        conn,
+        episode_row(
+            record, episode_id=episode_id, created_us=created, created_by=record.created_by
+        ),
+    )
+    return True
+
+
+def _insert_timesteps(conn: Conn, batch: list[Timestep]) -> int:
+    """Insert the timesteps not stored yet (by session and tick), in order, keeping each
+    session's counters as ``record`` would; how many were inserted."""
+    if not batch:
+        return 0
+    # Sessions first seen here start as an import of the SQLite store starts them: at the
+    # time of their first timestep. Appearance order keeps their listing order the same.
+    first: dict[str, int] = {}
+    for ts in batch:
+        first.setdefault(ts.session_id, to_us(ts.timestamp))
+    conn.execute(
+        "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
+        " SELECT s, 1, t, t FROM unnest(%s::text[], %s::bigint[]) WITH ORDINALITY AS u(s, t, o)"
+        " ORDER BY o ON CONFLICT DO NOTHING",
+        (list(first), list(first.values())),
+    )
+    inserted = conn.execute(
+        "INSERT INTO timesteps (session_id, tick, ts_us, event_type, role, content, token_id,"
+        " event_id, event_start, event_end, activations, fidelity)"
+        " SELECT s, k, t, et, r, c, tok, ev, es, ee, a::json, f FROM unnest(%s::text[],"
+        " %s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::bigint[],"
+        " %s::text[], %s::bool[], %s::bool[], %s::text[], %s::text[])"
+        " WITH ORDINALITY AS u(s, k, t, et, r, c, tok, ev, es, ee, a, f, o) ORDER BY o"
+        " ON CONFLICT (session_id, tick) DO NOTHING RETURNING session_id, tick, ts_us",
+        (
+            [ts.session_id for ts in batch],
+            [ts.tick for ts in batch],
+            [to_us(ts.timestamp) for ts in batch],
+            [ts.event_type.value for ts in batch],
+            [ts.role.value for ts in batch],
+            [ts.content for ts in batch],
+            [ts.token_id for ts in batch],
+            [ts.event_id for ts in batch],
+            [ts.event_start for ts in batch],
+            [ts.event_end for ts in batch],
+            [
+                json.dumps(ts.concept_activations) if ts.concept_activations else None
+                for ts in batch
+            ],
+            [ts.fidelity.value for ts in batch],
+        ),
+    ).fetchall()
+    if inserted:
+        conn.execute(
+            "UPDATE sessions s SET next_tick = greatest(s.next_tick, u.top + 1),"
+            " timesteps = s.timesteps + u.n, last_us = greatest(s.last_us, u.last)"
+            " FROM (SELECT sid, max(tick) AS top, count(*) AS n, max(ts) AS last"
+            " FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) AS x(sid, tick, ts)"
+            " GROUP BY sid) u WHERE s.session_id = u.sid",
+            (
+                [r[0] for r in inserted],
+                [r[1] for r in inserted],
+                [r[2] for r in inserted],
+            ),
+        )
+    return len(inserted)
+
+
+def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Restore exported records; call inside a write transaction."""
+    # Before any session row: writers that take both locks take this one first.
+    lock_episodes(conn)
+    counts = {k: 0 for k in ("session", "tag", "timestep", "tag_application", "comment")}
+    episode_count: int | None = None
+    skipped = 0
+    tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
+    pending: list[Timestep] = []
+
+    def flush() -> None:
+        nonlocal skipped
+        added = _insert_timesteps(conn, pending)
+        counts["timestep"] += added
+        skipped += len(pending) - added
+        pending.clear()
+
+    for number, raw in enumerate(records, 1):
+        kind = raw.get("kind")
+        body = {k: v for k, v in raw.items() if k != "kind"}
+        if kind == "timestep":
+            pending.append(parse(Timestep, body, number, kind))
+            if len(pending) >= BATCH:
+                flush()
+            continue
+        flush()  # keep the records' order: what follows may refer to these timesteps
+        if kind == FORMAT:
+            if raw.get("version") != VERSION:
+                raise InvalidRequest(
+                    f"record {number}: unsupported export version {raw.get('version')!r}"
+                )
+        elif kind == "session":
+            s = parse(SessionRecord, body, number, kind)
+            cus, lus = to_us(s.created_at), to_us(s.last_at)
+            added = conn.execute(
+                "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
+                " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (s.session_id, s.next_tick, cus, lus),
+            ).rowcount
+            conn.execute(
+                "UPDATE sessions SET next_tick = greatest(next_tick, %s),"
+                " last_us = greatest(last_us, %s) WHERE session_id = %s",
+                (s.next_tick, lus, s.session_id),
+            )
+            counts["session"] += added
+            skipped += 1 - added
+        elif kind == "tag":
+            t = parse(Tag, body, number, kind)
+            added = conn.execute(
+                f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+                " ON CONFLICT DO NOTHING",
+                rows.tag_values(t, to_us(t.created_at)),
+            ).rowcount
+            stored = conn.execute(
+                "SELECT id FROM tags WHERE tag_type = %s AND name = %s",
+                (t.tag_type.value, t.name),
+            ).fetchone()
+            tag_ids[t.id] = stored[0] if stored else t.id
+            counts["tag"] += added
+            skipped += 1 - added
+        elif kind == "tag_application":
+            a = parse(TagApplication, body, number, kind)
+            tag_id = tag_ids.get(a.tag_id, a.tag_id)
+            if not conn.execute("SELECT 1 FROM tags WHERE id = %s", (tag_id,)).fetchone():
+                raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
+            added = conn.execute(
+                "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
+                " event_id, range_start, range_end, confidence, source, note, created_us,"
+                " created_by) SELECT %s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s"
+                " WHERE NOT EXISTS (SELECT 1 FROM tag_applications WHERE id = %s)"
+                " ON CONFLICT DO NOTHING",
+                (
+                    a.id,
+                    tag_id,
+                    a.target_type.value,
+                    a.session_id,
+                    tick_of(a.timestep_id, number),
+                    a.event_id,
+                    a.range_start,
+                    a.range_end,
+                    a.confidence,
+                    a.source.value,
+                    a.note,
+                    to_us(a.created_at),
+                    a.created_by,
+                    a.id,
+                ),
+            ).rowcount
+            counts["tag_application"] += added
+            skipped += 1 - added
+        elif kind == "comment":
+            c = parse(Comment, body, number, kind)
+            added = conn.execute(
+                "INSERT INTO comments (id, session_id, target_type, tick, event_id,"
+                " range_start, range_end, content, created_us, updated_us, created_by)"
+                " SELECT %s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s"
+                " WHERE NOT EXISTS (SELECT 1 FROM comments WHERE id = %s)"
+                " ON CONFLICT DO NOTHING",
+                (
+                    c.id,
+                    c.session_id,
+                    c.target_type.value,
+                    tick_of(c.timestep_id, number),
+                    c.event_id,
+                    c.range_start,
+                    c.range_end,
+                    c.content,
+                    to_us(c.created_at),
+                    to_us(c.updated_at),
+                    c.created_by,
+                    c.id,
+                ),
+            ).rowcount
+            counts["comment"] += added
+            skipped += 1 - added
+        elif kind == "episode":
+            inserted = _import_episode(conn, parse(EpisodeRecord, body, number, kind))
+            episode_count = (episode_count or 0) + (1 if inserted else 0)
+            skipped += 0 if inserted else 1
+        else:
+            raise InvalidRequest(
+                f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
+                " timestep, tag_application, comment, episode",
+                field="kind",
+            )
+    flush()
+    if episode_count is not None:
+        counts["episode"] = episode_count
+    return {**counts, "skipped": skipped}

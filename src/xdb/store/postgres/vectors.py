@@ -1,0 +1,85 @@
+"""Episode vectors in a pgvector ``vector`` column; the in-memory index is built from them.
+
+The store's callers speak float32 little-endian bytes (what the SQLite store keeps as a
+BLOB). They travel as ``float4[]`` cast to ``vector`` and come back through
+``vector_send`` (a 4-byte header, then big-endian float4), both exact, so the bytes read
+back are the bytes written. pgvector refuses what a BLOB would take (an empty vector,
+NaN or infinity); those surface as InvalidRequest. Each vector records its model; ``vseq``
+orders vectors by arrival and is drawn under ``lock_episodes``, so it is also commit order.
+
+Similarity search in SQL (an HNSW index with cosine distance per model, as a partial
+expression index with the model's dimension) is not part of the store protocol yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from xdb.errors import InvalidRequest
+from xdb.store.postgres.connection import Conn
+
+
+def _floats(blob: bytes) -> list[float]:
+    if len(blob) % 4:
+        raise InvalidRequest(f"a vector of {len(blob)} bytes is not float32 values")
+    values: list[float] = np.frombuffer(blob, dtype="<f4").tolist()
+    return values
+
+
+def _blob(sent: bytes) -> bytes:
+    return np.frombuffer(sent, dtype=">f4", offset=4).astype("<f4").tobytes()
+
+
+def missing_vectors(conn: Conn, model: str, limit: int) -> list[tuple[int, str, str]]:
+    """Episodes with no vector from ``model`` yet, oldest first: (seq, summary, content)."""
+    return [
+        (int(r[0]), r[1], r[2])
+        for r in conn.execute(
+            "SELECT e.seq, e.summary, substr(e.content, 1, 8000) FROM episodes e"
+            " WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.namespace = e.namespace"
+            " AND v.episode_seq = e.seq AND v.model = %s) ORDER BY e.seq LIMIT %s",
+            (model, limit),
+        )
+    ]
+
+
+def store_vectors(conn: Conn, model: str, rows: Sequence[tuple[int, bytes]]) -> list[int]:
+    """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone or
+    already there). Call under ``lock_episodes``."""
+    out = []
+    for seq, blob in rows:
+        row = conn.execute(
+            # NOT EXISTS, not only ON CONFLICT: a conflicting row would still draw a vseq,
+            # and the numbers would drift from the SQLite store's for the same calls.
+            "INSERT INTO episode_vectors (namespace, episode_seq, model, vector)"
+            " SELECT e.namespace, e.seq, %s, %s::float4[]::vector FROM episodes e"
+            " WHERE e.seq = %s AND NOT EXISTS (SELECT 1 FROM episode_vectors v"
+            " WHERE v.namespace = e.namespace AND v.episode_seq = e.seq AND v.model = %s)"
+            " ON CONFLICT (namespace, episode_seq, model) DO NOTHING RETURNING vseq",
+            (model, _floats(blob), seq, model),
+        ).fetchone()
+        out.append(0 if row is None else int(row[0]))
+    return out
+
+
+def load_vectors(
+    conn: Conn, model: str, after_vseq: int = 0
+) -> list[tuple[int, int, bytes, str, int, int, str]]:
+    """(vseq, seq, vector, namespace, start_us, end_us, kind) of ``model``'s vectors."""
+    return [
+        (int(r[0]), int(r[1]), _blob(r[2]), r[3], r[4], r[5], r[6])
+        for r in conn.execute(
+            "SELECT v.vseq, v.episode_seq, vector_send(v.vector), e.namespace, e.start_us,"
+            " e.end_us, e.kind FROM episode_vectors v"
+            " JOIN episodes e ON e.namespace = v.namespace AND e.seq = v.episode_seq"
+            " WHERE v.model = %s AND v.vseq > %s ORDER BY v.vseq",
+            (model, after_vseq),
+        )
+    ]
+
+
+def drop_other_vectors(conn: Conn, model: str) -> int:
+    """Delete vectors made by any model but ``model`` (after a model change)."""
+    return conn.execute("DELETE FROM episode_vectors WHERE model <> %s", (model,)).rowcount

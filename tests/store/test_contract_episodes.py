@@ -1,0 +1,363 @@
+"""The store contract, part two: episodes, their filters, rankings, text changes, vectors.
+
+Each test runs on SQLite and on PostgreSQL with the same expectations. Where the answer
+is a ranking the two compute differently (BM25 in FTS5, ts_rank in PostgreSQL) the tests
+hold both to what a ranking must get right: which episodes match, and a clear winner first.
+``test_episodes_match_across_stores`` compares everything else between the two directly,
+the seeded random order included (both stores use the same shuffle of seqs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from tests.store._data import DAY, T0, episode
+from xdb.errors import StoreError
+from xdb.store.protocol import ConceptCondition, EpisodeFilter, NewEpisode, Store
+
+MakeStore = Callable[[str], Store]
+MIN = 60_000_000
+
+
+def _episodes() -> list[NewEpisode]:
+    """Sessions "conv" (seqs 1, 5, 2 in time order) and "other" (3, 6); 4 in "work"."""
+    return [
+        episode(
+            1,
+            "The cat sat on the mat. It was warm by the fire.",
+            concepts=[("c/cat", 0.9, "stable"), ("c/home", 0.4, "candidate")],
+            labels=[("c/cat", "positive", 0.8)],
+        ),
+        episode(
+            2,
+            "Running late for the train to Paris. The conductor waited.",
+            concepts=[("c/travel", 0.7, "stable")],
+            labels=[("c/travel", "negative", 0.6)],
+        ),
+        episode(
+            3,
+            "A dog chased the cat around the garden. Nobody was hurt.",
+            kind="task",
+            session="other",
+            concepts=[("c/cat", 0.5, "stable"), ("c/dog", 0.8, "stable")],
+        ),
+        episode(
+            4,
+            "Deployment of the billing service failed at midnight. Rolled back.",
+            namespace="work",
+            kind="incident",
+            session=None,
+            start_us=T0 + DAY,
+            concepts=[("c/ops", 0.95, "stable")],
+            labels=[("c/ops", "positive", 0.9), ("c/ops", "positive", 0.95)],
+        ),
+        episode(5, "Spring in Paris: the cafés were full. We walked.", start_us=T0 + 90_000_000),
+        episode(
+            6,
+            "Notes about cats and dogs. Mostly cats.",
+            kind="note",
+            session="other",
+            length_us=10 * MIN,
+            # A repeated concept: the first row's kind, the highest score.
+            concepts=[("c/cat", 0.3, "candidate"), ("c/cat", 0.6, "stable")],
+        ),
+    ]
+
+
+@pytest.fixture
+def filled(store: Store) -> Store:
+    assert [store.add_episode(e) for e in _episodes()] == [1, 2, 3, 4, 5, 6]
+    return store
+
+
+def _every_page(store: Store, flt: EpisodeFilter, desc: bool, seed: int | None) -> list[int]:
+    out: list[int] = []
+    after = None
+    while page := store.episode_page(flt, after, 2, desc, seed):
+        out += [seq for _, seq in page]
+        after = page[-1]
+    return out
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def test_episodes_read_back_as_written(filled: Store) -> None:
+    written = {e.id: e for e in _episodes()}
+    by_id = filled.episodes_by_ids([*written, "episode-missing"])
+    assert {k: v.episode for k, v in by_id.items()} == written
+    assert [by_id[f"episode-{n:03d}"].seq for n in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+    by_seq = filled.episodes_by_seqs([6, 1, 99])
+    assert sorted(by_seq) == [1, 6]
+    assert by_seq[1].episode == written["episode-001"]
+    assert list(by_seq[1].episode.metadata["nested"]) == ["ü"]
+    assert filled.episodes_by_ids([]) == {} and filled.episodes_by_seqs([]) == {}
+    assert filled.episode_max_seq() == 6
+    assert filled.episode_sessions([1, 4, 3, 99]) == {1: "conv", 3: "other"}
+
+
+def test_neighbours_follow_time_within_a_session(filled: Store) -> None:
+    assert filled.episode_neighbours(1) == (None, "episode-005")
+    assert filled.episode_neighbours(5) == ("episode-001", "episode-002")
+    assert filled.episode_neighbours(2) == ("episode-005", None)
+    assert filled.episode_neighbours(4) == (None, None)  # no session
+    assert filled.episode_neighbours(99) == (None, None)
+
+
+def test_delete_takes_everything_that_hangs_on_the_episode(filled: Store) -> None:
+    filled.store_vectors("m", [(5, b"\0\0\x80?")])
+    assert filled.delete_episode("episode-005") == 5
+    assert filled.delete_episode("episode-005") is None
+    assert filled.delete_episode("episode-missing") is None
+    assert filled.episodes_by_seqs([5]) == {}
+    assert filled.episode_neighbours(1) == (None, "episode-002")
+    assert filled.load_vectors("m") == []
+    assert 5 not in filled.episode_seqs(EpisodeFilter())
+    assert [s for s, _ in filled.episode_text_ranking(EpisodeFilter(), ["spring"], 10)] == []
+    assert filled.episode_max_seq() == 6
+
+
+def test_a_duplicate_id_is_refused_and_nothing_is_kept(filled: Store) -> None:
+    with pytest.raises(StoreError):
+        filled.add_episode(episode(1, "Again", session="fresh"))
+    assert filled.episode_sessions([7]) == {}
+    assert filled.episode_seqs(EpisodeFilter(session_id="fresh")) == []
+
+
+# --------------------------------------------------------------------------- paging
+
+
+def test_pages_by_time_both_ways(filled: Store) -> None:
+    everything = EpisodeFilter()
+    assert _every_page(filled, everything, False, None) == [1, 5, 2, 3, 6, 4]
+    assert _every_page(filled, everything, True, None) == [4, 6, 3, 2, 5, 1]
+    page = filled.episode_page(everything, None, 2, False)
+    assert page == [(T0 + MIN, 1), (T0 + 90_000_000, 5)]
+    assert filled.episode_page(everything, page[-1], 1, False) == [(T0 + 2 * MIN, 2)]
+    snapshot = EpisodeFilter(namespace="default", max_seq=5)
+    assert _every_page(filled, snapshot, False, None) == [1, 5, 2, 3]
+
+
+def test_random_order_is_a_seeded_shuffle(filled: Store) -> None:
+    everything = EpisodeFilter()
+    first = _every_page(filled, everything, False, 7)
+    assert sorted(first) == [1, 2, 3, 4, 5, 6]
+    assert _every_page(filled, everything, False, 7) == first
+    assert _every_page(filled, everything, True, 7) == first[::-1]
+    assert _every_page(filled, everything, False, 8) != first
+    keys = filled.episode_page(everything, None, 6, False, 7)
+    assert keys == sorted(keys)
+    assert _every_page(filled, EpisodeFilter(kinds=["turn"]), False, 7) == [
+        s for s in first if s in (1, 2, 5)
+    ]
+
+
+# --------------------------------------------------------------------------- filters
+
+
+@pytest.mark.parametrize(
+    ("flt", "expected"),
+    [
+        (EpisodeFilter(), [1, 2, 3, 4, 5, 6]),
+        (EpisodeFilter(namespace="work"), [4]),
+        (EpisodeFilter(namespace="nowhere"), []),
+        (EpisodeFilter(session_id="other"), [3, 6]),
+        # Windows overlap [start_us, end_us]: 6 lasts ten minutes from T0 + 6 min.
+        (EpisodeFilter(start_us=T0 + 6 * MIN + 5 * MIN), [4, 6]),
+        (EpisodeFilter(end_us=T0 + 90_000_000), [1, 5]),
+        (EpisodeFilter(start_us=T0 + 2 * MIN, end_us=T0 + 3 * MIN), [2, 3]),
+        (EpisodeFilter(kinds=["task", "incident"]), [3, 4]),
+        (EpisodeFilter(max_seq=3), [1, 2, 3]),
+        (
+            EpisodeFilter(concepts=[ConceptCondition("c/cat", 0.5, None, False, True, False)]),
+            [1, 3, 6],
+        ),
+        (
+            EpisodeFilter(concepts=[ConceptCondition("c/cat", 0.5, "stable", False, True, False)]),
+            [1, 3],
+        ),
+        (
+            EpisodeFilter(
+                concepts=[ConceptCondition("c/cat", 0.0, "candidate", False, True, False)]
+            ),
+            [6],
+        ),
+        (
+            EpisodeFilter(concepts=[ConceptCondition("c/cat", 0.7, None, True, True, False)]),
+            [2, 3, 4, 5, 6],
+        ),
+        (EpisodeFilter(concepts=[ConceptCondition("c/cat", 0.5, None, False, False, True)]), [1]),
+        (EpisodeFilter(concepts=[ConceptCondition("c/cat", 0.9, None, False, False, True)]), []),
+        (EpisodeFilter(concepts=[ConceptCondition("c/travel", 0.1, None, False, False, True)]), []),
+        (EpisodeFilter(concepts=[ConceptCondition("c/travel", 0.1, None, False, True, True)]), [2]),
+        (
+            EpisodeFilter(
+                concepts=[
+                    ConceptCondition("c/cat", 0.1, None, False, True, True),
+                    ConceptCondition("c/dog", 0.1, None, True, True, True),
+                ]
+            ),
+            [1, 6],
+        ),
+        (EpisodeFilter(label_concept="c/travel"), [2]),
+        (EpisodeFilter(label="positive"), [1, 4]),
+        (EpisodeFilter(label_min_confidence=0.85), [4]),
+        (EpisodeFilter(label_concept="c/cat", label="negative"), []),
+        (EpisodeFilter(label_concept="c/ops", label="positive", label_min_confidence=0.92), [4]),
+        (EpisodeFilter(namespace="default", kinds=["turn"], session_id="conv", max_seq=2), [1, 2]),
+    ],
+)
+def test_episode_filters(filled: Store, flt: EpisodeFilter, expected: list[int]) -> None:
+    # episode_seqs promises no order; sorted, the sets must agree.
+    assert sorted(filled.episode_seqs(flt)) == expected
+    assert sorted(s for _, s in filled.episode_page(flt, None, 100, False)) == expected
+
+
+# --------------------------------------------------------------------------- rankings
+
+
+def test_text_ranking_matches_words_stems_and_context(filled: Store) -> None:
+    def members(*terms: str, flt: EpisodeFilter | None = None) -> set[int]:
+        ranked = filled.episode_text_ranking(flt or EpisodeFilter(), list(terms), 100)
+        assert all(score > 0 for _, score in ranked)
+        assert [s for s, _ in ranked] == [s for s, _ in sorted(ranked, key=lambda r: -r[1])]
+        return {seq for seq, _ in ranked}
+
+    # "cats" stems to "cat"; 5 holds its neighbours' words (1's) in its context.
+    assert members("cat") == {1, 3, 5, 6}
+    assert members("cats") == {1, 3, 5, 6}
+    assert members("run") == members("running") == {2, 5}
+    assert members("billing") == {4}
+    assert members("billing", "garden") == {3, 4, 6}
+    assert members("the") == {1, 2, 3, 4, 5, 6}  # a common word still matches
+    assert members("cafes") == {1, 2, 5}  # accents fold
+    assert members("november") == {1, 2, 3, 4, 5, 6}  # date words
+    assert members("14") == {1, 2, 3, 5, 6}
+    assert members("15") == {4}  # a day later
+    assert members("cat", flt=EpisodeFilter(session_id="other")) == {3, 6}
+    assert members("zebra") == set()
+    assert filled.episode_text_ranking(EpisodeFilter(), [], 10) == []
+    assert len(filled.episode_text_ranking(EpisodeFilter(), ["the"], 2)) == 2
+
+
+def test_text_ranking_puts_the_clear_winner_first(store: Store) -> None:
+    for n, text in enumerate(["apple apple apple banana", "apple cherry", "cherry banana"], 1):
+        store.add_episode(episode(n, text, session=None, summary=""))
+    apple = store.episode_text_ranking(EpisodeFilter(), ["apple"], 10)
+    assert [s for s, _ in apple] == [1, 2]
+    both = store.episode_text_ranking(EpisodeFilter(), ["apple", "cherry"], 10)
+    assert sorted(s for s, _ in both) == [1, 2, 3] and both[0][0] == 2
+
+
+def test_concept_ranking_sums_scores(filled: Store) -> None:
+    def ranked(*concepts: str, flt: EpisodeFilter | None = None) -> list[tuple[int, float]]:
+        found = filled.episode_concept_ranking(flt or EpisodeFilter(), list(concepts), 10)
+        return [(s, round(v, 6)) for s, v in found]
+
+    assert ranked("c/cat") == [(1, 0.9), (6, 0.6), (3, 0.5)]
+    assert ranked("c/cat", "c/dog") == [(3, 1.3), (1, 0.9), (6, 0.6)]
+    assert ranked("c/cat", flt=EpisodeFilter(kinds=["task", "note"])) == [(6, 0.6), (3, 0.5)]
+    assert ranked("c/none") == [] and ranked() == []
+    assert len(filled.episode_concept_ranking(EpisodeFilter(), ["c/cat"], 1)) == 1
+
+
+# --------------------------------------------------------------------------- text changes
+
+
+def test_text_changes_log_every_document_change(filled: Store) -> None:
+    changes = filled.text_changes(0, 1000)
+    numbers = [c for c, _, _ in changes]
+    assert numbers == sorted(set(numbers)) and filled.latest_text_change() == numbers[-1]
+    latest = {seq: doc for _, seq, doc in changes}
+    assert sorted(latest) == [1, 2, 3, 4, 5, 6]
+    doc = latest[5]
+    assert doc is not None
+    text, namespace, start, end, kind = doc
+    assert (namespace, start, end, kind) == ("default", T0 + 90_000_000, T0 + 91_000_000, "turn")
+    assert text.startswith("Spring in Paris: the cafés were full Spring in Paris")
+    assert "14 November 2023" in text and "The cat sat" in text and "Running late" in text
+    assert filled.text_changes(numbers[-1], 10) == []
+    assert filled.text_changes(numbers[1], 1) == [changes[2]]
+    filled.delete_episode("episode-005")
+    after = filled.text_changes(numbers[-1], 10)
+    assert after[0][1:] == (5, None)
+    assert {seq for _, seq, _ in after} == {5, 1, 2}  # its neighbours lost it from context
+    refreshed = after[-1][2]
+    assert refreshed is not None and "Spring" not in refreshed[0]
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+def _vector(*values: float) -> bytes:
+    return np.array(values, dtype="<f4").tobytes()
+
+
+def test_vectors_store_load_and_drop(filled: Store) -> None:
+    assert [(s, summary) for s, summary, _ in filled.missing_vectors("m", 3)] == [
+        (1, "The cat sat on the mat"),
+        (2, "Running late for the train to Paris"),
+        (3, "A dog chased the cat around the garden"),
+    ]
+    exact = _vector(0.1, -0.0, 1e-40, 3.4e38, -1.5, 2.0 / 3.0)
+    assert filled.store_vectors("m", [(1, exact), (2, _vector(1, 2, 3, 4, 5, 6))]) == [1, 2]
+    assert filled.store_vectors("m", [(1, _vector(9, 9, 9, 9, 9, 9)), (99, exact)]) == [0, 0]
+    assert [s for s, _, _ in filled.missing_vectors("m", 10)] == [3, 4, 5, 6]
+    assert filled.store_vectors("other", [(3, _vector(1, 1))]) == [3]
+    loaded = filled.load_vectors("m")
+    assert loaded == [
+        (1, 1, exact, "default", T0 + MIN, T0 + MIN + 1_000_000, "turn"),
+        (
+            2,
+            2,
+            _vector(1, 2, 3, 4, 5, 6),
+            "default",
+            T0 + 2 * MIN,
+            T0 + 2 * MIN + 1_000_000,
+            "turn",
+        ),
+    ]
+    assert [v[0] for v in filled.load_vectors("m", after_vseq=1)] == [2]
+    assert filled.drop_other_vectors("m") == 1
+    assert filled.load_vectors("other") == []
+    assert [v[1] for v in filled.load_vectors("m")] == [1, 2]
+
+
+def test_missing_vectors_cut_long_content(store: Store) -> None:
+    store.add_episode(episode(1, "é" * 9000, session=None))
+    ((seq, _, content),) = store.missing_vectors("m", 5)
+    assert (seq, content) == (1, "é" * 8000)
+
+
+# --------------------------------------------------------------------------- both at once
+
+
+def test_episodes_match_across_stores(make_store: MakeStore) -> None:
+    sqlite, postgres = make_store("sqlite"), make_store("postgres")
+    for s in (sqlite, postgres):
+        for e in _episodes():
+            s.add_episode(e)
+        s.store_vectors("m", [(seq, _vector(seq, -seq, 0.5)) for seq in (2, 4, 6)])
+        s.delete_episode("episode-003")
+    flts = [EpisodeFilter(), EpisodeFilter(namespace="default", kinds=["turn", "note"])]
+    for flt in flts:
+        for desc in (False, True):
+            for seed in (None, 1, 2, 12345):
+                assert _every_page(sqlite, flt, desc, seed) == _every_page(
+                    postgres, flt, desc, seed
+                )
+        assert sqlite.episode_concept_ranking(flt, ["c/cat", "c/dog"], 10) == (
+            postgres.episode_concept_ranking(flt, ["c/cat", "c/dog"], 10)
+        )
+        for terms in (["cat"], ["paris", "midnight"], ["the"]):
+            assert {s for s, _ in sqlite.episode_text_ranking(flt, terms, 10)} == {
+                s for s, _ in postgres.episode_text_ranking(flt, terms, 10)
+            }
+    assert sqlite.text_changes(0, 1000) == postgres.text_changes(0, 1000)
+    assert sqlite.episodes_by_seqs(range(10)) == postgres.episodes_by_seqs(range(10))
+    assert sqlite.load_vectors("m") == postgres.load_vectors("m")
+    assert sqlite.missing_vectors("m", 10) == postgres.missing_vectors("m", 10)
+    assert list(sqlite.export_records()) == list(postgres.export_records())
