@@ -120,7 +120,10 @@ def filters(i: int) -> tuple[str, int, int]:
     return f"C{i % 300}", start, start + 60 * 86_400 * 1_000_000
 
 
-def time_xdb(db: xdb.Database, asked: list[str], vectors: list[Any]) -> list[float]:
+def time_xdb(
+    db: xdb.Database, asked: list[str], vectors: list[Any], filtered: bool = True
+) -> list[float]:
+    """Seconds per question; ``filtered=False`` asks the bare question over everything."""
     ctx = Context(db.store, Caller(), lambda: "", {}, db.indexer)
     times = []
     for i, (q, vec) in enumerate(zip(asked, vectors, strict=True)):
@@ -130,8 +133,11 @@ def time_xdb(db: xdb.Database, asked: list[str], vectors: list[Any]) -> list[flo
             end_us=end,
             concepts=[ConceptCondition(concept, 0.0, None, False, True, False)],
         )
+        concepts = [concept] if filtered else []
         t = time.perf_counter()
-        Ranking(q, [concept], 0.5, 0.0, query_vector=vec).rank(ctx, flt)
+        Ranking(q, concepts, 0.5, 0.0, query_vector=vec).rank(
+            ctx, flt if filtered else EpisodeFilter()
+        )
         times.append(time.perf_counter() - t)
     return times
 
@@ -236,6 +242,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 embed_times.append(time.perf_counter() - e0)
             time_xdb(db, asked[:10], vectors[:10])  # warm the caches and the allocator
             ours = time_xdb(db, asked, vectors)
+            bare = time_xdb(db, asked[:50], vectors[:50], filtered=False)
             stored = db.store.load_vectors(index.model)  # float32, for the baselines
             matrix = np.frombuffer(b"".join(r[2] for r in stored), dtype=np.float32)
             matrix = matrix.reshape(len(stored), index.dimension)
@@ -251,6 +258,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"search (incl. embedding)  p50 {pct(with_embedding, 0.5):6.2f} ms"
         f"  p95 {pct(with_embedding, 0.95):6.2f} ms"
+    )
+    print(
+        f"bare question, no filter ({len(bare)} questions) p50 {pct(bare, 0.5):6.2f} ms"
+        f"  p95 {pct(bare, 0.95):6.2f} ms"
     )
     print(f"query embedding ({args.embedder}) p50 {pct(embed_times, 0.5):6.2f} ms")
     print(

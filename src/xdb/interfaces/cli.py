@@ -381,6 +381,51 @@ def export_command(file: str) -> None:
         emit(counts)
 
 
+@cli.command("migrate")
+@click.option(
+    "--from",
+    "source",
+    metavar="DB",
+    help="The database to copy: a file or a postgresql:// URL. Default: --db / $XDB_DB.",
+)
+@click.option("--to", "target", metavar="DB", required=True, help="Where to copy it to.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+)
+def migrate_command(source: str | None, target: str, progress: bool | None) -> None:
+    """Copy a database to another store (SQLite to PostgreSQL and back) in one transaction,
+    then count both sides kind by kind; print the counts.
+
+    Objects the target already holds are skipped, so a second run copies nothing new.
+    Vectors are not copied (the target numbers episodes afresh): the target embeds them
+    again in the background, or at once with `xdb --db TARGET reindex`.
+    """
+    from tqdm import tqdm
+
+    from xdb.config import default_db
+    from xdb.migrate import copy, record_count
+
+    root = click.get_current_context().find_root().obj
+    source = source or root["db_path"] or default_db()
+    show = sys.stderr.isatty() if progress is None else progress
+    with (
+        connect(source) as src,
+        connect(target) as dst,
+        tqdm(
+            total=record_count(src) if show else None,
+            unit=" records",
+            file=sys.stderr,
+            disable=not show,
+            delay=0.5 if progress is None else 0.0,
+        ) as bar,
+    ):
+        result = copy(src, dst, bar.update)
+        bar.total = bar.n
+    emit(result.model_dump(mode="json"))
+
+
 @cli.command("reindex")
 @click.option(
     "--embedder",

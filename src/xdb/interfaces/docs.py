@@ -32,7 +32,7 @@ from xdb.interfaces.stdio import ANSWERS_FILE
 from xdb.ops.registry import Operation, operations
 
 DEFAULT_OUTPUT = Path("docs/reference.md")
-HAND_WRITTEN = ("serve", "mcp", "import", "export", "reindex")
+HAND_WRITTEN = ("serve", "mcp", "import", "export", "migrate", "reindex")
 _WIDTH = 100  # help text is wrapped at a fixed width so the output never depends on a terminal
 
 _BASE_TYPES: dict[Any, str] = {
