@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +10,8 @@ import xdb
 from xdb.ops.auto_episodes import MIN_SCORE, TOP_K
 
 
-def test_an_ended_reply_becomes_an_episode_with_max_aggregated_concepts(tmp_path: Path) -> None:
-    with xdb.connect(tmp_path / "auto.sqlite3", session_id="s", embedder="hash") as db:
+def test_an_ended_reply_becomes_an_episode_with_max_aggregated_concepts(target: str) -> None:
+    with xdb.connect(target, session_id="s", embedder="hash") as db:
         db.record(event_type="input", content="How do I roll back?", event_id="q1", event_end=True)
         tokens = ["Use ", "git ", "revert. ", "Then ", "redeploy."]
         acts = [{"Care": 0.2, "Deploy": 0.9}, {"Care": 0.7}, {"Deploy": 0.3}, {"Noise": 0.05}, {}]
@@ -52,17 +51,17 @@ def test_an_ended_reply_becomes_an_episode_with_max_aggregated_concepts(tmp_path
         }
 
 
-def test_timesteps_without_an_ended_event_make_no_episode(tmp_path: Path) -> None:
-    with xdb.connect(tmp_path / "none.sqlite3", embedder="hash") as db:
+def test_timesteps_without_an_ended_event_make_no_episode(target: str) -> None:
+    with xdb.connect(target, embedder="hash") as db:
         db.record(event_type="output", content="half a reply", event_id="r9")
         db.record(event_type="output", content="no event", event_end=True)
         assert db.search_episodes().episodes == []
 
 
-def test_an_event_and_its_episode_are_written_together_or_not_at_all(tmp_path: Path) -> None:
+def test_an_event_and_its_episode_are_written_together_or_not_at_all(target: str) -> None:
     from xdb.store.protocol import NewTimestep
 
-    with xdb.connect(tmp_path / "atomic.sqlite3", session_id="s", embedder="hash") as db:
+    with xdb.connect(target, session_id="s", embedder="hash") as db:
         db.record(event_type="output", content="start", event_id="r1", token_id=0)
 
         def broken(steps: object) -> Any:

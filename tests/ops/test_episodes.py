@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +15,8 @@ from xdb.ops.episodes import default_summary
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Any:
-    with xdb.connect(tmp_path / "ep.sqlite3", embedder="hash") as database:
+def db(target: str) -> Any:
+    with xdb.connect(target, embedder="hash") as database:
         yield database
 
 
@@ -183,14 +182,13 @@ def test_an_episode_is_vector_searchable_once_embedded_and_the_model_is_recorded
     assert [h.episode_id for h in found.episodes] == [made.episode_id]
 
 
-def test_a_crash_between_writing_and_embedding_loses_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+def test_a_crash_between_writing_and_embedding_loses_nothing(target: str) -> None:
     # The child adds episodes with an embedder that cannot answer (nothing listens on the
     # port), then dies without any chance to embed them.
     child = textwrap.dedent(
         f"""
         import os, signal, xdb
-        db = xdb.connect({str(path)!r}, embedder="openai")
+        db = xdb.connect({target!r}, embedder="openai")
         for i in range(20):
             db.add_episode(content=f"episode {{i}} about kites")
         print("added", flush=True)
@@ -204,29 +202,28 @@ def test_a_crash_between_writing_and_embedding_loses_nothing(tmp_path: Path) -> 
     }
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=env)
     assert done.stdout.strip() == "added", done.stderr
-    with xdb.connect(path, embedder="hash") as db:
+    with xdb.connect(target, embedder="hash") as db:
         assert len(db.store.missing_vectors("hash:384", 100)) == 20  # type: ignore[attr-defined]
         assert db.wait_for_embeddings(30)
         assert db.store.missing_vectors("hash:384", 100) == []  # type: ignore[attr-defined]
         assert len(db.search_episodes(text_query="kites", page={"page_size": 50}).episodes) == 20
 
 
-def test_search_never_mixes_two_models(tmp_path: Path) -> None:
+def test_search_never_mixes_two_models(target: str) -> None:
     from xdb.embed.hashing import HashEmbedder
 
-    path = tmp_path / "models.sqlite3"
-    with xdb.connect(path, embedder="hash") as db:
+    with xdb.connect(target, embedder="hash") as db:
         db.add_episode(content="first model wrote this")
         assert db.wait_for_embeddings(10)
     small = HashEmbedder(dimension=64)
-    with xdb.connect(path, embedder=small) as db:
+    with xdb.connect(target, embedder=small) as db:
         assert db.wait_for_embeddings(10)  # re-embedded with the new model
         index = db.indexer.index()
         assert (index.model, index.dimension, len(index)) == (small.model_id, 64, 1)
         assert db.search_episodes(text_query="model wrote").episodes
 
 
-def test_waiting_for_embeddings_reports_a_failing_embedder(tmp_path: Path) -> None:
+def test_waiting_for_embeddings_reports_a_failing_embedder(target: str) -> None:
     class Failing:
         model_id = "failing:1"
         dimension = 4
@@ -234,7 +231,7 @@ def test_waiting_for_embeddings_reports_a_failing_embedder(tmp_path: Path) -> No
         def embed(self, texts: Any) -> Any:
             raise RuntimeError("the embeddings server is down")
 
-    with xdb.connect(tmp_path / "f.sqlite3", embedder=Failing()) as db:  # type: ignore[arg-type]
+    with xdb.connect(target, embedder=Failing()) as db:  # type: ignore[arg-type]
         made = db.add_episode(content="still stored and searchable by its words")
         assert db.wait_for_embeddings(10) is False
         assert db.indexer.failure is not None and "server is down" in db.indexer.failure
@@ -242,7 +239,7 @@ def test_waiting_for_embeddings_reports_a_failing_embedder(tmp_path: Path) -> No
         assert [h.episode_id for h in found.episodes] == [made.episode_id]
 
 
-def test_search_ranks_by_words_when_the_query_cannot_be_embedded(tmp_path: Path) -> None:
+def test_search_ranks_by_words_when_the_query_cannot_be_embedded(target: str) -> None:
     from xdb.embed.hashing import HashEmbedder
 
     class BreaksOnQueries(HashEmbedder):
@@ -251,8 +248,22 @@ def test_search_ranks_by_words_when_the_query_cannot_be_embedded(tmp_path: Path)
                 raise RuntimeError("the embeddings server went away")
             return super().embed(texts)
 
-    with xdb.connect(tmp_path / "q.sqlite3", embedder=BreaksOnQueries()) as db:
+    with xdb.connect(target, embedder=BreaksOnQueries()) as db:
         made = db.add_episode(content="penguins waddle on the ice")
         assert db.wait_for_embeddings(10)
         found = db.search_episodes(text_query="query: penguins")
         assert [h.episode_id for h in found.episodes] == [made.episode_id]
+
+
+def test_two_handles_on_one_database_see_each_others_episodes(target: str) -> None:
+    # Two processes sharing one database, in one: each keeps its own indexes, caught up
+    # from the database, so what one adds or deletes the other finds or loses at once.
+    with xdb.connect(target, embedder="hash") as one, xdb.connect(target, embedder="hash") as two:
+        made = one.add_episode(content="the lighthouse keeper counts ships")
+        assert one.wait_for_embeddings(10)
+        found = two.search_episodes(text_query="lighthouse ships").episodes
+        assert [h.episode_id for h in found] == [made.episode_id]
+        assert two.delete_episode(episode_id=made.episode_id).deleted
+        assert one.search_episodes(text_query="lighthouse ships").episodes == []
+        with pytest.raises(NotFound):
+            one.get_episode_detail(episode_id=made.episode_id)

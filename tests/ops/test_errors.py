@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import xdb
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> xdb.Database:
-    database = xdb.connect(tmp_path / "err.sqlite3", session_id="s")
+def db(target: str) -> xdb.Database:
+    database = xdb.connect(target, session_id="s")
     yield database
     database.close()
 

@@ -1,8 +1,6 @@
-"""Recording operations through the Python API, on a real SQLite file."""
+"""Recording operations through the Python API, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +9,8 @@ from xdb.models.common import BudStatus, Role, TagType, TargetType
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> xdb.Database:
-    database = xdb.connect(tmp_path / "log.sqlite3", session_id="s1")
+def db(target: str) -> xdb.Database:
+    database = xdb.connect(target, session_id="s1")
     yield database
     database.close()
 

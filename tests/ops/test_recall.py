@@ -1,21 +1,21 @@
-"""query, recent, tags and status through the Python API, on a real SQLite file."""
+"""query, recent, tags and status through the Python API, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 
 import xdb
+from tests.ops.conftest import is_postgres
 
 C_HONEST = "org.hatcat/first-light@1.0.1::concept/Honesty"
 C_TOOL = "org.hatcat/first-light@1.0.1::concept/Tool"
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> xdb.Database:
-    database = xdb.connect(tmp_path / "recall.sqlite3", session_id="s1")
+def db(target: str) -> xdb.Database:
+    database = xdb.connect(target, session_id="s1")
     database.record_batch(
         [
             {
@@ -132,8 +132,8 @@ def test_descending_order_and_paging(db: xdb.Database) -> None:
     assert seen == [5, 4, 3, 2, 1]
 
 
-def test_paging_is_stable_under_concurrent_writes(tmp_path: Path) -> None:
-    database = xdb.connect(tmp_path / "paging.sqlite3", session_id="p")
+def test_paging_is_stable_under_concurrent_writes(target: str) -> None:
+    database = xdb.connect(target, session_id="p")
     database.record_batch(
         [
             {"event_type": "output", "content": f"token {i}", "timestamp": "2025-01-01T00:00:00Z"}
@@ -175,7 +175,7 @@ def test_recent_is_oldest_first(db: xdb.Database) -> None:
     assert ticks(db.recent(n=100, session_id="s2")) == [1]
 
 
-def test_status_counts(db: xdb.Database) -> None:
+def test_status_counts(db: xdb.Database, target: str) -> None:
     db.create_tag(name="b", tag_type="bud")
     st = db.status()
     assert st.session_id == "s1" and st.current_tick == 5
@@ -186,28 +186,28 @@ def test_status_counts(db: xdb.Database) -> None:
     assert st.tag_stats.total_tags == 4
     assert st.sessions.total == 2
     assert {s.session_id: s.timesteps for s in st.sessions.recent} == {"s1": 5, "s2": 1}
-    assert st.storage_stats.total_bytes > 0 and st.storage_stats.backend == "sqlite"
+    backend = "postgresql" if is_postgres(target) else "sqlite"
+    assert st.storage_stats.total_bytes > 0 and st.storage_stats.backend == backend
 
 
-def test_quota_utilization(tmp_path: Path) -> None:
-    with xdb.connect(tmp_path / "q.sqlite3", quota_bytes=10_000_000) as database:
+def test_quota_utilization(target: str) -> None:
+    with xdb.connect(target, quota_bytes=10_000_000) as database:
         stats = database.status().storage_stats
         assert stats.quota_bytes == 10_000_000
         assert stats.utilization == pytest.approx(stats.total_bytes / 10_000_000)
 
 
-def test_memory_database_works(tmp_path: Path) -> None:
+def test_memory_database_works() -> None:
     with xdb.connect(":memory:") as database:
         database.record(event_type="input", content="volatile")
         assert database.query(text_search="volatile").total_count == 1
 
 
-def test_current_session_resumes_latest(tmp_path: Path) -> None:
-    path = tmp_path / "resume.sqlite3"
-    with xdb.connect(path) as first:
+def test_current_session_resumes_latest(target: str) -> None:
+    with xdb.connect(target) as first:
         made = first.record(event_type="input", content="a")
         assert made.tick == 1 and first.session_id.startswith("session-")
-    with xdb.connect(path) as second:
+    with xdb.connect(target) as second:
         again = second.record(event_type="input", content="b")
         assert again.tick == 2 and second.session_id == first.session_id
         fresh = second.start_session()

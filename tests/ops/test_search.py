@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import xdb
+from tests.ops.conftest import is_postgres
 from xdb.errors import InvalidRequest
 
 KINDS = ["reply", "task", "incident"]
@@ -67,9 +68,8 @@ def build(db: xdb.Database, n: int = 90, seed: int = 3) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path = tmp_path_factory.mktemp("search") / "search.sqlite3"
-    with xdb.connect(path, embedder="hash") as db:
+def corpus(module_target: str) -> Any:
+    with xdb.connect(module_target, embedder="hash") as db:
         added = build(db)
         assert db.wait_for_embeddings(30)
         yield db, added
@@ -222,9 +222,9 @@ def test_time_range_without_a_zone_is_utc(corpus: Any) -> None:
     "sort", [{"by": "relevance"}, {"by": "time_desc"}, {"by": "random", "seed": 5}]
 )
 def test_paging_returns_each_match_once_while_episodes_are_written(
-    tmp_path: Path, sort: dict[str, Any]
+    target: str, sort: dict[str, Any]
 ) -> None:
-    with xdb.connect(tmp_path / "paging.sqlite3", embedder="hash") as db:
+    with xdb.connect(target, embedder="hash") as db:
         originals = {
             db.add_episode(
                 content=f"alpha beta {i}",
@@ -290,9 +290,8 @@ def test_a_cursor_is_refused_with_other_filters(corpus: Any) -> None:
         db.search_episodes(namespace="ns1", page={"page_size": 2, "cursor": page.next_cursor})
 
 
-def test_a_turn_is_found_by_the_words_of_its_neighbours(tmp_path: Path) -> None:
-    path = tmp_path / "turns.sqlite3"
-    with xdb.connect(path, embedder="hash") as db:
+def test_a_turn_is_found_by_the_words_of_its_neighbours(target: str) -> None:
+    with xdb.connect(target, embedder="hash") as db:
         turns = ["Where did you go hiking in May?", "Yes, the Alps, it was lovely!", "Nice."]
         ids = [
             db.add_episode(
@@ -314,12 +313,53 @@ def test_a_turn_is_found_by_the_words_of_its_neighbours(tmp_path: Path) -> None:
         assert set(ids) <= {h.episode_id for h in in_may}
         # Deleting the middle turn makes its neighbours each other's context, exactly.
         db.delete_episode(episode_id=ids[1])
-        conn = sqlite3.connect(path)
-        try:
-            conn.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('integrity-check')")
-            context = conn.execute(
-                "SELECT context FROM episodes WHERE id = ?", (ids[2],)
-            ).fetchone()[0]
-        finally:
-            conn.close()
+        context = _context(target, ids[2])
         assert "hiking" in context and "Alps" not in context
+
+
+def _context(target: str, episode_id: str) -> str:
+    """An episode's indexed context, read from the database itself."""
+    if is_postgres(target):
+        import psycopg
+
+        with psycopg.connect(target) as pg:
+            row = pg.execute("SELECT context FROM episodes WHERE id = %s", (episode_id,)).fetchone()
+            assert row is not None
+            return str(row[0])
+    conn = sqlite3.connect(target)
+    try:
+        # FTS5's external-content index must still agree with the rows it indexes.
+        conn.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('integrity-check')")
+        return str(
+            conn.execute("SELECT context FROM episodes WHERE id = ?", (episode_id,)).fetchone()[0]
+        )
+    finally:
+        conn.close()
+
+
+def test_relevance_agrees_across_stores(tmp_path: Path, postgres_url: str) -> None:
+    # The same episodes on both stores. Text ranking is the same tantivy BM25 on both; the
+    # vector list is the in-memory index's 8-bit codes on SQLite and pgvector's exact
+    # float32 cosine on PostgreSQL, so fused scores differ by a few thousandths: the same
+    # episodes come back, with the same clear winner, and near ties may swap.
+    queries = ["kite river", "what about the budget?", "garden server deploy"]
+    answers: dict[str, list[list[tuple[str, float]]]] = {}
+    for name, target in (("sqlite", str(tmp_path / "x.sqlite3")), ("postgres", postgres_url)):
+        with xdb.connect(target, embedder="hash") as db:
+            build(db, n=30)
+            assert db.wait_for_embeddings(30)
+            answers[name] = [
+                [
+                    (h.snippet, h.score)
+                    for h in db.search_episodes(
+                        text_query=q, namespace="ns1", page={"page_size": 50}
+                    ).episodes
+                ]
+                for q in queries
+            ]
+            # pgvector ranked PostgreSQL's: that process holds no vectors in memory.
+            assert (db.indexer._index is None) == (name == "postgres")
+    for lite, pg in zip(answers["sqlite"], answers["postgres"], strict=True):
+        assert lite and {s for s, _ in lite} == {s for s, _ in pg}
+        assert lite[0][0] == pg[0][0]
+        assert [v for _, v in lite] == pytest.approx([v for _, v in pg], abs=0.02)

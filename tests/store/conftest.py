@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import PostgresServer
 from tests.store._data import record_log
 from xdb.store.postgres import PostgresStore
 from xdb.store.protocol import Store
@@ -15,17 +16,38 @@ from xdb.store.sqlite import SQLiteStore
 BACKENDS = ["sqlite", "postgres"]
 
 
-def open_store(backend: str, request: pytest.FixtureRequest, tmp_path: Path, name: str) -> Store:
-    if backend == "sqlite":
-        return SQLiteStore(tmp_path / f"{name}.sqlite")
-    url: str = request.getfixturevalue("postgres_server").new_database()
-    return PostgresStore(url)
+class Opened:
+    """The stores a fixture opened, closed (and their PostgreSQL databases given back for
+    the next test) when it ends."""
+
+    def __init__(self, request: pytest.FixtureRequest, folder: Path) -> None:
+        self.request, self.folder = request, folder
+        self.stores: list[Store] = []
+        self.lent: list[tuple[PostgresServer, str]] = []
+
+    def open(self, backend: str, name: str) -> Store:
+        opened: Store
+        if backend == "sqlite":
+            opened = SQLiteStore(self.folder / f"{name}.sqlite3")
+        else:
+            server: PostgresServer = self.request.getfixturevalue("postgres_server")
+            url = server.lend_database()
+            self.lent.append((server, url))
+            opened = PostgresStore(url)
+        self.stores.append(opened)
+        return opened
+
+    def close(self) -> None:
+        for s in self.stores:
+            s.close()
+        for server, url in self.lent:
+            server.give_back(url)
 
 
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    opened = open_store(request.param, request, tmp_path, "main")
-    yield opened
+    opened = Opened(request, tmp_path)
+    yield opened.open(request.param, "main")
     opened.close()
 
 
@@ -34,22 +56,16 @@ def logged(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Store]:
     """A store holding ``record_log``'s log, shared by a module's read-only tests."""
-    opened = open_store(request.param, request, tmp_path_factory.mktemp("logged"), "logged")
-    record_log(opened)
-    yield opened
+    opened = Opened(request, tmp_path_factory.mktemp("logged"))
+    one = opened.open(request.param, "logged")
+    record_log(one)
+    yield one
     opened.close()
 
 
 @pytest.fixture
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[str], Store]]:
     """Open more stores (``make_store("sqlite")``): for round trips and comparisons."""
-    opened: list[Store] = []
-
-    def make(backend: str) -> Store:
-        s = open_store(backend, request, tmp_path, f"extra{len(opened)}")
-        opened.append(s)
-        return s
-
-    yield make
-    for s in opened:
-        s.close()
+    opened = Opened(request, tmp_path)
+    yield lambda backend: opened.open(backend, f"extra{len(opened.stores)}")
+    opened.close()

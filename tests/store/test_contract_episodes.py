@@ -120,6 +120,24 @@ def test_delete_takes_everything_that_hangs_on_the_episode(filled: Store) -> Non
     assert filled.episode_max_seq() == 6
 
 
+def test_numbers_are_never_reused(filled: Store) -> None:
+    # Caches keep watermarks over seq and vseq (the vector index loads vectors above its
+    # newest vseq, paging snapshots ignore seqs above theirs): a number handed out again
+    # would be a row they never see, or one they mistake for another.
+    one = _vector(1, 0)
+    assert filled.store_vectors("m", [(5, one), (6, one)]) == [1, 2]
+    assert filled.delete_episode("episode-006") == 6  # the newest episode and vector
+    assert filled.add_episode(episode(7, "seven")) == 7
+    assert filled.store_vectors("m", [(7, one)]) == [3]
+    assert filled.drop_other_vectors("n") == 2  # every vector, the newest included
+    assert filled.store_vectors("n", [(7, one)]) == [4]
+    assert filled.delete_episode("episode-007") == 7
+    assert filled.delete_episode("episode-005") == 5
+    assert filled.add_episode(episode(8, "eight")) == 8
+    assert filled.store_vectors("n", [(8, one)]) == [5]
+    assert filled.episode_max_seq() == 8
+
+
 def test_a_duplicate_id_is_refused_and_nothing_is_kept(filled: Store) -> None:
     with pytest.raises(StoreError):
         filled.add_episode(episode(1, "Again", session="fresh"))

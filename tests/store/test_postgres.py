@@ -185,18 +185,3 @@ def test_two_processes_writing_at_once_lose_nothing(postgres_url: str) -> None:
         assert changes == list(range(1, len(changes) + 1))
     finally:
         store.close()
-
-
-def test_numbers_are_never_reused(postgres_url: str) -> None:
-    # The SQLite store's seq and vseq are rowids: deleting the newest episode (or vector)
-    # hands its number to the next one, behind the back of caches watermarked on it.
-    # Here they come from sequences and only grow.
-    store = PostgresStore(postgres_url)
-    try:
-        assert [store.add_episode(episode(n, f"e{n}")) for n in (1, 2)] == [1, 2]
-        assert store.store_vectors("m", [(2, b"\0\0\x80?")]) == [1]
-        assert store.delete_episode("episode-002") == 2
-        assert store.add_episode(episode(3, "e3")) == 3
-        assert store.store_vectors("m", [(3, b"\0\0\x80?")]) == [2]
-    finally:
-        store.close()

@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdb.errors import InvalidRequest
 from xdb.models.episodes import (
@@ -42,9 +42,18 @@ from xdb.models.episodes import (
 )
 from xdb.ops import cursor as cursors
 from xdb.ops.registry import Context, Operation, register
-from xdb.store.protocol import ConceptCondition, EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.protocol import (
+    ConceptCondition,
+    EpisodeFilter,
+    NewEpisode,
+    StoredEpisode,
+    VectorSearch,
+)
 from xdb.text import search_terms
 from xdb.timeutil import from_us, now_us, to_us
+
+if TYPE_CHECKING:
+    from xdb.index.embedding import Indexer
 
 logger = logging.getLogger(__name__)
 
@@ -191,20 +200,39 @@ class Ranking:
         if ctx.indexer is None or not self.text:
             return []
         indexer = ctx.indexer
+        store = ctx.store
+        if isinstance(store, VectorSearch):
+            # The database ranks (pgvector); no in-memory index is loaded in this process.
+            model = indexer.embedder.model_id
+            if self.max_vseq is None:
+                self.max_vseq = store.episode_max_vseq(model)
+            if self.max_vseq == 0 or not self._embed_query(indexer, self.text):
+                return []
+            # No allowlist: the store applies the whole filter in the same SQL, cheaper
+            # than shipping the list of seqs it would compute anyway.
+            return store.episode_vector_ranking(
+                flt, self.query_vector, model, LIST_DEPTH, self.max_vseq, None
+            )
         index = indexer.index()
         if len(index) == 0:
             return []
         if self.max_vseq is None:
             self.max_vseq = index.max_vseq
-        if self.query_vector is None:
-            try:
-                self.query_vector = indexer.embedder.embed([self.text])[0]
-            except Exception as exc:
-                # Recall degrades to text and concepts rather than failing the search.
-                logger.warning("query embedding failed, ranking without vectors: %s", exc)
-                return []
+        if not self._embed_query(indexer, self.text):
+            return []
         query = self.query_vector
         return index.search(query, LIST_DEPTH, flt, max_vseq=self.max_vseq, allowed=allowed)
+
+    def _embed_query(self, indexer: Indexer, text: str) -> bool:
+        """Make ``query_vector`` from the text unless the caller gave one; False when the
+        embedder fails (recall then degrades to text and concepts rather than failing)."""
+        if self.query_vector is None:
+            try:
+                self.query_vector = indexer.embedder.embed([text])[0]
+            except Exception as exc:
+                logger.warning("query embedding failed, ranking without vectors: %s", exc)
+                return False
+        return True
 
 
 def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesResponse:

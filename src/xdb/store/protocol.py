@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 class NewTimestep(NamedTuple):
@@ -255,3 +258,36 @@ class Store(Protocol):
         ...
 
     def drop_other_vectors(self, model: str) -> int: ...
+
+
+@runtime_checkable
+class VectorSearch(Protocol):
+    """An optional capability: a store that ranks episodes by vector similarity itself.
+
+    Stores without it (SQLite) leave vector ranking to the in-memory index each process
+    builds from ``load_vectors``; a store with it (PostgreSQL, with pgvector's HNSW index)
+    answers from the database, so no process holds every vector in memory and a search
+    sees vectors other processes stored at once. Search asks ``isinstance(store,
+    VectorSearch)`` and takes this path when it can.
+    """
+
+    def episode_vector_ranking(
+        self,
+        flt: EpisodeFilter,
+        query: bytes | npt.NDArray[Any],
+        model: str,
+        limit: int,
+        max_vseq: int | None = None,
+        allowed: Sequence[int] | None = None,
+    ) -> list[tuple[int, float]]:
+        """Up to ``limit`` (seq, cosine similarity) of episodes with a vector from ``model``
+        matching every condition of ``flt`` (and, when given, in ``allowed`` and with a
+        vseq up to ``max_vseq``), best first, ties by newer seq. ``query`` is float32
+        little-endian bytes or an array. Approximate indexes may miss a near neighbour, but
+        never return fewer than ``limit`` while more matches exist."""
+        ...
+
+    def episode_max_vseq(self, model: str) -> int:
+        """The newest vseq among ``model``'s vectors, 0 when there are none: the vector
+        snapshot a paged search pins."""
+        ...

@@ -22,8 +22,12 @@ both to the same answers everywhere else):
   same episodes match, in a possibly different order (``unaccent`` also folds ß and æ);
 - values PostgreSQL cannot hold (NUL characters, integers beyond 64 bits, NaN or empty
   vectors) are an InvalidRequest, where SQLite stores them (or raises OverflowError);
-- numbers (seq, vseq, change) never come back after a delete, and a rolled-back write
-  or skipped import row may leave a gap; query cursors stay opaque either way;
+- a rolled-back write or a skipped import row may leave a gap in the numbers (seq, vseq,
+  change) that SQLite's would not have; neither store ever hands a number out twice;
+- vector search: this store ranks in SQL (pgvector HNSW, ``vector_search``: exact
+  float32 cosine, approximate candidates), SQLite's searches use the in-memory index
+  (8-bit codes, exact scan); the same episodes come back, near ties may swap; a model's
+  vectors must all have one dimension here;
 - ``stats()["bytes"]`` is the whole database, PostgreSQL's catalogs included.
 """
 

@@ -4,10 +4,14 @@ write transaction (under ``lock_episodes``) or on a pooled reader."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from xdb.store.postgres import episodes
+import numpy.typing as npt
+
+from xdb.store.postgres import episodes, vector_search
 from xdb.store.postgres import vectors as vector_rows
 from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
+from xdb.store.postgres.vector_index import ModelIndex
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
 
 
@@ -21,6 +25,10 @@ def _locked(fn: Callable[[Conn], T]) -> Callable[[Conn], T]:
 
 class EpisodeMethods:
     _db: Connections
+    # A model's dimension and index kind never change once its first vector is stored
+    # (dropping its vectors drops its entry); read once per process.
+    _vector_models: dict[str, ModelIndex]
+    _iterative_scan: bool | None  # whether pgvector has iterative index scans (0.8+)
 
     def add_episode(self, episode: NewEpisode) -> int:
         return self._db.write(_locked(lambda c: episodes.insert(c, episode)))
@@ -91,4 +99,41 @@ class EpisodeMethods:
         return self._db.read(lambda c: vector_rows.load_vectors(c, model, after_vseq))
 
     def drop_other_vectors(self, model: str) -> int:
-        return self._db.write(lambda c: vector_rows.drop_other_vectors(c, model))
+        dropped = self._db.write(_locked(lambda c: vector_rows.drop_other_vectors(c, model)))
+        self._vector_models = {m: i for m, i in self._vector_models.items() if m == model}
+        return dropped
+
+    # ------------------------------------------------------------------ vector search
+
+    def episode_vector_ranking(
+        self,
+        flt: EpisodeFilter,
+        query: bytes | npt.NDArray[Any],
+        model: str,
+        limit: int,
+        max_vseq: int | None = None,
+        allowed: Sequence[int] | None = None,
+    ) -> list[tuple[int, float]]:
+        """pgvector's HNSW search (see ``vector_search``): (seq, cosine similarity) of the
+        best ``limit`` matches of ``flt``, best first, ties by newer seq."""
+
+        def run(conn: Conn) -> list[tuple[int, float]]:
+            if self._iterative_scan is None:
+                self._iterative_scan = vector_search.supports_iterative_scan(conn)
+            index = self._vector_models.get(model)
+            if index is None:
+                index = vector_search.model_index(conn, model)
+                if index is not None:
+                    self._vector_models[model] = index
+            return vector_search.ranking(
+                conn, flt, query, model, limit, max_vseq, allowed, index, self._iterative_scan
+            )
+
+        # One transaction: the scan settings are local to it, and both scans of a short
+        # answer see the same rows.
+        with self._db.snapshot() as conn:
+            return run(conn)
+
+    def episode_max_vseq(self, model: str) -> int:
+        """The newest vseq of ``model``'s vectors (0 when none): a search's vector snapshot."""
+        return self._db.read(lambda c: vector_search.max_vseq(c, model))

@@ -25,6 +25,7 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
+from xdb.store.postgres import vector_index
 
 Conn = psycopg.Connection[TupleRow]
 
@@ -248,6 +249,9 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (1, "extensions and text search", _functions),
     (2, "experience log", _run(_LOG)),
     (3, "episodes", _run(_EPISODES)),
+    # HNSW indexes per model (see vector_index): building one over vectors already stored
+    # takes a while on a large database, once.
+    (4, "vector search", vector_index.migrate),
 ]
 
 LATEST = MIGRATIONS[-1][0]

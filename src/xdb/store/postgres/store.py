@@ -105,6 +105,8 @@ class PostgresStore(EpisodeMethods):
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         self.location = redacted(url)  # shown by status: never the password
         self._db = Connections(url, pool_size)
+        self._vector_models = {}
+        self._iterative_scan = None
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.location!r})"

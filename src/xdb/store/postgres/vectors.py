@@ -7,8 +7,8 @@ back are the bytes written. pgvector refuses what a BLOB would take (an empty ve
 NaN or infinity); those surface as InvalidRequest. Each vector records its model; ``vseq``
 orders vectors by arrival and is drawn under ``lock_episodes``, so it is also commit order.
 
-Similarity search in SQL (an HNSW index with cosine distance per model, as a partial
-expression index with the model's dimension) is not part of the store protocol yet.
+Storing a model's first vector makes its HNSW index (``vector_index``); searching is in
+``vector_search``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from xdb.errors import InvalidRequest
+from xdb.store.postgres import vector_index
 from xdb.store.postgres.connection import Conn
 
 
@@ -49,7 +50,16 @@ def store_vectors(conn: Conn, model: str, rows: Sequence[tuple[int, bytes]]) -> 
     """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone or
     already there). Call under ``lock_episodes``."""
     out = []
+    index: vector_index.ModelIndex | None = None
     for seq, blob in rows:
+        values = _floats(blob)
+        if index is None and values:  # an empty vector fails below, as PostgreSQL says
+            index = vector_index.ensure(conn, model, len(values))
+        if index is not None and len(values) != index.dimension:
+            # One dimension per model: its index casts to it, and searches compare with it.
+            raise InvalidRequest(
+                f"model {model!r} makes vectors of {index.dimension} dimensions, not {len(values)}"
+            )
         row = conn.execute(
             # NOT EXISTS, not only ON CONFLICT: a conflicting row would still draw a vseq,
             # and the numbers would drift from the SQLite store's for the same calls.
@@ -58,7 +68,7 @@ def store_vectors(conn: Conn, model: str, rows: Sequence[tuple[int, bytes]]) -> 
             " WHERE e.seq = %s AND NOT EXISTS (SELECT 1 FROM episode_vectors v"
             " WHERE v.namespace = e.namespace AND v.episode_seq = e.seq AND v.model = %s)"
             " ON CONFLICT (namespace, episode_seq, model) DO NOTHING RETURNING vseq",
-            (model, _floats(blob), seq, model),
+            (model, values, seq, model),
         ).fetchone()
         out.append(0 if row is None else int(row[0]))
     return out
@@ -81,5 +91,7 @@ def load_vectors(
 
 
 def drop_other_vectors(conn: Conn, model: str) -> int:
-    """Delete vectors made by any model but ``model`` (after a model change)."""
+    """Delete vectors made by any model but ``model`` (after a model change), and their
+    indexes. Call under ``lock_episodes``."""
+    vector_index.drop_except(conn, model)
     return conn.execute("DELETE FROM episode_vectors WHERE model <> %s", (model,)).rowcount

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.sqlite.schema import next_number
 from xdb.timeutil import from_us
 
 COLUMNS = (
@@ -37,10 +38,15 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+_INSERT = (
+    f"INSERT INTO episodes ({COLUMNS}) VALUES"
+    f" ({next_number('episodes', 'seq')},?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
 def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
     cur = conn.execute(
-        f"INSERT INTO episodes ({COLUMNS.removeprefix('seq, ')})"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        _INSERT,
         (
             ep.id,
             ep.namespace,

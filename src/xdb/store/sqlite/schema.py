@@ -11,7 +11,9 @@ import time
 
 from xdb.errors import MigrationError
 
-MIGRATIONS: list[tuple[int, str, str]] = [
+# A migration is a script of statements separated by ";", or a list of statements (for
+# those, like triggers, that hold a ";" themselves).
+MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
     (
         1,
         "experience log",
@@ -178,7 +180,43 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         INSERT INTO episode_text_changes (seq) SELECT seq FROM episodes ORDER BY seq;
         """,
     ),
+    (
+        5,
+        "numbers are never reused",
+        # seq and vseq are rowids, which SQLite numbers max + 1: deleting the newest row
+        # would hand its number to the next one, behind the back of every cache that keeps
+        # a watermark over them (the vector index loads vseqs above its own). Triggers keep
+        # the highest number deleted (cascades included), and inserts number from above
+        # it (``next_number``). Only deletes pay; AUTOINCREMENT would cost every insert a
+        # write to sqlite_sequence, and adding it means rebuilding the tables. The text
+        # change log knows seqs deleted before this migration, as far as it goes back; a
+        # vseq deleted before it may come back once, which no cache can notice: the vector
+        # index is rebuilt by every process that starts, and this runs as one starts.
+        [
+            "CREATE TABLE number_floors ("
+            " name TEXT PRIMARY KEY, floor INTEGER NOT NULL) WITHOUT ROWID",
+            "INSERT INTO number_floors (name, floor) VALUES"
+            " ('episodes.seq', (SELECT coalesce(max(seq), 0) FROM episode_text_changes)),"
+            " ('episode_vectors.vseq', 0)",
+            "CREATE TRIGGER episodes_deleted AFTER DELETE ON episodes BEGIN"
+            " UPDATE number_floors SET floor = max(floor, OLD.seq) WHERE name = 'episodes.seq';"
+            " END",
+            "CREATE TRIGGER episode_vectors_deleted AFTER DELETE ON episode_vectors BEGIN"
+            " UPDATE number_floors SET floor = max(floor, OLD.vseq)"
+            " WHERE name = 'episode_vectors.vseq'; END",
+        ],
+    ),
 ]
+
+
+def next_number(table: str, column: str) -> str:
+    """SQL for the next number of ``table.column`` (a rowid): above every number it holds
+    and every number it held (migration 5)."""
+    return (
+        f"(SELECT max(coalesce((SELECT max({column}) FROM {table}), 0), floor) + 1"
+        f" FROM number_floors WHERE name = '{table}.{column}')"
+    )
+
 
 LATEST = MIGRATIONS[-1][0]
 
@@ -200,7 +238,7 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
     for version, name, sql in MIGRATIONS:
         if version in done:
             continue
-        for statement in sql.split(";"):
+        for statement in sql if isinstance(sql, list) else sql.split(";"):
             if statement.strip():
                 conn.execute(statement)
         conn.execute(

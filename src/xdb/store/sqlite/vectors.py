@@ -1,12 +1,21 @@
 """Episode vectors in SQLite: the source of truth the in-memory vector index is built from.
 
-Each vector records the model that made it; ``vseq`` orders vectors by arrival.
+Each vector records the model that made it; ``vseq`` orders vectors by arrival and is
+never reused (``schema.next_number``).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
+
+from xdb.store.sqlite.schema import next_number
+
+_INSERT = (
+    "INSERT INTO episode_vectors (vseq, episode_seq, model, vector)"
+    f" SELECT {next_number('episode_vectors', 'vseq')}, seq, ?, ? FROM episodes WHERE seq = ?"
+    " ON CONFLICT (episode_seq, model) DO NOTHING"
+)
 
 
 def missing_vectors(conn: sqlite3.Connection, model: str, limit: int) -> list[tuple[int, str, str]]:
@@ -28,12 +37,7 @@ def store_vectors(
     """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone)."""
     out = []
     for seq, blob in rows:
-        cur = conn.execute(
-            "INSERT INTO episode_vectors (episode_seq, model, vector)"
-            " SELECT seq, ?, ? FROM episodes WHERE seq = ?"
-            " ON CONFLICT (episode_seq, model) DO NOTHING",
-            (model, blob, seq),
-        )
+        cur = conn.execute(_INSERT, (model, blob, seq))
         out.append(int(cur.lastrowid or 0) if cur.rowcount else 0)
     return out
 

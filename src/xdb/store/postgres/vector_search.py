@@ -1,0 +1,141 @@
+"""Episodes ranked by cosine similarity to a query vector, in PostgreSQL with pgvector.
+
+The query orders by the model's indexed expression (``vector_index``), so PostgreSQL may
+walk the HNSW graph; an HNSW scan alone yields its ``ef_search`` nearest and then drops
+those the filters refuse, which can leave fewer than k. Iterative scans (pgvector 0.8,
+``relaxed_order``) keep walking until k rows pass or ``hnsw.max_scan_tuples`` (20,000 by
+default) were visited; their order is only nearly sorted, so the rows are re-sorted here
+by the exact similarity of the stored vector (never the half-precision copy an index may
+hold). When a scan still comes back short (a filter too selective for the walk, or an
+older pgvector without iterative scans), the same query ordered by the unindexed
+distance answers exactly from the matching rows.
+
+The planner may also skip the index (a selective filter makes scanning the matches
+cheaper); that plan is exact by construction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from psycopg import sql
+
+from xdb.errors import InvalidRequest
+from xdb.store.postgres import episodes
+from xdb.store.postgres.connection import Conn
+from xdb.store.postgres.vector_index import ModelIndex, indexed, lookup
+from xdb.store.protocol import EpisodeFilter
+
+MAX_EF_SEARCH = 1000  # pgvector's ceiling
+MIN_EF_SEARCH = 40  # pgvector's default
+
+
+def query_values(query: bytes | npt.NDArray[Any]) -> list[float]:
+    """The query as floats: float32 little-endian bytes (as vectors are stored) or an array."""
+    if isinstance(query, bytes | bytearray | memoryview):
+        if len(query) % 4:
+            raise InvalidRequest(f"a query vector of {len(query)} bytes is not float32 values")
+        array = np.frombuffer(query, dtype="<f4")
+    else:
+        array = np.asarray(query, dtype=np.float32).reshape(-1)
+    values: list[float] = array.astype(np.float64).tolist()
+    return values
+
+
+def supports_iterative_scan(conn: Conn) -> bool:
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if row is None:
+        return False
+    parts = [int(p) if p.isdigit() else 0 for p in str(row[0]).split(".")[:2]]
+    return tuple(parts) >= (0, 8)
+
+
+def model_index(conn: Conn, model: str) -> ModelIndex | None:
+    return lookup(conn, model)
+
+
+def max_vseq(conn: Conn, model: str) -> int:
+    row = conn.execute(
+        "SELECT coalesce(max(vseq), 0) FROM episode_vectors WHERE model = %s", (model,)
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _select(
+    flt: EpisodeFilter,
+    model: str,
+    index: ModelIndex,
+    values: list[float],
+    limit: int,
+    max_vseq: int | None,
+    allowed: Sequence[int] | None,
+    use_index: bool,
+) -> tuple[sql.Composed, list[Any]]:
+    clauses, params = episodes.where(flt)
+    # A literal, not a parameter: only then can the planner match the partial index.
+    head: list[sql.Composable] = [sql.SQL("v.model = {}").format(sql.Literal(model))]
+    extra: list[Any] = []
+    if max_vseq is not None:
+        head.append(sql.SQL("v.vseq <= %s"))
+        extra.append(max_vseq)
+    if allowed is not None:
+        head.append(sql.SQL("e.seq = ANY(%s::bigint[])"))
+        extra.append(list(allowed))
+    conditions = sql.SQL(" AND ").join([*head, *(sql.SQL(c) for c in clauses)])
+    order: sql.Composable
+    if use_index and index.kind is not None:
+        order = sql.SQL("{} <=> %s::float4[]::{}({})").format(
+            indexed(index.kind, index.dimension), sql.SQL(index.kind), sql.Literal(index.dimension)
+        )
+    else:
+        # Not the indexed expression: PostgreSQL computes every matching row's distance.
+        order = sql.SQL("v.vector <=> %s::float4[]::vector")
+    query = sql.SQL(
+        "SELECT v.episode_seq, 1 - (v.vector <=> %s::float4[]::vector) FROM episode_vectors v"
+        " JOIN episodes e ON e.namespace = v.namespace AND e.seq = v.episode_seq"
+        " WHERE {} ORDER BY {} LIMIT %s"
+    ).format(conditions, order)
+    return query, [values, *extra, *params, values, limit]
+
+
+def ranking(
+    conn: Conn,
+    flt: EpisodeFilter,
+    query: bytes | npt.NDArray[Any],
+    model: str,
+    limit: int,
+    max_vseq: int | None,
+    allowed: Sequence[int] | None,
+    index: ModelIndex | None,
+    iterative: bool,
+) -> list[tuple[int, float]]:
+    """Up to ``limit`` (seq, cosine similarity) of ``model``'s vectors whose episodes pass
+    ``flt`` (and are ``allowed``, and have a vseq up to ``max_vseq``), best first, ties by
+    newer seq. Call inside a transaction: the scan settings are local to it."""
+    if index is None or limit <= 0:
+        return []  # this model never stored a vector
+    values = query_values(query)
+    if len(values) != index.dimension:
+        raise InvalidRequest(
+            f"the query has {len(values)} dimensions; model {model!r} has {index.dimension}"
+        )
+    if not any(values) or not all(math.isfinite(v) for v in values):
+        return []  # no direction to compare with: every cosine would be NaN
+    # SET LOCAL statements, not set_config(): Citus forwards these to the workers (with
+    # citus.propagate_set_commands = 'local'), and they end with the transaction.
+    ef_search = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, limit))
+    conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
+    if iterative:
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    statement, params = _select(flt, model, index, values, limit, max_vseq, allowed, True)
+    found = conn.execute(statement, params).fetchall()
+    if len(found) < limit and index.kind is not None:
+        statement, params = _select(flt, model, index, values, limit, max_vseq, allowed, False)
+        found = conn.execute(statement, params).fetchall()
+    # A stored zero vector has no cosine (NaN): it relates to nothing, like orthogonal ones.
+    scored = [(int(s), 0.0 if math.isnan(v) else float(v)) for s, v in found]
+    return sorted(scored, key=lambda item: (-item[1], -item[0]))

@@ -1,0 +1,53 @@
+"""Episode seqs and vector vseqs are never handed out twice, files from before included.
+
+(That a new store never reuses them is in the contract suite, on both stores.)"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.store._data import episode
+from xdb.store.sqlite import SQLiteStore
+from xdb.store.sqlite.schema import LATEST
+
+ONE = b"\0\0\x80?"  # the float32 vector [1.0]
+
+
+def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / "v4.sqlite3"
+    old = SQLiteStore(path)
+    for n in (1, 2, 3):
+        old.add_episode(episode(n, f"e{n}"))
+    assert old.delete_episode("episode-003") == 3  # logged in the text change log
+    old.close()
+    # Back to version 4: what version 5 added is gone, the text change log remains.
+    conn = sqlite3.connect(path, isolation_level=None)
+    for statement in (
+        "DROP TRIGGER episodes_deleted",
+        "DROP TRIGGER episode_vectors_deleted",
+        "DROP TABLE number_floors",
+        "DELETE FROM schema_migrations WHERE version = 5",
+    ):
+        conn.execute(statement)
+    conn.close()
+
+    store = SQLiteStore(path)
+    try:
+        assert store.add_episode(episode(4, "e4")) == 4
+        assert store.store_vectors("m", [(4, ONE)]) == [1]
+        assert store.delete_episode("episode-004") == 4
+        # Reopened: the floors live in the file.
+        store.close()
+        store = SQLiteStore(path)
+        assert store.add_episode(episode(5, "e5")) == 5
+        assert store.store_vectors("m", [(5, ONE)]) == [2]
+    finally:
+        store.close()
+    conn = sqlite3.connect(path)
+    try:
+        floors = dict(conn.execute("SELECT name, floor FROM number_floors").fetchall())
+    finally:
+        conn.close()
+    assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
+    assert LATEST == 5  # this test's downgrade undoes version 5 only
