@@ -25,12 +25,13 @@ stand-in with the same dimension (384) as MiniLM; ``minilm`` embeds with the rea
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -79,20 +80,30 @@ def sentence(rng: random.Random) -> str:
     return " ".join(words) + "."
 
 
-def build(db: xdb.Database, n: int, seed: int = 11) -> None:
+def episodes(n: int, seed: int = 11) -> Iterator[dict[str, Any]]:
+    """``n`` synthetic episodes as export records (what ``import_records`` takes)."""
     rng = random.Random(seed)
     for i in range(n):
         when = (BASE + timedelta(minutes=rng.randint(0, 525_600))).isoformat()
-        db.add_episode(
-            content=sentence(rng),
-            kind=rng.choice(["reply", "task", "incident"]),
-            namespace=f"ns{i % 20}",
-            time_window={"start_time": when, "end_time": when},
-            concept_tags=[
+        yield {
+            "kind": "episode",
+            "content": sentence(rng),
+            "episode_kind": rng.choice(["reply", "task", "incident"]),
+            "namespace": f"ns{i % 20}",
+            "time_window": {"start_time": when, "end_time": when},
+            "concept_tags": [
                 {"concept_id": f"C{rng.randint(0, 299)}", "score": round(rng.random(), 2)}
                 for _ in range(rng.randint(1, 3))
             ],
-        )
+        }
+
+
+def build(db: xdb.Database, n: int, seed: int = 11, chunk: int = 20_000) -> None:
+    """Import the episodes in transactions of ``chunk``: one add_episode per transaction
+    flushes an FTS5 segment per episode, and a 1M build took hours that way."""
+    made = episodes(n, seed)
+    while batch := list(itertools.islice(made, chunk)):
+        db.import_records(batch)
 
 
 def questions(count: int, seed: int = 5) -> list[str]:
