@@ -50,6 +50,7 @@ class Indexer:
         self.failure: str | None = None  # the last embedding error, for status
         self._text: TextIndex | None = None
         self._text_failed = False
+        self._embedded_up_to: dict[str, int] = {}  # per model: the last seq given a vector
 
     @property
     def embedder(self) -> Embedder:
@@ -161,12 +162,16 @@ class Indexer:
 
     def _embed_batch(self) -> bool:
         embedder = self.embedder
-        todo = self._store.missing_vectors(embedder.model_id, BATCH)
+        model = embedder.model_id
+        # Walk forward from the last episode embedded: new episodes always get higher seqs,
+        # and rescanning from the first one made a 1M-episode backlog quadratic.
+        todo = self._store.missing_vectors(model, BATCH, self._embedded_up_to.get(model, 0))
         if not todo:
             return False
         vectors = embedder.embed([embedding_text(summary, content) for _, summary, content in todo])
         rows = [(seq, vectors[i].astype("float32").tobytes()) for i, (seq, _, _) in enumerate(todo)]
-        self._store.store_vectors(embedder.model_id, rows)
+        self._store.store_vectors(model, rows)
+        self._embedded_up_to[model] = todo[-1][0]  # only once stored: a failure retries
         if self._index is not None:
             self.index()  # pull the new vectors into the loaded index
         return True

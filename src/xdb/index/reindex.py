@@ -41,7 +41,9 @@ def reindex(db: Database, progress: Callable[[int], None] | None = None) -> dict
     embedder = db.indexer.embedder
     model = embedder.model_id
     embedded = 0
-    while todo := db.store.missing_vectors(model, BATCH):
+    after = 0  # walk forward: new episodes always get higher seqs
+    while todo := db.store.missing_vectors(model, BATCH, after):
+        after = todo[-1][0]
         vectors = embedder.embed([embedding_text(summary, content) for _, summary, content in todo])
         rows = [(seq, vectors[i].astype("float32").tobytes()) for i, (seq, _, _) in enumerate(todo)]
         # A 0 vseq: the worker stored that episode's vector first, or it was deleted.

@@ -1,4 +1,9 @@
-"""Storage: one protocol (``Store``), a SQLite implementation, and (later) PostgreSQL."""
+"""Storage: one protocol (``Store``), a SQLite and a PostgreSQL implementation.
+
+What both implementations do alike lives here, not in either: ``sqlbuild`` (filters and
+pages), ``rows`` (row converters), ``records`` (the export format), ``tagging`` (tags,
+applications, comments) and ``context`` (an episode's indexed context).
+"""
 
 from xdb.store.protocol import NewTimestep, ResolvedTarget, Store, TimestepFilter
 

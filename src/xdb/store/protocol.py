@@ -245,8 +245,12 @@ class Store(Protocol):
 
     def latest_text_change(self) -> int: ...
 
-    def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
-        """Episodes without a vector from ``model``, oldest first: (seq, summary, content)."""
+    def missing_vectors(
+        self, model: str, limit: int, after_seq: int = 0
+    ) -> list[tuple[int, str, str]]:
+        """Episodes after ``after_seq`` without a vector from ``model``, oldest first:
+        (seq, summary, content). (A caller walking forward passes the last seq it saw:
+        scanning from the first episode each time made embedding quadratic.)"""
         ...
 
     def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]: ...

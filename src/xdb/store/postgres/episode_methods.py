@@ -8,11 +8,17 @@ from typing import Any
 
 import numpy.typing as npt
 
+from xdb.store import sqlbuild
 from xdb.store.postgres import episodes, vector_search
 from xdb.store.postgres import vectors as vector_rows
 from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
 from xdb.store.postgres.vector_index import ModelIndex
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.sqlbuild import POSTGRES
+
+# Concept rows join their episodes on the distribution column too, so each shard joins
+# its own rows.
+_CONCEPT_JOIN = "e.namespace = c.namespace AND e.seq = c.episode_seq"
 
 
 def _locked(fn: Callable[[Conn], T]) -> Callable[[Conn], T]:
@@ -54,7 +60,7 @@ class EpisodeMethods:
         seed: int | None = None,
     ) -> list[tuple[int, int]]:
         return self._db.read(
-            lambda c: episodes.ordered_page(c, flt, after, limit, descending, seed)
+            lambda c: sqlbuild.ordered_page(c, flt, after, limit, descending, seed, POSTGRES)
         )
 
     def episode_text_ranking(
@@ -68,10 +74,12 @@ class EpisodeMethods:
     def episode_concept_ranking(
         self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
     ) -> list[tuple[int, float]]:
-        return self._db.read(lambda c: episodes.concept_scores(c, flt, concept_ids, limit))
+        return self._db.read(
+            lambda c: sqlbuild.concept_scores(c, flt, concept_ids, limit, _CONCEPT_JOIN, POSTGRES)
+        )
 
     def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
-        return self._db.read(lambda c: episodes.matching_seqs(c, flt))
+        return self._db.read(lambda c: sqlbuild.matching_seqs(c, flt, POSTGRES))
 
     def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
         return self._db.read(lambda c: episodes.sessions_of(c, seqs))
@@ -87,8 +95,10 @@ class EpisodeMethods:
     def latest_text_change(self) -> int:
         return self._db.read(episodes.latest_text_change)
 
-    def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
-        return self._db.read(lambda c: vector_rows.missing_vectors(c, model, limit))
+    def missing_vectors(
+        self, model: str, limit: int, after_seq: int = 0
+    ) -> list[tuple[int, str, str]]:
+        return self._db.read(lambda c: vector_rows.missing_vectors(c, model, limit, after_seq))
 
     def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]:
         return self._db.write(_locked(lambda c: vector_rows.store_vectors(c, model, vectors)))

@@ -1,4 +1,4 @@
-"""Episodes in PostgreSQL: rows, concept and label rows, text search, and filters.
+"""Episodes in PostgreSQL: rows, concept and label rows, and text search.
 
 Functions take a connection so the store can run them inside a write transaction or on a
 reader. Every write here runs after ``lock_episodes`` (its caller takes it), so seqs and
@@ -6,23 +6,26 @@ text changes are numbered in commit order. The text index is the generated ``tsv
 current at commit; ``episode_text_changes`` still logs each change for the caches that
 follow it (the tantivy index).
 
-The context (date words, neighbours' text), the seeded shuffle and the filters are the
-SQLite store's, so both stores index the same text and page in the same order.
+The context (``xdb.store.context``), the seeded shuffle and the filters (``sqlbuild``) are
+shared with the SQLite store, so both stores index the same text and page in the same order.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from psycopg.types.json import Json
 
 from xdb.errors import StoreError
+from xdb.store import sqlbuild
+from xdb.store.context import context
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
-from xdb.store.sqlite.episodes import CONTEXT_CHARS, date_words, shuffle_params
+from xdb.store.rows import episode as to_stored
+from xdb.store.rows import json_text
+from xdb.store.sqlbuild import POSTGRES
 
 # JSON columns are read as their text: json.loads gives the same values SQLite's store does.
 COLUMNS = (
@@ -34,12 +37,10 @@ _INSERT_COLUMNS = (
     "namespace, id, kind, session_id, summary, content, start_us, end_us, created_us,"
     " created_by, concept_tags, labels, motive_profile, metadata, provenance"
 )
-# The SQLite store's shuffle, ``%%`` being psycopg's escape for ``%``.
-RANDOM_KEY = "(((e.seq + %s) * %s) %% 2147483647)"
 
 
 def _json(value: Any) -> Json:
-    return Json(value, dumps=lambda v: json.dumps(v, separators=(",", ":"), ensure_ascii=False))
+    return Json(value, dumps=json_text)
 
 
 def insert(conn: Conn, ep: NewEpisode) -> int:
@@ -162,25 +163,24 @@ def _neighbours(conn: Conn, seq: int, column: str) -> tuple[Any, Any]:
 
 
 def refresh_context(conn: Conn, seq: int) -> None:
-    """Re-index an episode's context: its date words and its session neighbours' text
-    (why: see the SQLite store's ``refresh_context``). The generated ``tsv`` follows."""
+    """Re-index an episode's context (``xdb.store.context``); the generated ``tsv`` follows."""
     row = conn.execute(
         "SELECT namespace, context, start_us FROM episodes WHERE seq = %s", (seq,)
     ).fetchone()
     if row is None:
         return
     namespace, old, start_us = row
-    parts = [date_words(start_us)]
+    texts = []
     for near in _neighbour_seqs(conn, seq):
         text = conn.execute("SELECT content FROM episodes WHERE seq = %s", (near,)).fetchone()
         assert text is not None
-        parts.append(text[0][:CONTEXT_CHARS])
-    context = " ".join(parts)
-    if context == old:
+        texts.append(str(text[0]))
+    new = context(start_us, texts)
+    if new == old:
         return
     conn.execute(
         "UPDATE episodes SET context = %s WHERE namespace = %s AND seq = %s",
-        (context, namespace, seq),
+        (new, namespace, seq),
     )
     _log_text_change(conn, namespace, seq)
 
@@ -201,29 +201,6 @@ def delete(conn: Conn, episode_id: str) -> int | None:
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)
     return seq
-
-
-def to_stored(row: Sequence[Any]) -> StoredEpisode:
-    return StoredEpisode(
-        int(row[0]),
-        NewEpisode(
-            id=row[1],
-            namespace=row[2],
-            kind=row[3],
-            session_id=row[4],
-            summary=row[5],
-            content=row[6],
-            start_us=row[7],
-            end_us=row[8],
-            created_us=row[9],
-            created_by=row[10],
-            concept_tags=json.loads(row[11]),
-            labels=json.loads(row[12]),
-            motive_profile=json.loads(row[13]),
-            metadata=json.loads(row[14]),
-            provenance=json.loads(row[15]),
-        ),
-    )
 
 
 def by_ids(conn: Conn, ids: Sequence[str]) -> dict[str, StoredEpisode]:
@@ -253,87 +230,6 @@ def session_neighbours(conn: Conn, seq: int) -> tuple[str | None, str | None]:
     return before, after
 
 
-def where(flt: EpisodeFilter) -> tuple[list[str], list[Any]]:
-    """SQL conditions on ``episodes e`` for a filter (the SQLite store's, clause by clause)."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if flt.namespace is not None:
-        clauses.append("e.namespace = %s")
-        params.append(flt.namespace)
-    if flt.session_id is not None:
-        clauses.append("e.session_id = %s")
-        params.append(flt.session_id)
-    if flt.end_us is not None:
-        clauses.append("e.start_us <= %s")
-        params.append(flt.end_us)
-    if flt.start_us is not None:
-        clauses.append("e.end_us >= %s")
-        params.append(flt.start_us)
-    if flt.kinds:
-        clauses.append("e.kind = ANY(%s::text[])")
-        params.append(list(flt.kinds))
-    if flt.max_seq is not None:
-        clauses.append("e.seq <= %s")
-        params.append(flt.max_seq)
-    for c in flt.concepts:
-        either = []
-        if c.as_tag:
-            kind = " AND kind = %s" if c.kind else ""
-            either.append(
-                "e.seq IN (SELECT episode_seq FROM episode_concepts"
-                f" WHERE concept_id = %s AND score >= %s{kind})"
-            )
-            params.extend([c.concept_id, c.min_score] + ([c.kind] if c.kind else []))
-        if c.as_label:
-            either.append(
-                "e.seq IN (SELECT episode_seq FROM episode_labels WHERE concept_id = %s"
-                " AND label = 'positive' AND confidence >= %s)"
-            )
-            params.extend([c.concept_id, c.min_score])
-        test = "(" + " OR ".join(either) + ")"
-        clauses.append(f"NOT {test}" if c.absent else test)
-    if flt.label_concept or flt.label or flt.label_min_confidence:
-        conds = ["l.episode_seq = e.seq"]
-        if flt.label_concept:
-            conds.append("l.concept_id = %s")
-            params.append(flt.label_concept)
-        if flt.label:
-            conds.append("l.label = %s")
-            params.append(flt.label)
-        if flt.label_min_confidence:
-            conds.append("l.confidence >= %s")
-            params.append(flt.label_min_confidence)
-        clauses.append(f"EXISTS (SELECT 1 FROM episode_labels l WHERE {' AND '.join(conds)})")
-    return clauses, params
-
-
-def _sql_where(clauses: list[str]) -> str:
-    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
-
-
-def ordered_page(
-    conn: Conn,
-    flt: EpisodeFilter,
-    after: tuple[int, int] | None,
-    limit: int,
-    descending: bool,
-    seed: int | None = None,
-) -> list[tuple[int, int]]:
-    """(key, seq) of the next ``limit`` matches by time (key start_us) or by seeded shuffle."""
-    clauses, params = where(flt)
-    key = "e.start_us" if seed is None else RANDOM_KEY
-    key_params: list[Any] = [] if seed is None else shuffle_params(seed)
-    if after is not None:
-        clauses.append(f"({key}, e.seq) {'<' if descending else '>'} (%s, %s)")
-        params = [*params, *key_params, *after]
-    direction = "DESC" if descending else "ASC"
-    sql = (
-        f"SELECT {key}, e.seq FROM episodes e{_sql_where(clauses)}"
-        f" ORDER BY 1 {direction}, 2 {direction} LIMIT %s"
-    )
-    return [(int(r[0]), int(r[1])) for r in conn.execute(sql, [*key_params, *params, limit])]
-
-
 def text_rank(
     conn: Conn, flt: EpisodeFilter, terms: Sequence[str], limit: int
 ) -> list[tuple[int, float]]:
@@ -344,36 +240,14 @@ def text_rank(
     of the document's length, standing in for BM25's length normalisation.
     """
     query, query_params = tsquery("xdb_english", terms, "||")
-    clauses, params = where(flt)
+    clauses, params = sqlbuild.episode_where(flt, POSTGRES)
     clauses.insert(0, "e.tsv @@ q.q")
     sql = (
         "SELECT e.seq, ts_rank('{0, 0, 0.5, 1}'::float4[], e.tsv, q.q, 1)"
-        f" FROM episodes e, (SELECT {query} AS q) q{_sql_where(clauses)}"
+        f" FROM episodes e, (SELECT {query} AS q) q{sqlbuild.sql_where(clauses)}"
         " ORDER BY 2 DESC, e.seq DESC LIMIT %s"
     )
     return [(int(s), float(v)) for s, v in conn.execute(sql, [*query_params, *params, limit])]
-
-
-def concept_scores(
-    conn: Conn, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
-) -> list[tuple[int, float]]:
-    """Episodes carrying any of ``concept_ids``: (seq, summed tag score), best first."""
-    clauses, params = where(flt)
-    clauses.insert(0, "c.concept_id = ANY(%s::text[])")
-    sql = (
-        "SELECT e.seq, sum(c.score) FROM episode_concepts c JOIN episodes e"
-        f" ON e.namespace = c.namespace AND e.seq = c.episode_seq{_sql_where(clauses)}"
-        " GROUP BY e.seq ORDER BY 2 DESC, e.seq DESC LIMIT %s"
-    )
-    return [(int(s), float(v)) for s, v in conn.execute(sql, [list(concept_ids), *params, limit])]
-
-
-def matching_seqs(conn: Conn, flt: EpisodeFilter) -> list[int]:
-    clauses, params = where(flt)
-    return [
-        int(r[0])
-        for r in conn.execute(f"SELECT e.seq FROM episodes e{_sql_where(clauses)}", params)
-    ]
 
 
 def max_seq(conn: Conn) -> int:

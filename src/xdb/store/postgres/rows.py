@@ -1,6 +1,6 @@
-"""Column lists whose values convert with the shared row converters (``xdb.store.sqlite.rows``).
+"""The PostgreSQL store's timestep columns, in the order ``xdb.store.rows.timestep`` reads.
 
-Those converters read JSON columns as text, so JSON columns are selected as ``::text``.
+The shared converters read JSON columns as text, so JSON columns are selected as ``::text``.
 """
 
 from __future__ import annotations
@@ -9,4 +9,3 @@ TIMESTEP_COLUMNS = (
     "seq, session_id, tick, ts_us, event_type, role, content, token_id, event_id,"
     " event_start, event_end, activations::text, fidelity"
 )
-SESSION_COLUMNS = "session_id, timesteps, next_tick, created_us, last_us"

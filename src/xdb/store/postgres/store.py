@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from pydantic_core import PydanticSerializationError, to_json
-
-from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store import rows, tagging
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import Conn, Connections, lock_episodes, redacted
 from xdb.store.postgres.episode_methods import EpisodeMethods
 from xdb.store.postgres.query import page_sql
-from xdb.store.postgres.rows import SESSION_COLUMNS, TIMESTEP_COLUMNS
+from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
-from xdb.store.sqlite import rows
-from xdb.timeutil import from_us, to_us
+from xdb.store.rows import SESSION_COLUMNS
+from xdb.store.sqlbuild import POSTGRES
 
 # One statement appends a batch: it claims each session's row (creating it if new) and
 # moves its counters, then inserts the timesteps with ticks counted from the row's old
@@ -52,6 +49,10 @@ WITH s AS (
 )
 SELECT session_id, next_tick FROM s
 """
+# A tag whose type and name are taken is skipped (``tagging.insert_tag``).
+_INSERT_TAG = (
+    f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES ({POSTGRES.marks(10)}) ON CONFLICT DO NOTHING"
+)
 _EVENT_SQL = (
     f"SELECT {TIMESTEP_COLUMNS} FROM timesteps"
     " WHERE session_id = %s AND event_id = %s ORDER BY tick"
@@ -88,7 +89,7 @@ def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
             [it.event_id for it in items],
             [it.event_start for it in items],
             [it.event_end for it in items],
-            [_activations_json(it.activations) if it.activations else None for it in items],
+            [rows.activations_json(it.activations) if it.activations else None for it in items],
         ),
     ).fetchall()
     next_tick = {str(sid): int(n) for sid, n in found}
@@ -147,75 +148,18 @@ class PostgresStore(EpisodeMethods):
         return self._db.write(job)
 
     def create_tag(self, tag: Tag) -> tuple[Tag, bool]:
-        return self._db.write(lambda conn: _insert_tag(conn, tag))
+        return self._db.write(lambda conn: tagging.insert_tag(conn, tag, _INSERT_TAG, POSTGRES))
 
     def apply_tag(
         self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
     ) -> tuple[Tag, bool, int]:
         def job(conn: Conn) -> tuple[Tag, bool, int]:
-            count = _check_target(conn, target)
-            if new_tag is not None:
-                tag, created = _insert_tag(conn, new_tag)
-            else:
-                row = conn.execute(
-                    f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = %s", (application.tag_id,)
-                ).fetchone()
-                if row is None:
-                    raise NotFound(f"unknown tag id {application.tag_id!r}", field="tag_name_or_id")
-                tag, created = rows.tag(row), False
-            conn.execute(
-                "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
-                " event_id, range_start, range_end, confidence, source, note, created_us,"
-                " created_by) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                (
-                    application.id,
-                    tag.id,
-                    target.target_type,
-                    target.session_id,
-                    target.tick,
-                    target.event_id,
-                    target.range_start,
-                    target.range_end,
-                    application.confidence,
-                    application.source.value,
-                    application.note,
-                    to_us(application.created_at),
-                    application.created_by,
-                ),
-            )
-            return tag, created, count
+            return tagging.apply_tag(conn, application, target, new_tag, _INSERT_TAG, POSTGRES)
 
         return self._db.write(job)
 
     def add_comment(self, comment: Comment, target: ResolvedTarget | None) -> None:
-        def job(conn: Conn) -> None:
-            tgt = target or ResolvedTarget("session", comment.session_id)
-            if target is not None:
-                _check_target(conn, target)
-            elif not conn.execute(
-                "SELECT 1 FROM sessions WHERE session_id = %s", (tgt.session_id,)
-            ).fetchone():
-                raise NotFound(f"unknown session {tgt.session_id!r}", field="session_id")
-            conn.execute(
-                "INSERT INTO comments (id, session_id, target_type, tick, event_id, range_start,"
-                " range_end, content, created_us, updated_us, created_by)"
-                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                (
-                    comment.id,
-                    tgt.session_id,
-                    tgt.target_type,
-                    tgt.tick,
-                    tgt.event_id,
-                    tgt.range_start,
-                    tgt.range_end,
-                    comment.content,
-                    to_us(comment.created_at),
-                    to_us(comment.updated_at),
-                    comment.created_by,
-                ),
-            )
-
-        self._db.write(job)
+        self._db.write(lambda conn: tagging.add_comment(conn, comment, target, POSTGRES))
 
     # ------------------------------------------------------------------ reads
 
@@ -236,12 +180,8 @@ class PostgresStore(EpisodeMethods):
         return None if row is None else rows.tag(row)
 
     def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
-        sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE name = %s"
-        params: list[Any] = [name]
-        if tag_type is not None:
-            sql += " AND tag_type = %s"
-            params.append(tag_type)
-        found = self._db.read(lambda c: c.execute(sql + " ORDER BY tag_type", params).fetchall())
+        sql, params = tagging.find_tags_sql(name, tag_type, POSTGRES)
+        found = self._db.read(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r) for r in found]
 
     def query(
@@ -270,20 +210,8 @@ class PostgresStore(EpisodeMethods):
         return [rows.timestep(r) for r in reversed(found)]
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
-        sql = (
-            f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
-            " WHERE a.tag_id = tags.id) FROM tags WHERE TRUE"
-        )
-        params: list[Any] = []
-        if tag_type is not None:
-            sql += " AND tag_type = %s"
-            params.append(tag_type)
-        if bud_status is not None:
-            sql += " AND bud_status = %s"
-            params.append(bud_status)
-        found = self._db.read(
-            lambda c: c.execute(sql + " ORDER BY created_us, id", params).fetchall()
-        )
+        sql, params = tagging.list_tags_sql(tag_type, bud_status, POSTGRES)
+        found = self._db.read(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r, application_count=int(r[10])) for r in found]
 
     def stats(self) -> dict[str, Any]:
@@ -314,7 +242,7 @@ class PostgresStore(EpisodeMethods):
                 f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY last_us DESC, pos DESC LIMIT %s",
                 (limit,),
             ).fetchall()
-        return (int(row[0]) if row else 0), [_summary(r) for r in found]
+        return (int(row[0]) if row else 0), [rows.session_summary(r) for r in found]
 
     def session_summary(self, session_id: str) -> SessionSummary | None:
         row = self._db.read(
@@ -322,7 +250,7 @@ class PostgresStore(EpisodeMethods):
                 f"SELECT {SESSION_COLUMNS} FROM sessions WHERE session_id = %s", (session_id,)
             ).fetchone()
         )
-        return None if row is None else _summary(row)
+        return None if row is None else rows.session_summary(row)
 
     # ------------------------------------------------------------------ export / import
 
@@ -332,75 +260,3 @@ class PostgresStore(EpisodeMethods):
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         return self._db.write(lambda conn: transfer.import_records(conn, records))
-
-
-def _activations_json(activations: dict[str, float]) -> str:
-    """The JSON text of a timestep's concept activations, as the SQLite store writes it."""
-    try:
-        return to_json(activations).decode()
-    except PydanticSerializationError:  # a lone surrogate in a concept id: json.dumps escapes it
-        return json.dumps(activations)
-
-
-def _summary(row: Sequence[Any]) -> SessionSummary:
-    session, count, next_tick, created_us, last_us = row
-    return SessionSummary(
-        session_id=session,
-        timesteps=count,
-        current_tick=next_tick - 1,
-        first_time=from_us(created_us),
-        last_time=from_us(last_us),
-    )
-
-
-def _insert_tag(conn: Conn, tag: Tag) -> tuple[Tag, bool]:
-    cur = conn.execute(
-        f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-        " ON CONFLICT DO NOTHING",
-        rows.tag_values(tag, to_us(tag.created_at)),
-    )
-    if cur.rowcount == 1:
-        return tag, True
-    row = conn.execute(
-        f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = %s AND name = %s",
-        (tag.tag_type.value, tag.name),
-    ).fetchone()
-    if row is None:  # the id collided, not the name: ids are unique, so this is a bug
-        raise StoreError(f"tag id {tag.id!r} already exists")
-    return rows.tag(row), False
-
-
-def _check_target(conn: Conn, target: ResolvedTarget) -> int:
-    """How many timesteps the target covers; NotFound if it names nothing that exists."""
-    if target.target_type == "timestep":
-        row = conn.execute(
-            "SELECT 1 FROM timesteps WHERE session_id = %s AND tick = %s",
-            (target.session_id, target.tick),
-        ).fetchone()
-        if row is None:
-            raise NotFound(
-                f"unknown timestep_id {timestep_id(target.session_id, target.tick or 0)!r}",
-                field="timestep_id",
-            )
-        return 1
-    if not conn.execute(
-        "SELECT 1 FROM sessions WHERE session_id = %s", (target.session_id,)
-    ).fetchone():
-        raise NotFound(f"unknown session {target.session_id!r}", field="session_id")
-    if target.target_type == "event":
-        found = conn.execute(
-            "SELECT count(*) FROM timesteps WHERE session_id = %s AND event_id = %s",
-            (target.session_id, target.event_id),
-        ).fetchone()
-        count = int(found[0]) if found else 0
-        if count == 0:
-            raise NotFound(
-                f"unknown event_id {target.event_id!r} in session {target.session_id!r}",
-                field="event_id",
-            )
-        return count
-    found = conn.execute(
-        "SELECT count(*) FROM timesteps WHERE session_id = %s AND tick BETWEEN %s AND %s",
-        (target.session_id, target.range_start, target.range_end),
-    ).fetchone()
-    return int(found[0]) if found else 0

@@ -1,7 +1,7 @@
 """Export every stored object as plain records, and import them back, on PostgreSQL.
 
-The record format, its validation and its order are the SQLite store's (see
-``xdb.store.sqlite.transfer``), so an export from either store imports into the other.
+The record format, its validation and the export's order are ``xdb.store.records``,
+shared with the SQLite store, so an export from either store imports into the other.
 The export reads one REPEATABLE READ snapshot through server-side cursors, so memory stays
 flat however large the database. The import is one transaction; timesteps, nearly all of
 any real export, go in batches rather than a statement each.
@@ -14,23 +14,23 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from xdb.errors import InvalidRequest
-from xdb.ids import new_id
-from xdb.models.episodes import Provenance
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
+from xdb.store import records, rows
 from xdb.store.postgres import episodes
 from xdb.store.postgres.connection import Conn, lock_episodes
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
-from xdb.store.sqlite import rows
-from xdb.store.sqlite.transfer import (
+from xdb.store.records import (
     FORMAT,
-    VERSION,
     EpisodeRecord,
     SessionRecord,
+    check_version,
+    import_episode,
+    parse,
+    unknown_kind,
 )
-from xdb.store.sqlite.transfer import _episode_record as episode_record
-from xdb.store.sqlite.transfer import _parse as parse
-from xdb.store.sqlite.transfer import _tick as tick_of
-from xdb.timeutil import from_us, now_us, to_us
+from xdb.store.records import tick as tick_of
+from xdb.store.sqlbuild import POSTGRES
+from xdb.timeutil import to_us
 
 BATCH = 2000  # timesteps per insert, and rows per fetch from an export cursor
 
@@ -44,60 +44,9 @@ def _stream(conn: Conn, sql: str) -> Iterator[tuple[Any, ...]]:
 
 def export_records(conn: Conn) -> Iterator[dict[str, Any]]:
     """Call inside a snapshot transaction."""
-    yield {"kind": FORMAT, "version": VERSION}
-    for sid, next_tick, cus, lus in _stream(
-        conn, "SELECT session_id, next_tick, created_us, last_us FROM sessions ORDER BY pos"
-    ):
-        yield {
-            "kind": "session",
-            "session_id": sid,
-            "next_tick": next_tick,
-            "created_at": from_us(cus).isoformat(),
-            "last_at": from_us(lus).isoformat(),
-        }
-    for row in _stream(conn, f"SELECT {rows.TAG_COLUMNS} FROM tags ORDER BY pos"):
-        yield {
-            "kind": "tag",
-            **rows.tag(row).model_dump(mode="json", exclude={"application_count"}),
-        }
-    for row in _stream(conn, f"SELECT {TIMESTEP_COLUMNS} FROM timesteps ORDER BY seq"):
-        yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
-    for row in _stream(
-        conn,
-        "SELECT id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
-        " confidence, source, note, created_us, created_by FROM tag_applications ORDER BY pos",
-    ):
-        yield {"kind": "tag_application", **rows.application(row).model_dump(mode="json")}
-    for row in _stream(
-        conn,
-        "SELECT id, session_id, target_type, tick, event_id, range_start, range_end, content,"
-        " created_us, updated_us, created_by FROM comments ORDER BY pos",
-    ):
-        yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
-    for row in _stream(conn, f"SELECT {episodes.COLUMNS} FROM episodes ORDER BY seq"):
-        yield episode_record(episodes.to_stored(row).episode)
-
-
-def _import_episode(conn: Conn, record: EpisodeRecord) -> bool:
-    """Insert an episode unless its id is stored; True when it was inserted."""
-    # Imported lazily, as the SQLite store does: operations register themselves on import.
-    from xdb.ops.episodes import episode_row
-
-    episode_id = record.episode_id or new_id("episode")
-    if conn.execute("SELECT 1 FROM episodes WHERE id = %s", (episode_id,)).fetchone():
-        return False
-    if record.provenance is None:
-        record = record.model_copy(
-            update={"provenance": Provenance(session_id=record.session_id, source="import")}
-        )
-    created = to_us(record.created_at) if record.created_at else now_us()
-    episodes.insert(
-        conn,
-        episode_row(
-            record, episode_id=episode_id, created_us=created, created_by=record.created_by
-        ),
+    yield from records.export_records(
+        lambda sql: _stream(conn, sql), "pos", TIMESTEP_COLUMNS, episodes.COLUMNS
     )
-    return True
 
 
 def _insert_timesteps(conn: Conn, batch: list[Timestep]) -> int:
@@ -185,10 +134,7 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
             continue
         flush()  # keep the records' order: what follows may refer to these timesteps
         if kind == FORMAT:
-            if raw.get("version") != VERSION:
-                raise InvalidRequest(
-                    f"record {number}: unsupported export version {raw.get('version')!r}"
-                )
+            check_version(raw, number)
         elif kind == "session":
             s = parse(SessionRecord, body, number, kind)
             cus, lus = to_us(s.created_at), to_us(s.last_at)
@@ -274,15 +220,12 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
             counts["comment"] += added
             skipped += 1 - added
         elif kind == "episode":
-            inserted = _import_episode(conn, parse(EpisodeRecord, body, number, kind))
+            record = parse(EpisodeRecord, body, number, kind)
+            inserted = import_episode(conn, record, episodes.insert, POSTGRES)
             episode_count = (episode_count or 0) + (1 if inserted else 0)
             skipped += 0 if inserted else 1
         else:
-            raise InvalidRequest(
-                f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
-                " timestep, tag_application, comment, episode",
-                field="kind",
-            )
+            raise unknown_kind(kind, number)
     flush()
     if episode_count is not None:
         counts["episode"] = episode_count

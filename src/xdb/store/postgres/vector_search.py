@@ -25,10 +25,10 @@ import numpy.typing as npt
 from psycopg import sql
 
 from xdb.errors import InvalidRequest
-from xdb.store.postgres import episodes
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.vector_index import ModelIndex, indexed, lookup
 from xdb.store.protocol import EpisodeFilter
+from xdb.store.sqlbuild import POSTGRES, episode_where
 
 MAX_EF_SEARCH = 1000  # pgvector's ceiling
 MIN_EF_SEARCH = 40  # pgvector's default
@@ -75,7 +75,7 @@ def _select(
     allowed: Sequence[int] | None,
     use_index: bool,
 ) -> tuple[sql.Composed, list[Any]]:
-    clauses, params = episodes.where(flt)
+    clauses, params = episode_where(flt, POSTGRES)
     # A literal, not a parameter: only then can the planner match the partial index.
     head: list[sql.Composable] = [sql.SQL("v.model = {}").format(sql.Literal(model))]
     extra: list[Any] = []

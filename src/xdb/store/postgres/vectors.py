@@ -33,15 +33,17 @@ def _blob(sent: bytes) -> bytes:
     return np.frombuffer(sent, dtype=">f4", offset=4).astype("<f4").tobytes()
 
 
-def missing_vectors(conn: Conn, model: str, limit: int) -> list[tuple[int, str, str]]:
+def missing_vectors(
+    conn: Conn, model: str, limit: int, after_seq: int = 0
+) -> list[tuple[int, str, str]]:
     """Episodes with no vector from ``model`` yet, oldest first: (seq, summary, content)."""
     return [
         (int(r[0]), r[1], r[2])
         for r in conn.execute(
             "SELECT e.seq, e.summary, substr(e.content, 1, 8000) FROM episodes e"
             " WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v WHERE v.namespace = e.namespace"
-            " AND v.episode_seq = e.seq AND v.model = %s) ORDER BY e.seq LIMIT %s",
-            (model, limit),
+            " AND v.episode_seq = e.seq AND v.model = %s) AND e.seq > %s ORDER BY e.seq LIMIT %s",
+            (model, after_seq, limit),
         )
     ]
 

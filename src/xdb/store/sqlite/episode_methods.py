@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from xdb.store import sqlbuild
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes
 from xdb.store.sqlite import vectors as vector_rows
 
@@ -46,7 +48,7 @@ class EpisodeMethods:
         seed: int | None = None,
     ) -> list[tuple[int, int]]:
         result: list[tuple[int, int]] = self._read(
-            lambda c: episodes.ordered_page(c, flt, after, limit, descending, seed)
+            lambda c: sqlbuild.ordered_page(c, flt, after, limit, descending, seed, SQLITE)
         )
         return result
 
@@ -64,21 +66,25 @@ class EpisodeMethods:
         self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
     ) -> list[tuple[int, float]]:
         result: list[tuple[int, float]] = self._read(
-            lambda c: episodes.concept_scores(c, flt, concept_ids, limit)
+            lambda c: sqlbuild.concept_scores(
+                c, flt, concept_ids, limit, "e.seq = c.episode_seq", SQLITE
+            )
         )
         return result
 
     def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
-        result: list[int] = self._read(lambda c: episodes.matching_seqs(c, flt))
+        result: list[int] = self._read(lambda c: sqlbuild.matching_seqs(c, flt, SQLITE))
         return result
 
     def episode_max_seq(self) -> int:
         result: int = self._read(episodes.max_seq)
         return result
 
-    def missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str]]:
+    def missing_vectors(
+        self, model: str, limit: int, after_seq: int = 0
+    ) -> list[tuple[int, str, str]]:
         result: list[tuple[int, str, str]] = self._read(
-            lambda c: vector_rows.missing_vectors(c, model, limit)
+            lambda c: vector_rows.missing_vectors(c, model, limit, after_seq)
         )
         return result
 

@@ -1,43 +1,30 @@
-"""Episodes in SQLite: rows, concept and label rows, the FTS5 index, vectors, and filters.
+"""Episodes in SQLite: rows, concept and label rows, and the FTS5 index.
 
 Functions take a connection so the store can run them inside its writer's transaction (writes)
 or on a reader (reads). The full-text index is written in the same transaction as the row:
 episodes arrive one at a time, not token by token, so the per-commit flush is affordable, and
-a delete must remove exactly what was indexed.
+a delete must remove exactly what was indexed. Filters and pages are ``xdb.store.sqlbuild``,
+shared with the PostgreSQL store.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from xdb.store import sqlbuild
+from xdb.store.context import context
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.rows import episode as to_stored
+from xdb.store.rows import json_text as _dumps
+from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.schema import next_number
-from xdb.timeutil import from_us
 
 COLUMNS = (
     "seq, id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
     " created_by, concept_tags, labels, motive_profile, metadata, provenance"
 )
-# A deterministic shuffle for sort=random: seq -> ((seq + offset) * multiplier) mod a prime,
-# both drawn from the seed. Multiplying by a unit mod a prime is a permutation, so the same
-# seed gives the same order, another seed another one, and paging by (key, seq) stays stable.
-_PRIME = 2_147_483_647  # 2**31 - 1; products stay inside SQLite's 64-bit integers
-RANDOM_KEY = f"(((e.seq + ?) * ?) % {_PRIME})"
-
-
-def shuffle_params(seed: int) -> list[int]:
-    offset = (seed * 40_503 + 12_345) % _PRIME
-    multiplier = (1_103_515_245 + 7_919 * seed) % (_PRIME - 1) + 1
-    return [offset, multiplier]
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 _INSERT = (
     f"INSERT INTO episodes ({COLUMNS}) VALUES"
     f" ({next_number('episodes', 'seq')},?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
@@ -113,16 +100,6 @@ def latest_text_change(conn: sqlite3.Connection) -> int:
     )
 
 
-# How much of a neighbour's content joins an episode's context in the text index.
-CONTEXT_CHARS = 1000
-
-
-def date_words(us: int) -> str:
-    """ "8 May 2023": how people ask about dates ("when did ... in May?")."""
-    day = from_us(us)
-    return f"{day.day} {day:%B} {day.year}"
-
-
 def _neighbour_seqs(conn: sqlite3.Connection, seq: int) -> list[int]:
     row = conn.execute("SELECT session_id, start_us FROM episodes WHERE seq = ?", (seq,)).fetchone()
     if row is None or row[0] is None:
@@ -140,37 +117,33 @@ def _neighbour_seqs(conn: sqlite3.Connection, seq: int) -> list[int]:
 
 
 def refresh_context(conn: sqlite3.Connection, seq: int) -> None:
-    """Re-index an episode's context: its date words and its session neighbours' text.
-
-    A turn of a conversation rarely repeats what it answers: "Yes, last Tuesday!" is found
-    by the question before it. Indexing each episode with its neighbours' words (measured
-    on LoCoMo: BM25 turn recall@10 0.678 -> 0.803) lets a question find the turn that
-    answers it. The text is kept in ``episodes.context`` so a later re-index or delete can
-    remove exactly what was indexed.
-    """
+    """Re-index an episode's context (``xdb.store.context``): FTS5 takes out exactly the
+    old text, then the new."""
     row = conn.execute(
         "SELECT summary, content, context, start_us FROM episodes WHERE seq = ?", (seq,)
     ).fetchone()
     if row is None:
         return
     summary, content, old, start_us = row
-    parts = [date_words(start_us)]
-    for near in _neighbour_seqs(conn, seq):
-        text = conn.execute("SELECT content FROM episodes WHERE seq = ?", (near,)).fetchone()[0]
-        parts.append(text[:CONTEXT_CHARS])
-    context = " ".join(parts)
-    if context == old:
+    new = context(
+        start_us,
+        (
+            conn.execute("SELECT content FROM episodes WHERE seq = ?", (near,)).fetchone()[0]
+            for near in _neighbour_seqs(conn, seq)
+        ),
+    )
+    if new == old:
         return
     conn.execute(
         "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content, context)"
         " VALUES ('delete', ?, ?, ?, ?)",
         (seq, summary, content, old),
     )
-    conn.execute("UPDATE episodes SET context = ? WHERE seq = ?", (context, seq))
+    conn.execute("UPDATE episodes SET context = ? WHERE seq = ?", (new, seq))
     _log_text_change(conn, seq)
     conn.execute(
         "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,?)",
-        (seq, summary, content, context),
+        (seq, summary, content, new),
     )
 
 
@@ -193,29 +166,6 @@ def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)
     return int(row[0])
-
-
-def to_stored(row: Sequence[Any]) -> StoredEpisode:
-    return StoredEpisode(
-        row[0],
-        NewEpisode(
-            id=row[1],
-            namespace=row[2],
-            kind=row[3],
-            session_id=row[4],
-            summary=row[5],
-            content=row[6],
-            start_us=row[7],
-            end_us=row[8],
-            created_us=row[9],
-            created_by=row[10],
-            concept_tags=json.loads(row[11]),
-            labels=json.loads(row[12]),
-            motive_profile=json.loads(row[13]),
-            metadata=json.loads(row[14]),
-            provenance=json.loads(row[15]),
-        ),
-    )
 
 
 def _where_in(conn: sqlite3.Connection, sql: str, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
@@ -260,124 +210,20 @@ def session_neighbours(conn: sqlite3.Connection, seq: int) -> tuple[str | None, 
     return (before[0] if before else None), (after[0] if after else None)
 
 
-def where(flt: EpisodeFilter) -> tuple[list[str], list[Any]]:
-    """SQL conditions on ``episodes e`` for a filter."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if flt.namespace is not None:
-        clauses.append("e.namespace = ?")
-        params.append(flt.namespace)
-    if flt.session_id is not None:
-        clauses.append("e.session_id = ?")
-        params.append(flt.session_id)
-    if flt.end_us is not None:
-        clauses.append("e.start_us <= ?")
-        params.append(flt.end_us)
-    if flt.start_us is not None:
-        clauses.append("e.end_us >= ?")
-        params.append(flt.start_us)
-    if flt.kinds:
-        clauses.append(f"e.kind IN ({','.join('?' * len(flt.kinds))})")
-        params.extend(flt.kinds)
-    if flt.max_seq is not None:
-        clauses.append("e.seq <= ?")
-        params.append(flt.max_seq)
-    for c in flt.concepts:
-        # IN (subquery) lets SQLite start from the concept's index rows (a selective set)
-        # instead of testing every episode the other conditions leave.
-        either = []
-        if c.as_tag:
-            kind = " AND kind = ?" if c.kind else ""
-            either.append(
-                "e.seq IN (SELECT episode_seq FROM episode_concepts"
-                f" WHERE concept_id = ? AND score >= ?{kind})"
-            )
-            params.extend([c.concept_id, c.min_score] + ([c.kind] if c.kind else []))
-        if c.as_label:
-            either.append(
-                "e.seq IN (SELECT episode_seq FROM episode_labels WHERE concept_id = ?"
-                " AND label = 'positive' AND confidence >= ?)"
-            )
-            params.extend([c.concept_id, c.min_score])
-        test = "(" + " OR ".join(either) + ")"
-        clauses.append(f"NOT {test}" if c.absent else test)
-    if flt.label_concept or flt.label or flt.label_min_confidence:
-        conds = ["l.episode_seq = e.seq"]
-        if flt.label_concept:
-            conds.append("l.concept_id = ?")
-            params.append(flt.label_concept)
-        if flt.label:
-            conds.append("l.label = ?")
-            params.append(flt.label)
-        if flt.label_min_confidence:
-            conds.append("l.confidence >= ?")
-            params.append(flt.label_min_confidence)
-        clauses.append(f"EXISTS (SELECT 1 FROM episode_labels l WHERE {' AND '.join(conds)})")
-    return clauses, params
-
-
-def _sql_where(clauses: list[str]) -> str:
-    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
-
-
-def ordered_page(
-    conn: sqlite3.Connection,
-    flt: EpisodeFilter,
-    after: tuple[int, int] | None,
-    limit: int,
-    descending: bool,
-    seed: int | None = None,
-) -> list[tuple[int, int]]:
-    """(key, seq) of the next ``limit`` matches by time (key start_us) or by seeded shuffle."""
-    clauses, params = where(flt)
-    key = "e.start_us" if seed is None else RANDOM_KEY
-    key_params: list[Any] = [] if seed is None else shuffle_params(seed)
-    if after is not None:
-        clauses.append(f"({key}, e.seq) {'<' if descending else '>'} (?, ?)")
-        params = [*params, *key_params, *after]
-    direction = "DESC" if descending else "ASC"
-    sql = (
-        f"SELECT {key}, e.seq FROM episodes e{_sql_where(clauses)}"
-        f" ORDER BY 1 {direction}, 2 {direction} LIMIT ?"
-    )
-    return [(int(r[0]), int(r[1])) for r in conn.execute(sql, [*key_params, *params, limit])]
-
-
 def bm25(
     conn: sqlite3.Connection, flt: EpisodeFilter, match: str, limit: int
 ) -> list[tuple[int, float]]:
     """Up to ``limit`` (seq, bm25 score, higher better) for an FTS5 MATCH expression."""
-    clauses, params = where(flt)
+    clauses, params = sqlbuild.episode_where(flt, SQLITE)
     clauses.insert(0, "episodes_fts MATCH ?")
     # Column weights: the summary (often the content's first sentence: counted half, not
     # twice), the content, and the context (date words and neighbours' text).
     sql = (
         "SELECT e.seq, -bm25(episodes_fts, 0.5, 1.0, 1.0) FROM episodes_fts"
-        f" JOIN episodes e ON e.seq = episodes_fts.rowid{_sql_where(clauses)}"
+        f" JOIN episodes e ON e.seq = episodes_fts.rowid{sqlbuild.sql_where(clauses)}"
         " ORDER BY bm25(episodes_fts, 0.5, 1.0, 1.0) LIMIT ?"
     )
     return [(int(s), float(v)) for s, v in conn.execute(sql, [match, *params, limit])]
-
-
-def concept_scores(
-    conn: sqlite3.Connection, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
-) -> list[tuple[int, float]]:
-    """Episodes carrying any of ``concept_ids``: (seq, summed tag score), best first."""
-    clauses, params = where(flt)
-    clauses.insert(0, f"c.concept_id IN ({','.join('?' * len(concept_ids))})")
-    sql = (
-        "SELECT e.seq, sum(c.score) FROM episode_concepts c JOIN episodes e"
-        f" ON e.seq = c.episode_seq{_sql_where(clauses)}"
-        " GROUP BY e.seq ORDER BY 2 DESC, e.seq DESC LIMIT ?"
-    )
-    return [(int(s), float(v)) for s, v in conn.execute(sql, [*concept_ids, *params, limit])]
-
-
-def matching_seqs(conn: sqlite3.Connection, flt: EpisodeFilter) -> list[int]:
-    clauses, params = where(flt)
-    return [
-        r[0] for r in conn.execute(f"SELECT e.seq FROM episodes e{_sql_where(clauses)}", params)
-    ]
 
 
 def count(conn: sqlite3.Connection) -> int:

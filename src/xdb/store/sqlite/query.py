@@ -1,92 +1,30 @@
-"""SQL for timestep filters: one WHERE clause serves the page, the count and the cursor."""
+"""SQL for timestep filters in SQLite: the shared conditions (``sqlbuild``) with FTS5 for
+text and ``json_each`` for activations."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from xdb.store.protocol import TimestepFilter
+from xdb.store.sqlbuild import SQLITE, timestep_page, timestep_where
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-# A tag covers a timestep when it was applied to it, to its event, or to a range of ticks
-# containing it, always within the timestep's own session.
-_TAG_CLAUSE = (
-    "EXISTS (SELECT 1 FROM tag_applications a WHERE a.tag_id = ? AND a.session_id = t.session_id"
-    " AND ((a.target_type = 'timestep' AND a.tick = t.tick)"
-    " OR (a.target_type = 'event' AND a.event_id = t.event_id)"
-    " OR (a.target_type = 'range' AND t.tick BETWEEN a.range_start AND a.range_end)))"
-)
 _ACTIVATION_CLAUSE = (
     "EXISTS (SELECT 1 FROM json_each(t.activations) j WHERE j.key = ? AND j.value BETWEEN ? AND ?)"
 )
 
 
-def fts_match(text: str) -> str | None:
-    """Every word of ``text`` must occur; words are quoted, so no FTS5 syntax can leak in."""
-    words = _WORD.findall(text)
-    if not words:
-        return None
-    return " ".join('"' + w.replace('"', '""') + '"' for w in words)
+def _text(words: list[str]) -> tuple[str, list[Any]]:
+    """Every word must occur; words are quoted, so no FTS5 syntax can leak in."""
+    match = " ".join('"' + w.replace('"', '""') + '"' for w in words)
+    return "t.seq IN (SELECT rowid FROM timesteps_fts WHERE timesteps_fts MATCH ?)", [match]
 
 
 def where(flt: TimestepFilter) -> tuple[list[str], list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    if flt.session_ids is not None:
-        clauses.append(f"t.session_id IN ({','.join('?' * len(flt.session_ids))})")
-        params.extend(flt.session_ids)
-    if flt.tick_start is not None:
-        clauses.append("t.tick >= ?")
-        params.append(flt.tick_start)
-    if flt.tick_end is not None:
-        clauses.append("t.tick <= ?")
-        params.append(flt.tick_end)
-    if flt.time_start_us is not None:
-        clauses.append("t.ts_us >= ?")
-        params.append(flt.time_start_us)
-    if flt.time_end_us is not None:
-        clauses.append("t.ts_us <= ?")
-        params.append(flt.time_end_us)
-    if flt.event_types:
-        clauses.append(f"t.event_type IN ({','.join('?' * len(flt.event_types))})")
-        params.extend(flt.event_types)
-    for tag_id in flt.tag_ids:
-        clauses.append(_TAG_CLAUSE)
-        params.append(tag_id)
-    for concept, (lo, hi) in flt.activations.items():
-        clauses.append(_ACTIVATION_CLAUSE)
-        params.extend((concept, lo, hi))
-    if flt.text is not None:
-        match = fts_match(flt.text)
-        if match is None:
-            clauses.append("0")
-        else:
-            clauses.append("t.seq IN (SELECT rowid FROM timesteps_fts WHERE timesteps_fts MATCH ?)")
-            params.append(match)
-    return clauses, params
+    return timestep_where(flt, SQLITE, _ACTIVATION_CLAUSE, _text)
 
 
 def page_sql(
     columns: str, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
 ) -> tuple[str, list[Any], str, list[Any]]:
     """(page SQL, page params, count SQL, count params) for a filter and keyset position."""
-    clauses, params = where(flt)
-    count_sql = "SELECT count(*) FROM timesteps t" + (
-        " WHERE " + " AND ".join(clauses) if clauses else ""
-    )
-    page_clauses = list(clauses)
-    page_params = list(params)
-    if after is not None:
-        page_clauses.append(
-            "(t.ts_us, t.seq) < (?, ?)" if flt.descending else "(t.ts_us, t.seq) > (?, ?)"
-        )
-        page_params.extend(after)
-    direction = "DESC" if flt.descending else "ASC"
-    sql = (
-        f"SELECT {columns} FROM timesteps t"
-        + (" WHERE " + " AND ".join(page_clauses) if page_clauses else "")
-        + f" ORDER BY t.ts_us {direction}, t.seq {direction} LIMIT ?"
-    )
-    page_params.append(limit)
-    return sql, page_params, count_sql, params
+    return timestep_page(columns, where(flt), flt.descending, after, limit, SQLITE)

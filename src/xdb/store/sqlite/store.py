@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -11,22 +10,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic_core import PydanticSerializationError, to_json
-
-from xdb.errors import NotFound, StoreError
+from xdb.errors import StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store import rows, tagging
 from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
-from xdb.store.sqlite import episodes, rows, textindex, transfer
+from xdb.store.rows import activations_json as _activations_json
+from xdb.store.sqlbuild import SQLITE
+from xdb.store.sqlite import episodes, textindex, transfer
 from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.query import page_sql
+from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
-from xdb.timeutil import from_us, to_us
 
 _EVENT_SQL = (
-    f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps"
-    " WHERE session_id = ? AND event_id = ? ORDER BY tick"
+    f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ? AND event_id = ? ORDER BY tick"
 )
 _INSERT_TIMESTEP = (
     "INSERT INTO timesteps (seq, session_id, tick, ts_us, event_type, role, content, token_id,"
@@ -36,6 +35,9 @@ _INSERT_TIMESTEP = (
 
 MMAP_BYTES = 2**31 - 2**16  # SQLite's default compile-time ceiling (SQLITE_MAX_MMAP_SIZE)
 
+
+# A tag whose type and name are taken is skipped (``tagging.insert_tag``).
+_INSERT_TAG = f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES ({SQLITE.marks(10)})"
 
 _UPDATE_SESSION = (
     "UPDATE sessions SET next_tick = ?, last_us = max(last_us, ?), timesteps = timesteps + ?"
@@ -237,7 +239,7 @@ class SQLiteStore(EpisodeMethods):
 
     def create_tag(self, tag: Tag) -> tuple[Tag, bool]:
         def job(conn: sqlite3.Connection) -> tuple[Tag, bool]:
-            return _insert_tag(conn, tag)
+            return tagging.insert_tag(conn, tag, _INSERT_TAG, SQLITE)
 
         result: tuple[Tag, bool] = self._write(job)
         return result
@@ -246,70 +248,13 @@ class SQLiteStore(EpisodeMethods):
         self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
     ) -> tuple[Tag, bool, int]:
         def job(conn: sqlite3.Connection) -> tuple[Tag, bool, int]:
-            count = _check_target(conn, target)
-            if new_tag is not None:
-                tag, created = _insert_tag(conn, new_tag)
-            else:
-                row = conn.execute(
-                    f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = ?", (application.tag_id,)
-                ).fetchone()
-                if row is None:
-                    raise NotFound(f"unknown tag id {application.tag_id!r}", field="tag_name_or_id")
-                tag, created = rows.tag(row), False
-            conn.execute(
-                "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
-                " event_id, range_start, range_end, confidence, source, note, created_us,"
-                " created_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    application.id,
-                    tag.id,
-                    target.target_type,
-                    target.session_id,
-                    target.tick,
-                    target.event_id,
-                    target.range_start,
-                    target.range_end,
-                    application.confidence,
-                    application.source.value,
-                    application.note,
-                    to_us(application.created_at),
-                    application.created_by,
-                ),
-            )
-            return tag, created, count
+            return tagging.apply_tag(conn, application, target, new_tag, _INSERT_TAG, SQLITE)
 
         result: tuple[Tag, bool, int] = self._write(job)
         return result
 
     def add_comment(self, comment: Comment, target: ResolvedTarget | None) -> None:
-        def job(conn: sqlite3.Connection) -> None:
-            tgt = target or ResolvedTarget("session", comment.session_id)
-            if target is not None:
-                _check_target(conn, target)
-            elif not conn.execute(
-                "SELECT 1 FROM sessions WHERE session_id = ?", (tgt.session_id,)
-            ).fetchone():
-                raise NotFound(f"unknown session {tgt.session_id!r}", field="session_id")
-            conn.execute(
-                "INSERT INTO comments (id, session_id, target_type, tick, event_id, range_start,"
-                " range_end, content, created_us, updated_us, created_by)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    comment.id,
-                    tgt.session_id,
-                    tgt.target_type,
-                    tgt.tick,
-                    tgt.event_id,
-                    tgt.range_start,
-                    tgt.range_end,
-                    comment.content,
-                    to_us(comment.created_at),
-                    to_us(comment.updated_at),
-                    comment.created_by,
-                ),
-            )
-
-        self._write(job)
+        self._write(lambda conn: tagging.add_comment(conn, comment, target, SQLITE))
 
     # ------------------------------------------------------------------ reads
 
@@ -330,20 +275,14 @@ class SQLiteStore(EpisodeMethods):
         return None if row is None else rows.tag(row)
 
     def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
-        sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE name = ?"
-        params: list[Any] = [name]
-        if tag_type is not None:
-            sql += " AND tag_type = ?"
-            params.append(tag_type)
-        found = self._read(lambda c: c.execute(sql + " ORDER BY tag_type", params).fetchall())
+        sql, params = tagging.find_tags_sql(name, tag_type, SQLITE)
+        found = self._read(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r) for r in found]
 
     def query(
         self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
     ) -> tuple[list[Timestep], int, tuple[int, int] | None]:
-        sql, params, count_sql, count_params = page_sql(
-            rows.TIMESTEP_COLUMNS, flt, after, limit + 1
-        )
+        sql, params, count_sql, count_params = page_sql(TIMESTEP_COLUMNS, flt, after, limit + 1)
         if flt.text is not None and self._read(textindex.lag) > 0:
             # Everything recorded before this query must be findable by its words.
             self._write(textindex.catch_up)
@@ -367,7 +306,7 @@ class SQLiteStore(EpisodeMethods):
     def recent(self, session_id: str, n: int) -> list[Timestep]:
         found = self._read(
             lambda c: c.execute(
-                f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ?"
+                f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ?"
                 " ORDER BY tick DESC LIMIT ?",
                 (session_id, n),
             ).fetchall()
@@ -375,18 +314,8 @@ class SQLiteStore(EpisodeMethods):
         return [rows.timestep(r) for r in reversed(found)]
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
-        sql = (
-            f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
-            " WHERE a.tag_id = tags.id) FROM tags WHERE 1"
-        )
-        params: list[Any] = []
-        if tag_type is not None:
-            sql += " AND tag_type = ?"
-            params.append(tag_type)
-        if bud_status is not None:
-            sql += " AND bud_status = ?"
-            params.append(bud_status)
-        found = self._read(lambda c: c.execute(sql + " ORDER BY created_us, id", params).fetchall())
+        sql, params = tagging.list_tags_sql(tag_type, bud_status, SQLITE)
+        found = self._read(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r, application_count=r[10]) for r in found]
 
     def stats(self) -> dict[str, Any]:
@@ -420,24 +349,23 @@ class SQLiteStore(EpisodeMethods):
         def run(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
             total = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             found = conn.execute(
-                "SELECT session_id, timesteps, next_tick, created_us, last_us FROM sessions"
+                f"SELECT {rows.SESSION_COLUMNS} FROM sessions"
                 " ORDER BY last_us DESC, rowid DESC LIMIT ?",
                 (limit,),
             ).fetchall()
             return total, found
 
         total, found = self._read(run)
-        return total, [_summary(r) for r in found]
+        return total, [rows.session_summary(r) for r in found]
 
     def session_summary(self, session_id: str) -> SessionSummary | None:
         row = self._read(
             lambda c: c.execute(
-                "SELECT session_id, timesteps, next_tick, created_us, last_us FROM sessions"
-                " WHERE session_id = ?",
+                f"SELECT {rows.SESSION_COLUMNS} FROM sessions WHERE session_id = ?",
                 (session_id,),
             ).fetchone()
         )
-        return None if row is None else _summary(row)
+        return None if row is None else rows.session_summary(row)
 
     # ------------------------------------------------------------------ export / import
 
@@ -455,78 +383,3 @@ class SQLiteStore(EpisodeMethods):
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         result: dict[str, int] = self._write(lambda c: transfer.import_records(c, records))
         return result
-
-
-def _activations_json(activations: dict[str, float]) -> str:
-    """The stored JSON text of a timestep's concept activations.
-
-    pydantic_core's encoder takes ~2.5 us for ten activations where ``json.dumps`` takes
-    ~13 us, which made encoding the largest Python cost of ingest. The text is still plain
-    JSON (compact, UTF-8) that ``json.loads`` and SQLite's ``json_each`` read back the same.
-    """
-    try:
-        return to_json(activations).decode()
-    except PydanticSerializationError:  # a lone surrogate in a concept id: json.dumps escapes it
-        return json.dumps(activations)
-
-
-def _summary(row: tuple[Any, ...]) -> SessionSummary:
-    session, count, next_tick, created_us, last_us = row
-    return SessionSummary(
-        session_id=session,
-        timesteps=count,
-        current_tick=next_tick - 1,
-        first_time=from_us(created_us),
-        last_time=from_us(last_us),
-    )
-
-
-def _insert_tag(conn: sqlite3.Connection, tag: Tag) -> tuple[Tag, bool]:
-    cur = conn.execute(
-        f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        rows.tag_values(tag, to_us(tag.created_at)),
-    )
-    if cur.rowcount == 1:
-        return tag, True
-    row = conn.execute(
-        f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = ? AND name = ?",
-        (tag.tag_type.value, tag.name),
-    ).fetchone()
-    if row is None:  # the id collided, not the name: ids are unique, so this is a bug
-        raise StoreError(f"tag id {tag.id!r} already exists")
-    return rows.tag(row), False
-
-
-def _check_target(conn: sqlite3.Connection, target: ResolvedTarget) -> int:
-    """How many timesteps the target covers; NotFound if it names nothing that exists."""
-    if target.target_type == "timestep":
-        row = conn.execute(
-            "SELECT 1 FROM timesteps WHERE session_id = ? AND tick = ?",
-            (target.session_id, target.tick),
-        ).fetchone()
-        if row is None:
-            raise NotFound(
-                f"unknown timestep_id {timestep_id(target.session_id, target.tick or 0)!r}",
-                field="timestep_id",
-            )
-        return 1
-    if not conn.execute(
-        "SELECT 1 FROM sessions WHERE session_id = ?", (target.session_id,)
-    ).fetchone():
-        raise NotFound(f"unknown session {target.session_id!r}", field="session_id")
-    if target.target_type == "event":
-        count = conn.execute(
-            "SELECT count(*) FROM timesteps WHERE session_id = ? AND event_id = ?",
-            (target.session_id, target.event_id),
-        ).fetchone()[0]
-        if count == 0:
-            raise NotFound(
-                f"unknown event_id {target.event_id!r} in session {target.session_id!r}",
-                field="event_id",
-            )
-        return int(count)
-    count = conn.execute(
-        "SELECT count(*) FROM timesteps WHERE session_id = ? AND tick BETWEEN ? AND ?",
-        (target.session_id, target.range_start, target.range_end),
-    ).fetchone()[0]
-    return int(count)

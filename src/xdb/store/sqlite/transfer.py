@@ -1,13 +1,7 @@
-"""Export every stored object as plain records, and import them back losslessly.
+"""Export every stored object as plain records, and import them back losslessly, on SQLite.
 
-Records carry a ``kind`` (session, tag, timestep, tag_application, comment, episode) and the
-same fields the API shows, so an export is readable, diffable, and portable between stores.
-Import is idempotent: an object whose id (or session and tick) exists is skipped.
-
-An episode record holds add_episode's fields plus ``episode_id``, ``created_at`` and
-``created_by``; since ``kind`` names the record, the episode's own kind is ``episode_kind``.
-Vectors are not exported: they belong to a model, and the importing database embeds the
-episodes with its own.
+The record format, its validation and the export's order are ``xdb.store.records``,
+shared with the PostgreSQL store, so an export from either store imports into the other.
 """
 
 from __future__ import annotations
@@ -15,134 +9,33 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
-from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
-
-from xdb.errors import InvalidRequest, from_validation_errors
-from xdb.ids import new_id, parse_timestep_id
-from xdb.models.episodes import AddEpisodeRequest, NonEmpty, Provenance
+from xdb.errors import InvalidRequest
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
-from xdb.store.protocol import NewEpisode
-from xdb.store.sqlite import episodes, rows, textindex
-from xdb.timeutil import as_utc, from_us, now_us, to_us
-
-FORMAT = "xdb-export"
-VERSION = 1
-
-
-class SessionRecord(BaseModel):
-    session_id: str
-    next_tick: int
-    created_at: datetime
-    last_at: datetime
-
-
-class EpisodeRecord(AddEpisodeRequest):
-    """An episode as exported: add_episode's fields, with what the store made kept."""
-
-    # The record's "kind" says "episode"; the episode's own kind needs another name.
-    kind: NonEmpty = Field(default="other", alias="episode_kind")
-    episode_id: NonEmpty | None = Field(default=None, description="Default: a new id.")
-    created_at: datetime | None = Field(default=None, description="Default: the import's time.")
-    created_by: NonEmpty = "import"
-
-    @field_validator("created_at")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+from xdb.store import records, rows
+from xdb.store.records import (
+    FORMAT,
+    EpisodeRecord,
+    SessionRecord,
+    check_version,
+    import_episode,
+    unknown_kind,
+)
+from xdb.store.records import parse as _parse
+from xdb.store.records import tick as _tick
+from xdb.store.sqlbuild import SQLITE
+from xdb.store.sqlite import episodes, textindex
+from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
+from xdb.timeutil import to_us
 
 
 def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
     conn.execute("BEGIN")  # one snapshot for the whole export
     try:
-        yield {"kind": FORMAT, "version": VERSION}
-        for sid, next_tick, cus, lus in conn.execute(
-            "SELECT session_id, next_tick, created_us, last_us FROM sessions ORDER BY rowid"
-        ):
-            yield {
-                "kind": "session",
-                "session_id": sid,
-                "next_tick": next_tick,
-                "created_at": from_us(cus).isoformat(),
-                "last_at": from_us(lus).isoformat(),
-            }
-        for row in conn.execute(f"SELECT {rows.TAG_COLUMNS} FROM tags ORDER BY rowid"):
-            yield {
-                "kind": "tag",
-                **rows.tag(row).model_dump(mode="json", exclude={"application_count"}),
-            }
-        for row in conn.execute(f"SELECT {rows.TIMESTEP_COLUMNS} FROM timesteps ORDER BY seq"):
-            yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
-        for row in conn.execute(
-            "SELECT id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
-            " confidence, source, note, created_us, created_by FROM tag_applications ORDER BY rowid"
-        ):
-            yield {"kind": "tag_application", **rows.application(row).model_dump(mode="json")}
-        for row in conn.execute(
-            "SELECT id, session_id, target_type, tick, event_id, range_start, range_end, content,"
-            " created_us, updated_us, created_by FROM comments ORDER BY rowid"
-        ):
-            yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
-        for row in conn.execute(f"SELECT {episodes.COLUMNS} FROM episodes ORDER BY seq"):
-            yield _episode_record(episodes.to_stored(row).episode)
+        yield from records.export_records(conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS)
     finally:
         conn.execute("COMMIT")
-
-
-def _parse(model: type[BaseModel], record: dict[str, Any], number: int, kind: str) -> Any:
-    try:
-        return model.model_validate(record)
-    except ValidationError as exc:
-        err = from_validation_errors(exc.errors())
-        raise InvalidRequest(f"record {number} ({kind}): {err.message}") from exc
-
-
-def _episode_record(ep: NewEpisode) -> dict[str, Any]:
-    return {
-        "kind": "episode",
-        "episode_id": ep.id,
-        "episode_kind": ep.kind,
-        "namespace": ep.namespace,
-        "session_id": ep.session_id,
-        "summary": ep.summary,
-        "content": ep.content,
-        "time_window": {
-            "start_time": from_us(ep.start_us).isoformat(),
-            "end_time": from_us(ep.end_us).isoformat(),
-        },
-        "concept_tags": ep.concept_tags,
-        "motive_profile": ep.motive_profile,
-        "metadata": ep.metadata,
-        "labels": ep.labels,
-        "provenance": ep.provenance,
-        "created_at": from_us(ep.created_us).isoformat(),
-        "created_by": ep.created_by,
-    }
-
-
-def _import_episode(conn: sqlite3.Connection, record: EpisodeRecord) -> bool:
-    """Insert an episode unless its id is stored; True when it was inserted."""
-    # Imported lazily: the operations register themselves on import, in an order the
-    # interfaces list them in, which a store module must not decide.
-    from xdb.ops.episodes import episode_row
-
-    episode_id = record.episode_id or new_id("episode")
-    if conn.execute("SELECT 1 FROM episodes WHERE id = ?", (episode_id,)).fetchone():
-        return False
-    if record.provenance is None:
-        record = record.model_copy(
-            update={"provenance": Provenance(session_id=record.session_id, source="import")}
-        )
-    created = to_us(record.created_at) if record.created_at else now_us()
-    episodes.insert(
-        conn,
-        episode_row(
-            record, episode_id=episode_id, created_us=created, created_by=record.created_by
-        ),
-    )
-    return True
 
 
 def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -156,10 +49,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
         kind = raw.get("kind")
         body = {k: v for k, v in raw.items() if k != "kind"}
         if kind == FORMAT:
-            if raw.get("version") != VERSION:
-                raise InvalidRequest(
-                    f"record {number}: unsupported export version {raw.get('version')!r}"
-                )
+            check_version(raw, number)
             continue
         if kind == "session":
             s = _parse(SessionRecord, body, number, kind)
@@ -271,15 +161,12 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             counts["comment"] += cur.rowcount
             skipped += 1 - cur.rowcount
         elif kind == "episode":
-            inserted = _import_episode(conn, _parse(EpisodeRecord, body, number, kind))
+            record = _parse(EpisodeRecord, body, number, kind)
+            inserted = import_episode(conn, record, episodes.insert, SQLITE)
             episode_count = (episode_count or 0) + (1 if inserted else 0)
             skipped += 0 if inserted else 1
         else:
-            raise InvalidRequest(
-                f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
-                " timestep, tag_application, comment, episode",
-                field="kind",
-            )
+            raise unknown_kind(kind, number)
     textindex.catch_up(conn)  # an import leaves the text index current
     if episode_count is not None:
         counts["episode"] = episode_count
@@ -292,12 +179,3 @@ def _ensure_session(conn: sqlite3.Connection, session_id: str, ts_us: int) -> No
         " VALUES (?, 1, ?, ?)",
         (session_id, ts_us, ts_us),
     )
-
-
-def _tick(timestep_id: str | None, number: int) -> int | None:
-    if timestep_id is None:
-        return None
-    parsed = parse_timestep_id(timestep_id)
-    if parsed is None:
-        raise InvalidRequest(f"record {number}: malformed timestep_id {timestep_id!r}")
-    return parsed[1]

@@ -18,15 +18,17 @@ _INSERT = (
 )
 
 
-def missing_vectors(conn: sqlite3.Connection, model: str, limit: int) -> list[tuple[int, str, str]]:
+def missing_vectors(
+    conn: sqlite3.Connection, model: str, limit: int, after_seq: int = 0
+) -> list[tuple[int, str, str]]:
     """Episodes with no vector from ``model`` yet, oldest first: (seq, summary, content)."""
     return [
         (int(r[0]), r[1], r[2])
         for r in conn.execute(
             "SELECT e.seq, e.summary, substr(e.content, 1, 8000) FROM episodes e"
             " WHERE NOT EXISTS (SELECT 1 FROM episode_vectors v"
-            " WHERE v.episode_seq = e.seq AND v.model = ?) ORDER BY e.seq LIMIT ?",
-            (model, limit),
+            " WHERE v.episode_seq = e.seq AND v.model = ?) AND e.seq > ? ORDER BY e.seq LIMIT ?",
+            (model, after_seq, limit),
         )
     ]
 

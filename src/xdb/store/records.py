@@ -1,0 +1,181 @@
+"""The export format both stores read and write: record models, their validation, and the
+export's order, so an export from either store imports into the other.
+
+Records carry a ``kind`` (session, tag, timestep, tag_application, comment, episode) and the
+same fields the API shows, so an export is readable, diffable, and portable between stores.
+Import is idempotent: an object whose id (or session and tick) exists is skipped.
+
+An episode record holds add_episode's fields plus ``episode_id``, ``created_at`` and
+``created_by``; since ``kind`` names the record, the episode's own kind is ``episode_kind``.
+Vectors are not exported: they belong to a model, and the importing database embeds the
+episodes with its own.
+
+How rows are read and written stays in each store's ``transfer`` (SQLite inserts row by
+row; PostgreSQL streams through server-side cursors and inserts timesteps in batches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from xdb.errors import InvalidRequest, from_validation_errors
+from xdb.ids import new_id, parse_timestep_id
+from xdb.models.episodes import AddEpisodeRequest, NonEmpty, Provenance
+from xdb.store import rows
+from xdb.store.protocol import NewEpisode
+from xdb.store.sqlbuild import Connection, Dialect
+from xdb.timeutil import as_utc, from_us, now_us, to_us
+
+FORMAT = "xdb-export"
+VERSION = 1
+
+C = TypeVar("C", bound=Connection)
+
+
+class SessionRecord(BaseModel):
+    session_id: str
+    next_tick: int
+    created_at: datetime
+    last_at: datetime
+
+
+class EpisodeRecord(AddEpisodeRequest):
+    """An episode as exported: add_episode's fields, with what the store made kept."""
+
+    # The record's "kind" says "episode"; the episode's own kind needs another name.
+    kind: NonEmpty = Field(default="other", alias="episode_kind")
+    episode_id: NonEmpty | None = Field(default=None, description="Default: a new id.")
+    created_at: datetime | None = Field(default=None, description="Default: the import's time.")
+    created_by: NonEmpty = "import"
+
+    @field_validator("created_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+def export_records(
+    read: Callable[[str], Iterable[Sequence[Any]]],
+    order: str,
+    timestep_columns: str,
+    episode_columns: str,
+) -> Iterator[dict[str, Any]]:
+    """Every stored object as a record, in a restorable order: ``read`` runs a query in the
+    export's one snapshot; ``order`` is the column keeping sessions, tags, applications and
+    comments in the order they were made."""
+    yield {"kind": FORMAT, "version": VERSION}
+    for sid, next_tick, cus, lus in read(
+        f"SELECT session_id, next_tick, created_us, last_us FROM sessions ORDER BY {order}"
+    ):
+        yield {
+            "kind": "session",
+            "session_id": sid,
+            "next_tick": next_tick,
+            "created_at": from_us(cus).isoformat(),
+            "last_at": from_us(lus).isoformat(),
+        }
+    for row in read(f"SELECT {rows.TAG_COLUMNS} FROM tags ORDER BY {order}"):
+        yield {
+            "kind": "tag",
+            **rows.tag(row).model_dump(mode="json", exclude={"application_count"}),
+        }
+    for row in read(f"SELECT {timestep_columns} FROM timesteps ORDER BY seq"):
+        yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
+    for row in read(
+        "SELECT id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
+        f" confidence, source, note, created_us, created_by FROM tag_applications ORDER BY {order}"
+    ):
+        yield {"kind": "tag_application", **rows.application(row).model_dump(mode="json")}
+    for row in read(
+        "SELECT id, session_id, target_type, tick, event_id, range_start, range_end, content,"
+        f" created_us, updated_us, created_by FROM comments ORDER BY {order}"
+    ):
+        yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
+    for row in read(f"SELECT {episode_columns} FROM episodes ORDER BY seq"):
+        yield episode_record(rows.episode(row).episode)
+
+
+def parse(model: type[BaseModel], record: dict[str, Any], number: int, kind: str) -> Any:
+    """``record`` (the ``number``-th) as ``model``; InvalidRequest naming it if it is not."""
+    try:
+        return model.model_validate(record)
+    except ValidationError as exc:
+        err = from_validation_errors(exc.errors())
+        raise InvalidRequest(f"record {number} ({kind}): {err.message}") from exc
+
+
+def episode_record(ep: NewEpisode) -> dict[str, Any]:
+    return {
+        "kind": "episode",
+        "episode_id": ep.id,
+        "episode_kind": ep.kind,
+        "namespace": ep.namespace,
+        "session_id": ep.session_id,
+        "summary": ep.summary,
+        "content": ep.content,
+        "time_window": {
+            "start_time": from_us(ep.start_us).isoformat(),
+            "end_time": from_us(ep.end_us).isoformat(),
+        },
+        "concept_tags": ep.concept_tags,
+        "motive_profile": ep.motive_profile,
+        "metadata": ep.metadata,
+        "labels": ep.labels,
+        "provenance": ep.provenance,
+        "created_at": from_us(ep.created_us).isoformat(),
+        "created_by": ep.created_by,
+    }
+
+
+def import_episode(
+    conn: C, record: EpisodeRecord, insert: Callable[[C, NewEpisode], int], d: Dialect
+) -> bool:
+    """Insert an episode with the store's ``insert`` unless its id is stored; True when it
+    was inserted."""
+    # Imported lazily: the operations register themselves on import, in an order the
+    # interfaces list them in, which a store module must not decide.
+    from xdb.ops.episodes import episode_row
+
+    episode_id = record.episode_id or new_id("episode")
+    if conn.execute(f"SELECT 1 FROM episodes WHERE id = {d.mark}", (episode_id,)).fetchone():
+        return False
+    if record.provenance is None:
+        record = record.model_copy(
+            update={"provenance": Provenance(session_id=record.session_id, source="import")}
+        )
+    created = to_us(record.created_at) if record.created_at else now_us()
+    insert(
+        conn,
+        episode_row(
+            record, episode_id=episode_id, created_us=created, created_by=record.created_by
+        ),
+    )
+    return True
+
+
+def check_version(raw: dict[str, Any], number: int) -> None:
+    """Refuse an export header of a format version this code cannot read."""
+    if raw.get("version") != VERSION:
+        raise InvalidRequest(f"record {number}: unsupported export version {raw.get('version')!r}")
+
+
+def unknown_kind(kind: Any, number: int) -> InvalidRequest:
+    return InvalidRequest(
+        f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
+        " timestep, tag_application, comment, episode",
+        field="kind",
+    )
+
+
+def tick(timestep_id: str | None, number: int) -> int | None:
+    """The tick a record's ``timestep_id`` names (None for none)."""
+    if timestep_id is None:
+        return None
+    parsed = parse_timestep_id(timestep_id)
+    if parsed is None:
+        raise InvalidRequest(f"record {number}: malformed timestep_id {timestep_id!r}")
+    return parsed[1]

@@ -1,0 +1,279 @@
+"""SQL both stores build and run alike: filter conditions, keyset pages, the seeded shuffle.
+
+The SQLite and PostgreSQL stores answer every filter with the same conditions, so both
+take them from here and agree by construction; a ``Dialect`` says how each driver takes
+a statement (placeholders, lists, false). What really differs stays in each store:
+full-text search (FTS5 against tsvector), JSON access, and joins on PostgreSQL's
+distribution column.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from xdb.store.protocol import EpisodeFilter, TimestepFilter
+
+# Words as both stores' text filters split them; each store's index tokenizes likewise.
+WORD = re.compile(r"\w+", re.UNICODE)
+
+# A deterministic shuffle for sort=random: seq -> ((seq + offset) * multiplier) mod a prime,
+# both drawn from the seed. Multiplying by a unit mod a prime is a permutation, so the same
+# seed gives the same order, another seed another one, and paging by (key, seq) stays stable.
+PRIME = 2_147_483_647  # 2**31 - 1; products stay inside 64-bit integers in either database
+
+
+def shuffle_params(seed: int) -> list[int]:
+    offset = (seed * 40_503 + 12_345) % PRIME
+    multiplier = (1_103_515_245 + 7_919 * seed) % (PRIME - 1) + 1
+    return [offset, multiplier]
+
+
+class Cursor(Protocol):
+    """What the shared statements use of a sqlite3 or psycopg cursor."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """What the shared statements use of a sqlite3 or psycopg connection."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Cursor: ...
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a driver takes a statement; everything else in the built SQL is the same."""
+
+    mark: str  # a bound parameter: "?" for sqlite3, "%s" for psycopg
+    arrays: bool  # whether a list binds as one array parameter (psycopg) or a mark a value
+    false: str  # a condition no row meets
+    modulo: str  # the % operator as written: psycopg reads a bare % as a placeholder
+
+    def marks(self, n: int) -> str:
+        return ",".join([self.mark] * n)
+
+    def one_of(
+        self, column: str, values: Sequence[Any], params: list[Any], sql_type: str = "text"
+    ) -> str:
+        """The condition that ``column`` equals one of ``values`` (not empty), whose params
+        it appends to ``params`` (no tuple to unpack: filters are built on every search)."""
+        if self.arrays:
+            # One array parameter: the statement's text (and plan) does not vary with the count.
+            params.append(list(values))
+            return f"{column} = ANY({self.mark}::{sql_type}[])"
+        params.extend(values)
+        return f"{column} IN ({','.join([self.mark] * len(values))})"
+
+
+SQLITE = Dialect(mark="?", arrays=False, false="0", modulo="%")
+POSTGRES = Dialect(mark="%s", arrays=True, false="FALSE", modulo="%%")
+
+
+def sql_where(clauses: list[str]) -> str:
+    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
+
+
+# ---------------------------------------------------------------------- episodes
+
+
+def episode_where(flt: EpisodeFilter, d: Dialect) -> tuple[list[str], list[Any]]:
+    """SQL conditions on ``episodes e`` for a filter, and their params."""
+    m = d.mark
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.namespace is not None:
+        clauses.append(f"e.namespace = {m}")
+        params.append(flt.namespace)
+    if flt.session_id is not None:
+        clauses.append(f"e.session_id = {m}")
+        params.append(flt.session_id)
+    if flt.end_us is not None:
+        clauses.append(f"e.start_us <= {m}")
+        params.append(flt.end_us)
+    if flt.start_us is not None:
+        clauses.append(f"e.end_us >= {m}")
+        params.append(flt.start_us)
+    if flt.kinds:
+        clauses.append(d.one_of("e.kind", flt.kinds, params))
+    if flt.max_seq is not None:
+        clauses.append(f"e.seq <= {m}")
+        params.append(flt.max_seq)
+    for c in flt.concepts:
+        # IN (subquery) lets the planner start from the concept's index rows (a selective
+        # set) instead of testing every episode the other conditions leave.
+        either = []
+        if c.as_tag:
+            kind = f" AND kind = {m}" if c.kind else ""
+            either.append(
+                "e.seq IN (SELECT episode_seq FROM episode_concepts"
+                f" WHERE concept_id = {m} AND score >= {m}{kind})"
+            )
+            params.extend([c.concept_id, c.min_score] + ([c.kind] if c.kind else []))
+        if c.as_label:
+            either.append(
+                f"e.seq IN (SELECT episode_seq FROM episode_labels WHERE concept_id = {m}"
+                f" AND label = 'positive' AND confidence >= {m})"
+            )
+            params.extend([c.concept_id, c.min_score])
+        test = "(" + " OR ".join(either) + ")"
+        clauses.append(f"NOT {test}" if c.absent else test)
+    if flt.label_concept or flt.label or flt.label_min_confidence:
+        conds = ["l.episode_seq = e.seq"]
+        if flt.label_concept:
+            conds.append(f"l.concept_id = {m}")
+            params.append(flt.label_concept)
+        if flt.label:
+            conds.append(f"l.label = {m}")
+            params.append(flt.label)
+        if flt.label_min_confidence:
+            conds.append(f"l.confidence >= {m}")
+            params.append(flt.label_min_confidence)
+        clauses.append(f"EXISTS (SELECT 1 FROM episode_labels l WHERE {' AND '.join(conds)})")
+    return clauses, params
+
+
+def ordered_page(
+    conn: Connection,
+    flt: EpisodeFilter,
+    after: tuple[int, int] | None,
+    limit: int,
+    descending: bool,
+    seed: int | None,
+    d: Dialect,
+) -> list[tuple[int, int]]:
+    """(key, seq) of the next ``limit`` matches by time (key start_us) or by seeded shuffle."""
+    clauses, params = episode_where(flt, d)
+    m = d.mark
+    key = "e.start_us" if seed is None else f"(((e.seq + {m}) * {m}) {d.modulo} {PRIME})"
+    key_params: list[Any] = [] if seed is None else shuffle_params(seed)
+    if after is not None:
+        clauses.append(f"({key}, e.seq) {'<' if descending else '>'} ({m}, {m})")
+        params = [*params, *key_params, *after]
+    direction = "DESC" if descending else "ASC"
+    sql = (
+        f"SELECT {key}, e.seq FROM episodes e{sql_where(clauses)}"
+        f" ORDER BY 1 {direction}, 2 {direction} LIMIT {m}"
+    )
+    return [(int(r[0]), int(r[1])) for r in conn.execute(sql, [*key_params, *params, limit])]
+
+
+def concept_scores(
+    conn: Connection,
+    flt: EpisodeFilter,
+    concept_ids: Sequence[str],
+    limit: int,
+    join: str,
+    d: Dialect,
+) -> list[tuple[int, float]]:
+    """(seq, summed tag score) of episodes carrying any of ``concept_ids``, best first;
+    ``join`` matches ``episode_concepts c`` to ``episodes e`` (PostgreSQL's includes the
+    distribution column, so each shard joins its own rows)."""
+    params: list[Any] = []
+    clauses = [d.one_of("c.concept_id", concept_ids, params)]
+    where, where_params = episode_where(flt, d)
+    clauses += where
+    params += where_params
+    sql = (
+        f"SELECT e.seq, sum(c.score) FROM episode_concepts c JOIN episodes e ON {join}"
+        f"{sql_where(clauses)} GROUP BY e.seq ORDER BY 2 DESC, e.seq DESC LIMIT {d.mark}"
+    )
+    return [(int(s), float(v)) for s, v in conn.execute(sql, [*params, limit])]
+
+
+def matching_seqs(conn: Connection, flt: EpisodeFilter, d: Dialect) -> list[int]:
+    clauses, params = episode_where(flt, d)
+    # No int(): both drivers give ints already, and an allowlist may be long.
+    return [r[0] for r in conn.execute(f"SELECT e.seq FROM episodes e{sql_where(clauses)}", params)]
+
+
+# ---------------------------------------------------------------------- timesteps
+
+
+def timestep_where(
+    flt: TimestepFilter,
+    d: Dialect,
+    activation: str,
+    text: Callable[[list[str]], tuple[str, list[Any]]],
+) -> tuple[list[str], list[Any]]:
+    """SQL conditions on ``timesteps t``. The store gives what its SQL says its own way:
+    ``activation`` tests one concept's activation (params concept, low, high), ``text``
+    makes the condition that every one of some words occurs."""
+    m = d.mark
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.session_ids is not None:
+        clauses.append(d.one_of("t.session_id", flt.session_ids, params))
+    if flt.tick_start is not None:
+        clauses.append(f"t.tick >= {m}")
+        params.append(flt.tick_start)
+    if flt.tick_end is not None:
+        clauses.append(f"t.tick <= {m}")
+        params.append(flt.tick_end)
+    if flt.time_start_us is not None:
+        clauses.append(f"t.ts_us >= {m}")
+        params.append(flt.time_start_us)
+    if flt.time_end_us is not None:
+        clauses.append(f"t.ts_us <= {m}")
+        params.append(flt.time_end_us)
+    if flt.event_types:
+        clauses.append(d.one_of("t.event_type", flt.event_types, params))
+    for tag_id in flt.tag_ids:
+        # A tag covers a timestep when it was applied to it, to its event, or to a range of
+        # ticks containing it, always within the timestep's own session.
+        clauses.append(
+            f"EXISTS (SELECT 1 FROM tag_applications a WHERE a.tag_id = {m}"
+            " AND a.session_id = t.session_id"
+            " AND ((a.target_type = 'timestep' AND a.tick = t.tick)"
+            " OR (a.target_type = 'event' AND a.event_id = t.event_id)"
+            " OR (a.target_type = 'range' AND t.tick BETWEEN a.range_start AND a.range_end)))"
+        )
+        params.append(tag_id)
+    for concept, (lo, hi) in flt.activations.items():
+        clauses.append(activation)
+        params.extend((concept, lo, hi))
+    if flt.text is not None:
+        words = WORD.findall(flt.text)
+        if not words:  # nothing to look for: as FTS5 matches an empty query, nothing
+            clauses.append(d.false)
+        else:
+            clause, values = text(words)
+            clauses.append(clause)
+            params.extend(values)
+    return clauses, params
+
+
+def timestep_page(
+    columns: str,
+    where: tuple[list[str], list[Any]],
+    descending: bool,
+    after: tuple[int, int] | None,
+    limit: int,
+    d: Dialect,
+) -> tuple[str, list[Any], str, list[Any]]:
+    """(page SQL, page params, count SQL, count params) for conditions and a keyset position:
+    one WHERE clause serves the page, the count and the cursor."""
+    clauses, params = where
+    m = d.mark
+    count_sql = "SELECT count(*) FROM timesteps t" + sql_where(clauses)
+    page_clauses = list(clauses)
+    page_params = list(params)
+    if after is not None:
+        page_clauses.append(f"(t.ts_us, t.seq) {'<' if descending else '>'} ({m}, {m})")
+        page_params.extend(after)
+    direction = "DESC" if descending else "ASC"
+    sql = (
+        f"SELECT {columns} FROM timesteps t{sql_where(page_clauses)}"
+        f" ORDER BY t.ts_us {direction}, t.seq {direction} LIMIT {m}"
+    )
+    page_params.append(limit)
+    return sql, page_params, count_sql, params

@@ -1,0 +1,174 @@
+"""Tags, tag applications and comments: the statements both stores run alike.
+
+The log's annotations have the same tables and columns in both stores, so checking a
+target, applying a tag and adding a comment are one piece of code; only inserting a tag
+that may exist is said differently (``INSERT OR IGNORE`` against ``ON CONFLICT DO
+NOTHING``), so each store passes its own statement.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdb.errors import NotFound, StoreError
+from xdb.ids import timestep_id
+from xdb.models.log import Comment, Tag, TagApplication
+from xdb.store import rows
+from xdb.store.protocol import ResolvedTarget
+from xdb.store.sqlbuild import Connection, Dialect, sql_where
+from xdb.timeutil import to_us
+
+
+def insert_tag(conn: Connection, tag: Tag, statement: str, d: Dialect) -> tuple[Tag, bool]:
+    """Insert ``tag`` by ``statement`` (the store's insert that skips an existing one);
+    (the tag stored under its type and name, whether it was created)."""
+    if conn.execute(statement, rows.tag_values(tag, to_us(tag.created_at))).rowcount == 1:
+        return tag, True
+    row = conn.execute(
+        f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = {d.mark} AND name = {d.mark}",
+        (tag.tag_type.value, tag.name),
+    ).fetchone()
+    if row is None:  # the id collided, not the name: ids are unique, so this is a bug
+        raise StoreError(f"tag id {tag.id!r} already exists")
+    return rows.tag(row), False
+
+
+def check_target(conn: Connection, target: ResolvedTarget, d: Dialect) -> int:
+    """How many timesteps the target covers; NotFound if it names nothing that exists."""
+    m = d.mark
+    if target.target_type == "timestep":
+        row = conn.execute(
+            f"SELECT 1 FROM timesteps WHERE session_id = {m} AND tick = {m}",
+            (target.session_id, target.tick),
+        ).fetchone()
+        if row is None:
+            raise NotFound(
+                f"unknown timestep_id {timestep_id(target.session_id, target.tick or 0)!r}",
+                field="timestep_id",
+            )
+        return 1
+    if not conn.execute(
+        f"SELECT 1 FROM sessions WHERE session_id = {m}", (target.session_id,)
+    ).fetchone():
+        raise NotFound(f"unknown session {target.session_id!r}", field="session_id")
+    if target.target_type == "event":
+        count = int(
+            conn.execute(
+                f"SELECT count(*) FROM timesteps WHERE session_id = {m} AND event_id = {m}",
+                (target.session_id, target.event_id),
+            ).fetchone()[0]
+        )
+        if count == 0:
+            raise NotFound(
+                f"unknown event_id {target.event_id!r} in session {target.session_id!r}",
+                field="event_id",
+            )
+        return count
+    return int(
+        conn.execute(
+            f"SELECT count(*) FROM timesteps WHERE session_id = {m} AND tick BETWEEN {m} AND {m}",
+            (target.session_id, target.range_start, target.range_end),
+        ).fetchone()[0]
+    )
+
+
+def apply_tag(
+    conn: Connection,
+    application: TagApplication,
+    target: ResolvedTarget,
+    new_tag: Tag | None,
+    insert_tag_sql: str,
+    d: Dialect,
+) -> tuple[Tag, bool, int]:
+    """The protocol's ``apply_tag``, inside the caller's write transaction."""
+    count = check_target(conn, target, d)
+    if new_tag is not None:
+        tag, created = insert_tag(conn, new_tag, insert_tag_sql, d)
+    else:
+        row = conn.execute(
+            f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = {d.mark}", (application.tag_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"unknown tag id {application.tag_id!r}", field="tag_name_or_id")
+        tag, created = rows.tag(row), False
+    conn.execute(
+        "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
+        " event_id, range_start, range_end, confidence, source, note, created_us,"
+        f" created_by) VALUES ({d.marks(13)})",
+        (
+            application.id,
+            tag.id,
+            target.target_type,
+            target.session_id,
+            target.tick,
+            target.event_id,
+            target.range_start,
+            target.range_end,
+            application.confidence,
+            application.source.value,
+            application.note,
+            to_us(application.created_at),
+            application.created_by,
+        ),
+    )
+    return tag, created, count
+
+
+def add_comment(
+    conn: Connection, comment: Comment, target: ResolvedTarget | None, d: Dialect
+) -> None:
+    """The protocol's ``add_comment``, inside the caller's write transaction."""
+    tgt = target or ResolvedTarget("session", comment.session_id)
+    if target is not None:
+        check_target(conn, target, d)
+    elif not conn.execute(
+        f"SELECT 1 FROM sessions WHERE session_id = {d.mark}", (tgt.session_id,)
+    ).fetchone():
+        raise NotFound(f"unknown session {tgt.session_id!r}", field="session_id")
+    conn.execute(
+        "INSERT INTO comments (id, session_id, target_type, tick, event_id, range_start,"
+        f" range_end, content, created_us, updated_us, created_by) VALUES ({d.marks(11)})",
+        (
+            comment.id,
+            tgt.session_id,
+            tgt.target_type,
+            tgt.tick,
+            tgt.event_id,
+            tgt.range_start,
+            tgt.range_end,
+            comment.content,
+            to_us(comment.created_at),
+            to_us(comment.updated_at),
+            comment.created_by,
+        ),
+    )
+
+
+def find_tags_sql(name: str, tag_type: str | None, d: Dialect) -> tuple[str, list[Any]]:
+    """Tags named ``name`` (of ``tag_type`` when given), by type."""
+    sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE name = {d.mark}"
+    params: list[Any] = [name]
+    if tag_type is not None:
+        sql += f" AND tag_type = {d.mark}"
+        params.append(tag_type)
+    return sql + " ORDER BY tag_type", params
+
+
+def list_tags_sql(
+    tag_type: str | None, bud_status: str | None, d: Dialect
+) -> tuple[str, list[Any]]:
+    """Tags (of ``tag_type``, with ``bud_status``, when given) in order of creation, each
+    with its count of applications as an 11th column."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if tag_type is not None:
+        clauses.append(f"tag_type = {d.mark}")
+        params.append(tag_type)
+    if bud_status is not None:
+        clauses.append(f"bud_status = {d.mark}")
+        params.append(bud_status)
+    sql = (
+        f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
+        f" WHERE a.tag_id = tags.id) FROM tags{sql_where(clauses)} ORDER BY created_us, id"
+    )
+    return sql, params
