@@ -282,6 +282,24 @@ def test_concept_ranking_sums_scores(filled: Store) -> None:
     assert len(filled.episode_concept_ranking(EpisodeFilter(), ["c/cat"], 1)) == 1
 
 
+def test_matches_are_the_filter_with_concept_scores(filled: Store) -> None:
+    def matches(flt: EpisodeFilter, *concepts: str) -> list[tuple[int, float | None]]:
+        found = filled.episode_matches(flt, list(concepts))
+        return sorted((s, None if v is None else round(v, 6)) for s, v in found)
+
+    everything = sorted(filled.episode_seqs(EpisodeFilter()))
+    assert [s for s, _ in matches(EpisodeFilter(), "c/cat")] == everything
+    assert matches(EpisodeFilter(kinds=["task", "note"]), "c/cat", "c/dog") == [
+        (s, {3: 1.3, 6: 0.6}.get(s))
+        for s in sorted(filled.episode_seqs(EpisodeFilter(kinds=["task", "note"])))
+    ]
+    # The scored ones are exactly the concept ranking, under the same filter.
+    flt = EpisodeFilter(kinds=["task", "note"])
+    scored = sorted((s, v) for s, v in matches(flt, "c/cat") if v is not None)
+    ranked = filled.episode_concept_ranking(flt, ["c/cat"], 10)
+    assert scored == sorted((s, round(v, 6)) for s, v in ranked)
+
+
 # --------------------------------------------------------------------------- text changes
 
 

@@ -27,6 +27,9 @@ MARKER = "__watermark__"  # the kind of the one marker document
 BATCH = 5000
 
 
+UNION_IDS = 4096  # up to this many allowed ids, a union of term queries beats a term set
+
+
 def _schema() -> Any:
     import tantivy
 
@@ -145,7 +148,13 @@ class TextIndex:
             # below would only add scans of the fast fields (about 1 ms at 100k).
             if not allowed:
                 return []
-            only(Query.term_set_query(self.schema, "eid", list(allowed)))
+            if len(allowed) <= UNION_IDS:
+                # term_set_query walks the id field's term dictionary: 20 ms at 1M episodes
+                # for 1,100 ids, against 11 ms for a union of one term query per id.
+                ids = [(Occur.Should, Query.term_query(self.schema, "eid", s)) for s in allowed]
+                only(Query.boolean_query(ids))
+            else:
+                only(Query.term_set_query(self.schema, "eid", list(allowed)))
         else:
             if flt.namespace is not None:
                 only(Query.term_query(self.schema, "ns", flt.namespace))

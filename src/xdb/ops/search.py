@@ -136,10 +136,21 @@ class Ranking:
     ) -> list[tuple[int, float]]:
         """(seq, score) best first; ties broken by newer seq first."""
         text_scores: dict[int, float] = {}
+        concept_raw: list[tuple[int, float]] | None = None
+        allowed: list[int] | None = None
+        if self.text and flt.needs_allowlist:
+            # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
+            # with concepts to rank by, the same pass scores them.
+            if self.concept_ids:
+                matches = ctx.store.episode_matches(flt, self.concept_ids)
+                allowed = [seq for seq, _ in matches]
+                carried = [(seq, v) for seq, v in matches if v is not None]
+                carried.sort(key=lambda item: (-item[1], -item[0]))
+                concept_raw = carried[:MAX_CANDIDATES]
+            else:
+                allowed = ctx.store.episode_seqs(flt)
         if self.text:
             terms = search_terms(self.text)
-            # One SQL allowlist serves both in-memory indexes (concepts, labels, session).
-            allowed = ctx.store.episode_seqs(flt) if flt.needs_allowlist else None
             ranked = None
             if ctx.indexer is not None:
                 ranked = ctx.indexer.text_ranking(flt, terms, LIST_DEPTH, allowed)
@@ -157,7 +168,9 @@ class Ranking:
             text_scores = self._session_boost(ctx, text_scores)
         concept_scores: dict[int, float] = {}
         if self.concept_ids:
-            raw = ctx.store.episode_concept_ranking(flt, self.concept_ids, MAX_CANDIDATES)
+            raw = concept_raw
+            if raw is None:
+                raw = ctx.store.episode_concept_ranking(flt, self.concept_ids, MAX_CANDIDATES)
             concept_scores = {seq: v / len(self.concept_ids) for seq, v in raw}
         if self.text and self.concept_ids:
             w = self.score_weight

@@ -190,6 +190,26 @@ def concept_scores(
     return [(int(s), float(v)) for s, v in conn.execute(sql, [*params, limit])]
 
 
+def matches_with_scores(
+    conn: Connection,
+    flt: EpisodeFilter,
+    concept_ids: Sequence[str],
+    join: str,
+    d: Dialect,
+) -> list[tuple[int, float | None]]:
+    """Every episode passing ``flt`` with the summed score of the ``concept_ids`` tags it
+    carries (None: none of them): an allowlist and a concept ranking from one pass over
+    the concept's rows, where asking for each apart joined them twice (27 ms at 1M)."""
+    params: list[Any] = []
+    carried = d.one_of("c.concept_id", concept_ids, params)
+    clauses, where_params = episode_where(flt, d)
+    sql = (
+        f"SELECT e.seq, (SELECT sum(c.score) FROM episode_concepts c WHERE {join}"
+        f" AND {carried}) FROM episodes e{sql_where(clauses)}"
+    )
+    return list(conn.execute(sql, [*params, *where_params]))
+
+
 def matching_seqs(conn: Connection, flt: EpisodeFilter, d: Dialect) -> list[int]:
     clauses, params = episode_where(flt, d)
     # No int(): both drivers give ints already, and an allowlist may be long.

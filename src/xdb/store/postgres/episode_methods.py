@@ -81,6 +81,13 @@ class EpisodeMethods:
     def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
         return self._db.read(lambda c: sqlbuild.matching_seqs(c, flt, POSTGRES))
 
+    def episode_matches(
+        self, flt: EpisodeFilter, concept_ids: Sequence[str]
+    ) -> list[tuple[int, float | None]]:
+        return self._db.read(
+            lambda c: sqlbuild.matches_with_scores(c, flt, concept_ids, _CONCEPT_JOIN, POSTGRES)
+        )
+
     def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
         return self._db.read(lambda c: episodes.sessions_of(c, seqs))
 

@@ -76,6 +76,16 @@ class EpisodeMethods:
         result: list[int] = self._read(lambda c: sqlbuild.matching_seqs(c, flt, SQLITE))
         return result
 
+    def episode_matches(
+        self, flt: EpisodeFilter, concept_ids: Sequence[str]
+    ) -> list[tuple[int, float | None]]:
+        result: list[tuple[int, float | None]] = self._read(
+            lambda c: sqlbuild.matches_with_scores(
+                c, flt, concept_ids, "c.episode_seq = e.seq", SQLITE
+            )
+        )
+        return result
+
     def episode_max_seq(self) -> int:
         result: int = self._read(episodes.max_seq)
         return result
