@@ -91,7 +91,8 @@ def raw_connection(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("BEGIN")
     for _, _, sql in MIGRATIONS:
-        for statement in sql.split(";"):
+        # A migration is a script, or a list of statements (triggers hold semicolons).
+        for statement in sql.split(";") if isinstance(sql, str) else sql:
             if statement.strip():
                 conn.execute(statement)
     conn.execute("COMMIT")
