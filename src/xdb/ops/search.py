@@ -221,10 +221,10 @@ class Ranking:
                 self.max_vseq = store.episode_max_vseq(model)
             if self.max_vseq == 0 or not self._embed_query(indexer, self.text):
                 return []
-            # No allowlist: the store applies the whole filter in the same SQL, cheaper
-            # than shipping the list of seqs it would compute anyway.
+            # The allowlist, when there is one, tells the store the filter is selective
+            # enough to score exactly (it applies the whole filter in its SQL either way).
             return store.episode_vector_ranking(
-                flt, self.query_vector, model, LIST_DEPTH, self.max_vseq, None
+                flt, self.query_vector, model, LIST_DEPTH, self.max_vseq, allowed
             )
         index = indexer.index()
         if len(index) == 0:
