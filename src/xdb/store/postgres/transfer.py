@@ -169,12 +169,11 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
             tag_id = tag_ids.get(a.tag_id, a.tag_id)
             if not conn.execute("SELECT 1 FROM tags WHERE id = %s", (tag_id,)).fetchone():
                 raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
-            added = conn.execute(
-                "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
-                " event_id, range_start, range_end, confidence, source, note, created_us,"
-                " created_by) SELECT %s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s"
-                " WHERE NOT EXISTS (SELECT 1 FROM tag_applications WHERE id = %s)"
-                " ON CONFLICT DO NOTHING",
+            added = _insert_new(
+                conn,
+                "tag_applications",
+                "id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
+                " confidence, source, note, created_us, created_by",
                 (
                     a.id,
                     tag_id,
@@ -189,19 +188,17 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
                     a.note,
                     to_us(a.created_at),
                     a.created_by,
-                    a.id,
                 ),
-            ).rowcount
+            )
             counts["tag_application"] += added
             skipped += 1 - added
         elif kind == "comment":
             c = parse(Comment, body, number, kind)
-            added = conn.execute(
-                "INSERT INTO comments (id, session_id, target_type, tick, event_id,"
-                " range_start, range_end, content, created_us, updated_us, created_by)"
-                " SELECT %s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s"
-                " WHERE NOT EXISTS (SELECT 1 FROM comments WHERE id = %s)"
-                " ON CONFLICT DO NOTHING",
+            added = _insert_new(
+                conn,
+                "comments",
+                "id, session_id, target_type, tick, event_id, range_start, range_end, content,"
+                " created_us, updated_us, created_by",
                 (
                     c.id,
                     c.session_id,
@@ -214,9 +211,8 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
                     to_us(c.created_at),
                     to_us(c.updated_at),
                     c.created_by,
-                    c.id,
                 ),
-            ).rowcount
+            )
             counts["comment"] += added
             skipped += 1 - added
         elif kind == "episode":
@@ -230,3 +226,17 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
     if episode_count is not None:
         counts["episode"] = episode_count
     return {**counts, "skipped": skipped}
+
+
+def _insert_new(conn: Conn, table: str, columns: str, values: tuple[Any, ...]) -> int:
+    """Insert one row unless a row with its id (the first value) is stored; 1 if inserted.
+    The schema keeps ids unique per session (the distribution column leads the primary
+    key); the NOT EXISTS keeps them unique across sessions, as the export promises."""
+    marks = ",".join(["%s"] * len(values))
+    return int(
+        conn.execute(
+            f"INSERT INTO {table} ({columns}) SELECT {marks}"
+            f" WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE id = %s) ON CONFLICT DO NOTHING",
+            (*values, values[0]),
+        ).rowcount
+    )
