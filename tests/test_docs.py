@@ -75,7 +75,7 @@ def _commands(group: click.Group, prefix: str) -> Iterator[str]:
 def test_every_cli_command_is_documented(documented: str) -> None:
     commands = list(_commands(cli, "xdb"))
     with_commands = [op for op in operations() if op.command]
-    # serve, mcp, import, export, migrate, reindex
+    # serve, mcp, import, export, migrate, reindex, concepts import
     assert len(commands) == len(with_commands) + len(docs.HAND_WRITTEN)
     for command in commands:
         assert f"`{command}" in documented, command

@@ -40,4 +40,4 @@ def test_database_has_a_method_per_operation() -> None:
     from xdb.ops import operations
 
     for op in operations({"xdb"}):
-        assert callable(getattr(xdb.Database, op.name)), op.name
+        assert callable(getattr(xdb.Database, op.method or op.name)), op.name

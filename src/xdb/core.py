@@ -18,12 +18,26 @@ from xdb.errors import NotFound, from_validation_errors
 from xdb.ids import new_id
 from xdb.index.embedding import Indexer
 from xdb.models.common import Caller
+from xdb.models.concepts import (
+    ConceptNeighborhoodResponse,
+    ConceptPacksResponse,
+    ConceptsResponse,
+    FindConceptResponse,
+    GetConceptResponse,
+    ImportConceptsResponse,
+)
 from xdb.models.episodes import (
     AddEpisodeResponse,
     DeleteEpisodeResponse,
     GetEpisodeDetailResponse,
     SearchEpisodesResponse,
     SimilarEpisodesResponse,
+)
+from xdb.models.graph import (
+    AddNodeResponse,
+    ConceptUsageSummaryResponse,
+    GraphNeighborhoodResponse,
+    LinkResponse,
 )
 from xdb.models.log import (
     CommentResponse,
@@ -182,6 +196,47 @@ class Database:
     def similar_episodes(self, **fields: Any) -> SimilarEpisodesResponse:
         """Episodes like a seed. See ``SimilarEpisodesRequest``."""
         return self.call("experience.similar_episodes", fields)  # type: ignore[return-value]
+
+    def import_concepts(self, **fields: Any) -> ImportConceptsResponse:
+        """Load a concept pack from a directory. See ``ImportConceptsRequest``."""
+        return self.call("import_concepts", fields)  # type: ignore[return-value]
+
+    def concept_packs(self, **fields: Any) -> ConceptPacksResponse:
+        """The concept packs loaded."""
+        return self.call("concept_packs", fields)  # type: ignore[return-value]
+
+    def concepts(self, **fields: Any) -> ConceptsResponse:
+        """Roots, or a parent's children. See ``ConceptsRequest``."""
+        return self.call("concepts", fields)  # type: ignore[return-value]
+
+    def get_concept(self, **fields: Any) -> GetConceptResponse:
+        """One concept in full. See ``GetConceptRequest``."""
+        return self.call("get_concept", fields)  # type: ignore[return-value]
+
+    def find_concept(self, **fields: Any) -> FindConceptResponse:
+        """Search concepts by name. See ``FindConceptRequest``."""
+        return self.call("find_concept", fields)  # type: ignore[return-value]
+
+    def concept_neighborhood(self, **fields: Any) -> ConceptNeighborhoodResponse:
+        """Walk the concept hierarchy (``xdb_graph_neighborhood``). See
+        ``ConceptNeighborhoodRequest``."""
+        return self.call("xdb.graph_neighborhood", fields)  # type: ignore[return-value]
+
+    def graph_neighborhood(self, **fields: Any) -> GraphNeighborhoodResponse:
+        """Walk the experience graph. See ``GraphNeighborhoodRequest``."""
+        return self.call("experience.graph_neighborhood", fields)  # type: ignore[return-value]
+
+    def add_node(self, **fields: Any) -> AddNodeResponse:
+        """Add a Decision or Tool node. See ``AddNodeRequest``."""
+        return self.call("experience.add_node", fields)  # type: ignore[return-value]
+
+    def link(self, **fields: Any) -> LinkResponse:
+        """Link two graph nodes. See ``LinkRequest``."""
+        return self.call("experience.link", fields)  # type: ignore[return-value]
+
+    def concept_usage_summary(self, **fields: Any) -> ConceptUsageSummaryResponse:
+        """How concepts are used. See ``ConceptUsageSummaryRequest``."""
+        return self.call("experience.concept_usage_summary", fields)  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ bulk transfer
 

@@ -81,4 +81,5 @@ def record_count(db: Database) -> int:
         + stats["tag_applications"]
         + stats["comments"]
         + db.store.episode_max_seq()  # deleted episodes make it an upper bound
+        + sum(p.concept_count + 1 for p in db.store.concept_packs())
     )

@@ -38,6 +38,7 @@ POSITIONAL = {
     "query": "text_search",
     "search_episodes": "text_query",
     "add_episode": "content",
+    "find_concept": "query",
 }
 
 # xdb.embed.SPECS, spelled out: importing xdb.embed loads numpy, too slow for `xdb --help`.
@@ -58,6 +59,10 @@ EXAMPLES = {
     "get_episode_detail": "xdb get-episode-detail --episode-id episode-01h...",
     "similar_episodes": "xdb similar-episodes --seed-episode-id episode-01h...",
     "delete_episode": "xdb delete-episode --episode-id episode-01h...",
+    "concepts": "xdb concepts --parent-id Deception",
+    "find_concept": "xdb find-concept decepton",
+    "get_concept": "xdb get-concept --concept-id Deception:2",
+    "concept_usage_summary": "xdb concept-usage-summary --concept-ids Deception",
 }
 
 # --------------------------------------------------------------------------- generated commands
@@ -295,6 +300,41 @@ def database() -> Database:
 for _op in operations():
     if _op.command:
         cli.add_command(_op_command(_op))
+
+
+def _concepts_group(listing: click.Command) -> click.Group:
+    """``xdb concepts`` lists (the generated command), ``xdb concepts import DIR`` loads."""
+
+    @click.pass_context
+    def callback(ctx: click.Context, /, **values: Any) -> None:
+        if ctx.invoked_subcommand is None and listing.callback is not None:
+            listing.callback(**values)
+
+    group = click.Group(
+        "concepts",
+        params=listing.params,
+        callback=callback,
+        invoke_without_command=True,
+        short_help=listing.short_help,
+        help=f"{listing.help}\n\n'xdb concepts import DIR' loads a pack.",
+        epilog=listing.epilog,
+    )
+
+    @group.command("import")
+    @click.argument("directory", type=click.Path(exists=True, file_okay=False))
+    def import_concepts(directory: str) -> None:
+        """Load the concept pack in DIRECTORY (HatCat format: pack.json, hierarchy.json,
+        concepts/layerN/*.json). Importing a version again changes nothing.
+
+        Also: MCP tool xdb_import_concepts, HTTP POST /v1/xdb/import-concepts.
+        """
+        path = str(Path(directory).resolve())
+        emit(database().call("import_concepts", {"path": path}).model_dump(mode="json"))
+
+    return group
+
+
+cli.add_command(_concepts_group(cli.commands.pop("concepts")))
 
 
 # --------------------------------------------------------------------------- hand-written commands

@@ -32,7 +32,9 @@ from xdb.interfaces.stdio import ANSWERS_FILE
 from xdb.ops.registry import Operation, operations
 
 DEFAULT_OUTPUT = Path("docs/reference.md")
-HAND_WRITTEN = ("serve", "mcp", "import", "export", "migrate", "reindex")
+HAND_WRITTEN = ("serve", "mcp", "import", "export", "migrate", "reindex", "concepts import")
+# Operations whose command is written by hand rather than generated.
+CLI_BY_HAND = {"import_concepts": "`xdb concepts import DIRECTORY`"}
 _WIDTH = 100  # help text is wrapped at a fixed width so the output never depends on a terminal
 
 _BASE_TYPES: dict[Any, str] = {
@@ -162,9 +164,9 @@ def _http_routes() -> list[tuple[str, str, str]]:
 def _operation(op: Operation[Any, Any], requests: dict[type, str]) -> list[str]:
     positional = POSITIONAL.get(op.name)
     usage = f"xdb {op.command}" + (f" [{positional.upper()}]" if positional else "") + " [OPTIONS]"
-    cli_row = f"`{usage}`" if op.command else "(MCP and HTTP only)"
+    cli_row = f"`{usage}`" if op.command else CLI_BY_HAND.get(op.name, "(MCP and HTTP only)")
     python = (
-        f'`db.{op.name}(...)` or `db.call("{op.group}.{op.name}", {{...}})`'
+        f'`db.{op.method or op.name}(...)` or `db.call("{op.group}.{op.name}", {{...}})`'
         if op.group != "memcp"
         else f'`db.call("{op.group}.{op.name}", {{...}})`'
     )
@@ -204,8 +206,12 @@ def _root() -> click.Context:
 
 
 def _command_help(name: str) -> list[str]:
-    command = cli.commands[name]
-    ctx = click.Context(command, info_name=name, parent=_root(), **_FIXED)
+    ctx = _root()
+    command: click.Command = cli
+    for part in name.split():  # a subcommand ("concepts import") under its group
+        assert isinstance(command, click.Group)
+        command = command.commands[part]
+        ctx = click.Context(command, info_name=part, parent=ctx, **_FIXED)
     return [f"### `xdb {name}`", "", "```text", command.get_help(ctx), "```", ""]
 
 

@@ -59,6 +59,7 @@ class Relation(StrEnum):
     CONTAINS = "CONTAINS"
     RELATED_CONCEPT = "RELATED_CONCEPT"
     INFLUENCED_BY = "INFLUENCED_BY"
+    CHILD_OF = "CHILD_OF"  # the concept hierarchy: src's parent is dst
 
 
 # --------------------------------------------------------------------------- domain objects
@@ -246,12 +247,17 @@ class GetEpisodeDetailRequest(Model):
     include_graph_neighbors: NeighborOptions | None = None
 
 
+NodeType = Literal["Episode", "Concept", "Decision", "Tool", "Timestep"]
+
+
 class GraphNode(BaseModel):
     node_id: str
-    type: Literal["Episode", "Concept", "Timestep"]
+    type: NodeType
     episode_id: str | None = None
     concept_id: str | None = None
+    name: str | None = Field(default=None, description="A concept's, decision's or tool's name.")
     summary: str | None = None
+    depth: int = Field(default=0, description="Distance from the nearest seed.")
 
 
 class GraphEdge(BaseModel):

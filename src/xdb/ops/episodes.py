@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections import deque
 from typing import Any
 
 from xdb.errors import NotFound
-from xdb.ids import new_id, timestep_id
+from xdb.ids import new_id
 from xdb.models.episodes import (
     AddEpisodeRequest,
     AddEpisodeResponse,
@@ -17,15 +16,14 @@ from xdb.models.episodes import (
     ExemplarLabel,
     GetEpisodeDetailRequest,
     GetEpisodeDetailResponse,
-    GraphEdge,
     GraphNeighbors,
-    GraphNode,
     Provenance,
     Relation,
     SimilarEpisode,
     SimilarEpisodesRequest,
     SimilarEpisodesResponse,
 )
+from xdb.ops.graph import graph_edges, graph_nodes, walk
 from xdb.ops.registry import Context, Operation, register
 from xdb.ops.search import Ranking, hit, shown_fields
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
@@ -115,75 +113,25 @@ def full(ctx: Context, stored: StoredEpisode) -> Episode:
     )
 
 
-def _neighbourhood(
-    ctx: Context, seed: StoredEpisode, depth: int, relations: set[Relation]
-) -> GraphNeighbors:
-    """Breadth-first from the seed episode: NEXT (both ways), TAGGED_BY (episode ->
-    concept), CONTAINS (episode -> its timesteps). RELATED_CONCEPT and INFLUENCED_BY edges
-    come with the concept graph; until then they match nothing."""
-    nodes: dict[str, GraphNode] = {}
-    edges: dict[tuple[str, str, Relation], GraphEdge] = {}  # an edge is found from both ends
-    queue: deque[tuple[StoredEpisode, int]] = deque([(seed, 0)])
-    seen = {seed.episode.id}
-    nodes[seed.episode.id] = _episode_node(seed)
-    while queue and len(nodes) < MAX_NEIGHBOUR_NODES:
-        current, level = queue.popleft()
-        if level >= depth:
-            continue
-        ep = current.episode
-        if Relation.NEXT in relations:
-            before, after = ctx.store.episode_neighbours(current.seq)
-            linked = [(b, ep.id) for b in [before] if b] + [(ep.id, a) for a in [after] if a]
-            for src, dst in linked:
-                edges[(src, dst, Relation.NEXT)] = GraphEdge(src=src, dst=dst, type=Relation.NEXT)
-                other = src if dst == ep.id else dst
-                if other not in seen:
-                    seen.add(other)
-                    found = load(ctx, other)
-                    nodes[other] = _episode_node(found)
-                    queue.append((found, level + 1))
-        if Relation.TAGGED_BY in relations:
-            for tag in ep.concept_tags:
-                node_id = f"concept:{tag['concept_id']}"
-                nodes.setdefault(
-                    node_id,
-                    GraphNode(node_id=node_id, type="Concept", concept_id=tag["concept_id"]),
-                )
-                edges[(ep.id, node_id, Relation.TAGGED_BY)] = GraphEdge(
-                    src=ep.id, dst=node_id, type=Relation.TAGGED_BY
-                )
-        if Relation.CONTAINS in relations:
-            prov = ep.provenance
-            if ep.session_id and prov.get("start_tick") is not None:
-                last = prov.get("end_tick") or prov["start_tick"]
-                for tick in range(
-                    prov["start_tick"], min(last, prov["start_tick"] + CONTAINS_LIMIT - 1) + 1
-                ):
-                    node_id = timestep_id(ep.session_id, tick)
-                    nodes.setdefault(node_id, GraphNode(node_id=node_id, type="Timestep"))
-                    edges[(ep.id, node_id, Relation.CONTAINS)] = GraphEdge(
-                        src=ep.id, dst=node_id, type=Relation.CONTAINS
-                    )
-    kept = list(nodes.values())[:MAX_NEIGHBOUR_NODES]
-    ids = {n.node_id for n in kept}
-    return GraphNeighbors(
-        nodes=kept, edges=[e for e in edges.values() if e.src in ids and e.dst in ids]
-    )
-
-
-def _episode_node(stored: StoredEpisode) -> GraphNode:
-    ep = stored.episode
-    return GraphNode(node_id=ep.id, type="Episode", episode_id=ep.id, summary=ep.summary)
-
-
 def get_episode_detail(ctx: Context, req: GetEpisodeDetailRequest) -> GetEpisodeDetailResponse:
     stored = load(ctx, req.episode_id)
     options = req.include_graph_neighbors
     if options is None:
         graph = GraphNeighbors(nodes=[], edges=[])
     else:
-        relations = set(options.relation_filters or Relation)
-        graph = _neighbourhood(ctx, stored, options.depth, relations)
+        # The same walk as experience_graph_neighborhood, seeded with this episode.
+        relations = {r.value for r in (options.relation_filters or Relation)}
+        found = walk(
+            ctx,
+            [stored.episode.id],
+            max_depth=options.depth,
+            relations=relations,
+            node_types=None,
+            outgoing=True,
+            incoming=True,
+            max_nodes=MAX_NEIGHBOUR_NODES,
+        )
+        graph = GraphNeighbors(nodes=graph_nodes(ctx, found), edges=graph_edges(found))
     return GetEpisodeDetailResponse(episode=full(ctx, stored), graph_neighbors=graph)
 
 

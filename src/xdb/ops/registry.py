@@ -56,6 +56,9 @@ class Operation(Generic[ReqT, RespT]):
     cli_name: str | None = None
     # memcp's contract names its tools bare (add_episode), without the group prefix.
     bare_tool_name: bool = False
+    # The Database method's name, when the operation's own would clash with another group's
+    # (xdb.graph_neighborhood is Database.concept_neighborhood).
+    method: str | None = None
 
     @property
     def http_path(self) -> str:
@@ -104,5 +107,5 @@ def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
 def _load() -> None:
     # Importing the capability modules registers their operations.
     # In this order, which is the order tools, routes and commands are listed in.
-    for module in ("log", "recall", "search", "episodes", "memcp"):
+    for module in ("log", "recall", "concepts", "search", "episodes", "graph", "usage", "memcp"):
         importlib.import_module(f"xdb.ops.{module}")

@@ -113,6 +113,43 @@ class EpisodeFilter:
         return bool(self.concepts or labels or self.session_id)
 
 
+@dataclass
+class PackRow:
+    """A loaded concept pack."""
+
+    spec_id: str  # e.g. org.hatcat/first-light@1.0.1
+    pack_id: str
+    version: str
+    description: str
+    concept_count: int
+    imported_us: int
+
+
+@dataclass
+class ConceptRow:
+    """A concept of a pack, as stored; ``details`` holds what has no column of its own."""
+
+    id: str  # <spec_id>::concept/<Term>
+    spec_id: str
+    term: str
+    layer: int
+    parent_id: str | None
+    domain: str | None
+    definition: str
+    aliases: list[str]
+    child_count: int
+    risk_level: str | None
+    treaty_relevant: bool
+    harness_relevant: bool
+    details: dict[str, Any]
+
+
+class GraphEdgeRow(NamedTuple):
+    src: str
+    relation: str
+    dst: str
+
+
 class StoredEpisode(NamedTuple):
     seq: int
     episode: NewEpisode
@@ -269,6 +306,94 @@ class Store(Protocol):
         ...
 
     def drop_other_vectors(self, model: str) -> int: ...
+
+    # ------------------------------------------------------------------ concepts and the graph
+    # (xdb.store.graph_methods implements them for both stores, on xdb.store.graph SQL)
+
+    def import_concept_pack(
+        self,
+        pack: PackRow,
+        concepts: Sequence[ConceptRow],
+        related: Sequence[tuple[str, str]],
+        created_by: str,
+    ) -> bool:
+        """Store a pack with its concepts and RELATED_CONCEPT edges in one transaction,
+        unless its version is stored; whether it was new."""
+        ...
+
+    def concept_packs(self) -> list[PackRow]: ...
+
+    def concepts_by_ids(self, ids: Sequence[str]) -> list[ConceptRow]: ...
+
+    def concept_names(self) -> list[tuple[str, str, str, int, list[str], str]]:
+        """(id, spec_id, term, layer, aliases, definition) of every concept."""
+        ...
+
+    def concept_children(
+        self, parent_id: str | None, spec_ids: Sequence[str] | None, limit: int
+    ) -> tuple[list[ConceptRow], int]:
+        """Children of ``parent_id`` (roots when None) by name, and how many there are."""
+        ...
+
+    def concepts_by_term(self, term: str, layer: int | None) -> list[tuple[str, str, int]]:
+        """(id, pack_id, imported_us) of concepts named ``term``, newest import first."""
+        ...
+
+    def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]: ...
+
+    def concept_subtree(self, concept_id: str) -> list[str]:
+        """The concept and all below it (a recursive walk of the hierarchy)."""
+        ...
+
+    def add_graph_node(
+        self,
+        node_id: str,
+        node_type: str,
+        name: str,
+        namespace: str,
+        metadata: dict[str, Any],
+        created_us: int,
+        created_by: str,
+    ) -> bool: ...
+
+    def add_graph_edge(
+        self, edge: GraphEdgeRow, note: str | None, created_us: int, created_by: str
+    ) -> bool: ...
+
+    def describe_nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+        """(type, name or summary) of each of ``ids`` that exists."""
+        ...
+
+    def graph_edges(
+        self, nodes: Sequence[str], relations: set[str], outgoing: bool, incoming: bool
+    ) -> set[GraphEdgeRow]:
+        """Edges of ``relations`` leaving and/or reaching any of ``nodes``."""
+        ...
+
+    def concept_carriers(
+        self, flt: EpisodeFilter, concept_ids: Sequence[str]
+    ) -> list[tuple[int, int, float, bool]]:
+        """(seq, start_us, best score, mostly candidate) of matching episodes carrying any
+        of ``concept_ids``."""
+        ...
+
+    def episode_totals(
+        self, flt: EpisodeFilter, lo: int | None, width: int, buckets: int
+    ) -> tuple[int, int | None, int | None, list[int]]:
+        """(count, first start, last start, count per time bucket) of matching episodes."""
+        ...
+
+    def cooccurring_concepts(
+        self, flt: EpisodeFilter, group: Sequence[str], min_count: int, limit: int
+    ) -> list[tuple[str, int, int]]:
+        """(concept, episodes shared with ``group``, its own episode count), most shared first."""
+        ...
+
+    def activation_stats(
+        self, concept_ids: Sequence[str], start_us: int | None, end_us: int | None
+    ) -> tuple[int, float | None, float | None, float | None]:
+        """(count, mean, max, min) of the concepts' activations on timesteps in the range."""
+        ...
 
 
 @runtime_checkable

@@ -1,7 +1,8 @@
 """The export format both stores read and write: record models, their validation, and the
 export's order, so an export from either store imports into the other.
 
-Records carry a ``kind`` (session, tag, timestep, tag_application, comment, episode) and the
+Records carry a ``kind`` (session, tag, timestep, tag_application, comment, episode, and
+concept_pack, concept, graph_node, graph_edge from ``graph_transfer``) and the
 same fields the API shows, so an export is readable, diffable, and portable between stores.
 Import is idempotent: an object whose id (or session and tick) exists is skipped.
 
@@ -166,7 +167,8 @@ def check_version(raw: dict[str, Any], number: int) -> None:
 def unknown_kind(kind: Any, number: int) -> InvalidRequest:
     return InvalidRequest(
         f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
-        " timestep, tag_application, comment, episode",
+        " timestep, tag_application, comment, episode, concept_pack, concept, graph_node,"
+        " graph_edge",
         field="kind",
     )
 

@@ -28,6 +28,12 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DROP TRIGGER episode_vectors_deleted",
         "DROP TABLE number_floors",
         "DELETE FROM schema_migrations WHERE version = 5",
+        # and version 6 (concept packs and the graph), which came after
+        "DROP TABLE graph_edges",
+        "DROP TABLE graph_nodes",
+        "DROP TABLE concepts",
+        "DROP TABLE concept_packs",
+        "DELETE FROM schema_migrations WHERE version = 6",
     ):
         conn.execute(statement)
     conn.close()
@@ -50,4 +56,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 5  # this test's downgrade undoes version 5 only
+    assert LATEST == 6  # this test's downgrade undoes versions 5 and 6

@@ -197,6 +197,7 @@ def delete(conn: Conn, episode_id: str) -> int | None:
     neighbours = _neighbour_seqs(conn, seq)
     # Concepts, labels and vectors go with it (ON DELETE CASCADE).
     conn.execute("DELETE FROM episodes WHERE namespace = %s AND seq = %s", (namespace, seq))
+    conn.execute("DELETE FROM graph_edges WHERE src = %s OR dst = %s", (episode_id, episode_id))
     _log_text_change(conn, namespace, seq)
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)

@@ -25,6 +25,7 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
+from xdb.store.graph import SCHEMA as GRAPH_SCHEMA
 from xdb.store.postgres import vector_index
 
 Conn = psycopg.Connection[TupleRow]
@@ -252,6 +253,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # HNSW indexes per model (see vector_index): building one over vectors already stored
     # takes a while on a large database, once.
     (4, "vector search", vector_index.migrate),
+    (5, "concept packs and the experience graph", _run(GRAPH_SCHEMA)),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import rows, tagging
+from xdb.store.graph import Flavor
+from xdb.store.graph_methods import GraphMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import Conn, Connections, lock_episodes, redacted
 from xdb.store.postgres.episode_methods import EpisodeMethods
@@ -16,6 +18,8 @@ from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 from xdb.store.rows import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES
+
+T = TypeVar("T")
 
 # One statement appends a batch: it claims each session's row (creating it if new) and
 # moves its counters, then inserts the timesteps with ticks counted from the row's old
@@ -100,8 +104,20 @@ def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
     return out
 
 
-class PostgresStore(EpisodeMethods):
+class PostgresStore(EpisodeMethods, GraphMethods):
     backend = "postgresql"
+    # Concept rows join their episodes on the distribution column too (as in search).
+    _flavor = Flavor(
+        POSTGRES,
+        "e.namespace = c.namespace AND e.seq = c.episode_seq",
+        "json_each_text(t.activations) j",
+    )
+
+    def _graph_read(self, fn: Callable[[Conn], T]) -> T:
+        return self._db.read(fn)
+
+    def _graph_write(self, fn: Callable[[Conn], T]) -> T:
+        return self._db.write(fn)
 
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         self.location = redacted(url)  # shown by status: never the password

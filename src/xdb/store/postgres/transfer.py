@@ -15,7 +15,7 @@ from typing import Any
 
 from xdb.errors import InvalidRequest
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
-from xdb.store import records, rows
+from xdb.store import graph_transfer, records, rows
 from xdb.store.postgres import episodes
 from xdb.store.postgres.connection import Conn, lock_episodes
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
@@ -47,6 +47,8 @@ def export_records(conn: Conn) -> Iterator[dict[str, Any]]:
     yield from records.export_records(
         lambda sql: _stream(conn, sql), "pos", TIMESTEP_COLUMNS, episodes.COLUMNS
     )
+    # Text sorted bytewise, as SQLite sorts it: an export lists them alike from either store.
+    yield from graph_transfer.export_records(lambda sql: _stream(conn, sql), ' COLLATE "C"')
 
 
 def _insert_timesteps(conn: Conn, batch: list[Timestep]) -> int:
@@ -115,6 +117,7 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
     episode_count: int | None = None
     skipped = 0
     tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
+    graph = graph_transfer.GraphImport(conn, POSTGRES)
     pending: list[Timestep] = []
 
     def flush() -> None:
@@ -220,12 +223,14 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
             inserted = import_episode(conn, record, episodes.insert, POSTGRES)
             episode_count = (episode_count or 0) + (1 if inserted else 0)
             skipped += 0 if inserted else 1
+        elif kind in graph_transfer.KINDS:
+            skipped += 1 - graph.add(kind, body, number)
         else:
             raise unknown_kind(kind, number)
     flush()
     if episode_count is not None:
         counts["episode"] = episode_count
-    return {**counts, "skipped": skipped}
+    return {**counts, **graph.counts, "skipped": skipped}
 
 
 def _insert_new(conn: Conn, table: str, columns: str, values: tuple[Any, ...]) -> int:

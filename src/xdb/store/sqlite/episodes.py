@@ -162,6 +162,7 @@ def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
     )
     # Concepts, labels and vectors go with it (ON DELETE CASCADE).
     conn.execute("DELETE FROM episodes WHERE seq = ?", (row[0],))
+    conn.execute("DELETE FROM graph_edges WHERE src = ? OR dst = ?", (episode_id, episode_id))
     _log_text_change(conn, row[0])
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)

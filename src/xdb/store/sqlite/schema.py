@@ -10,6 +10,7 @@ import sqlite3
 import time
 
 from xdb.errors import MigrationError
+from xdb.store.graph import SCHEMA as GRAPH_SCHEMA
 
 # A migration is a script of statements separated by ";", or a list of statements (for
 # those, like triggers, that hold a ";" themselves).
@@ -206,6 +207,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
             " WHERE name = 'episode_vectors.vseq'; END",
         ],
     ),
+    (6, "concept packs and the experience graph", GRAPH_SCHEMA),
 ]
 
 

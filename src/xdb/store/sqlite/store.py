@@ -8,12 +8,14 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from xdb.errors import StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import rows, tagging
+from xdb.store.graph import Flavor
+from xdb.store.graph_methods import GraphMethods
 from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
@@ -23,6 +25,8 @@ from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
+
+T = TypeVar("T")
 
 _EVENT_SQL = (
     f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ? AND event_id = ? ORDER BY tick"
@@ -69,8 +73,17 @@ class _Tail:
     next_ticks: dict[str, int]
 
 
-class SQLiteStore(EpisodeMethods):
+class SQLiteStore(EpisodeMethods, GraphMethods):
     backend = "sqlite"
+    _flavor = Flavor(SQLITE, "e.seq = c.episode_seq", "json_each(t.activations) j")
+
+    def _graph_read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        result: T = self._read(fn)
+        return result
+
+    def _graph_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        result: T = self._write(fn)
+        return result
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.location = str(path)

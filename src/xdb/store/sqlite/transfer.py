@@ -13,7 +13,7 @@ from typing import Any
 
 from xdb.errors import InvalidRequest
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
-from xdb.store import records, rows
+from xdb.store import graph_transfer, records, rows
 from xdb.store.records import (
     FORMAT,
     EpisodeRecord,
@@ -34,6 +34,7 @@ def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
     conn.execute("BEGIN")  # one snapshot for the whole export
     try:
         yield from records.export_records(conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS)
+        yield from graph_transfer.export_records(conn.execute)  # SQLite sorts text bytewise
     finally:
         conn.execute("COMMIT")
 
@@ -44,6 +45,7 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
     episode_count: int | None = None
     skipped = 0
     tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
+    graph = graph_transfer.GraphImport(conn, SQLITE)
     seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
     for number, raw in enumerate(records, 1):
         kind = raw.get("kind")
@@ -165,12 +167,14 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             inserted = import_episode(conn, record, episodes.insert, SQLITE)
             episode_count = (episode_count or 0) + (1 if inserted else 0)
             skipped += 0 if inserted else 1
+        elif kind in graph_transfer.KINDS:
+            skipped += 1 - graph.add(kind, body, number)
         else:
             raise unknown_kind(kind, number)
     textindex.catch_up(conn)  # an import leaves the text index current
     if episode_count is not None:
         counts["episode"] = episode_count
-    return {**counts, "skipped": skipped}
+    return {**counts, **graph.counts, "skipped": skipped}
 
 
 def _ensure_session(conn: sqlite3.Connection, session_id: str, ts_us: int) -> None:

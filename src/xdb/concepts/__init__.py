@@ -1,0 +1,1 @@
+"""Concept packs: reading HatCat packs, naming their concepts, finding them by name."""

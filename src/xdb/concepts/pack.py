@@ -1,0 +1,118 @@
+"""Read a concept pack in HatCat's own format into rows a store can keep.
+
+A pack directory holds ``pack.json`` (its ``spec_id``, e.g. ``org.hatcat/first-light@1.0.1``),
+``hierarchy.json`` (``child_to_parent`` keyed ``Term:layer``) and one JSON file per concept
+under ``concepts/layerN/``. A concept's id is ``<spec_id>::concept/<Term>``, the form the
+seeds use. The hierarchy file is the source of truth for parents; each concept's own file
+for everything else.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from xdb.errors import InvalidRequest
+from xdb.store.protocol import ConceptRow, PackRow
+
+# Columns of their own; everything else a concept file says is kept in ``details``.
+_COLUMNS = {"term", "layer", "definition", "aliases", "domain", "parent_concepts", "children"}
+
+
+def concept_id(spec_id: str, term: str) -> str:
+    return f"{spec_id}::concept/{term}"
+
+
+def split_concept_id(value: str) -> tuple[str, str] | None:
+    """(spec_id, term) of a full concept id; None for any other string."""
+    spec, sep, term = value.partition("::concept/")
+    return (spec, term) if sep and spec and term else None
+
+
+@dataclass
+class Pack:
+    info: PackRow
+    concepts: list[ConceptRow]
+    related: list[tuple[str, str]]  # RELATED_CONCEPT edges between the pack's own concepts
+
+
+def _load(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InvalidRequest(
+            f"path: no {what} in {path.parent} (give the pack's directory, the one holding "
+            "pack.json and hierarchy.json)",
+            field="path",
+        ) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InvalidRequest(f"path: {path} is not valid JSON ({exc})", field="path") from None
+
+
+def _strings(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def read_pack(directory: str | Path) -> Pack:
+    """Every concept of the pack in ``directory``; a clear error for anything malformed."""
+    root = Path(directory).expanduser()
+    if not root.is_dir():
+        raise InvalidRequest(f"path: {str(root)!r} is not a directory", field="path")
+    manifest = _load(root / "pack.json", "pack.json")
+    hierarchy = _load(root / "hierarchy.json", "hierarchy.json")
+    spec_id = manifest.get("spec_id") if isinstance(manifest, dict) else None
+    if not isinstance(spec_id, str) or not spec_id:
+        raise InvalidRequest("path: pack.json has no spec_id", field="path")
+    parents: dict[str, str] = hierarchy.get("child_to_parent", {})
+    files = sorted((root / "concepts").glob("layer*/*.json"))
+    if not files:
+        raise InvalidRequest(f"path: no concepts/layerN/*.json under {root}", field="path")
+    raw: list[dict[str, Any]] = [_load(f, f.name) for f in files]
+    by_key = {f"{d['term']}:{d['layer']}": d["term"] for d in raw if "term" in d and "layer" in d}
+    if len(by_key) != len(raw):
+        raise InvalidRequest("path: every concept file needs a term and a layer", field="path")
+    children: dict[str, int] = {}
+    for child_key, parent_key in parents.items():
+        if child_key in by_key and parent_key in by_key:
+            children[parent_key] = children.get(parent_key, 0) + 1
+    terms = set(by_key.values())
+    concepts: list[ConceptRow] = []
+    related: list[tuple[str, str]] = []
+    for d in raw:
+        term, layer = str(d["term"]), int(d["layer"])
+        key = f"{term}:{layer}"
+        above = parents.get(key)
+        parent = by_key.get(above) if above else None
+        safety = d.get("safety_tags") or {}
+        cid = concept_id(spec_id, term)
+        for other in _strings((d.get("relationships") or {}).get("related")):
+            if other in terms and other != term:
+                related.append((cid, concept_id(spec_id, other)))
+        concepts.append(
+            ConceptRow(
+                id=cid,
+                spec_id=spec_id,
+                term=term,
+                layer=layer,
+                parent_id=concept_id(spec_id, parent) if parent else None,
+                domain=d.get("domain"),
+                definition=str(d.get("definition") or ""),
+                aliases=_strings(d.get("aliases")),
+                child_count=children.get(key, 0),
+                risk_level=safety.get("risk_level"),
+                treaty_relevant=bool(safety.get("treaty_relevant")),
+                harness_relevant=bool(safety.get("harness_relevant")),
+                details={k: v for k, v in d.items() if k not in _COLUMNS},
+            )
+        )
+    info = PackRow(
+        spec_id=spec_id,
+        pack_id=str(manifest.get("pack_id") or spec_id),
+        version=str(manifest.get("version") or ""),
+        description=str(manifest.get("description") or ""),
+        concept_count=len(concepts),
+        imported_us=0,
+    )
+    return Pack(info=info, concepts=concepts, related=sorted(set(related)))

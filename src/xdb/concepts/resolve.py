@@ -1,0 +1,74 @@
+"""Concept ids in any of the forms users write them, resolved to full ids.
+
+``org.hatcat/first-light@1.0.1::concept/Deception`` (the full id), ``Deception`` (the term)
+and ``Deception:2`` (the pack's ``Term:layer`` key) name the same concept. When several
+versions of a pack hold a term, the short forms mean the most recently imported one; when
+two different packs hold it, they are ambiguous and the error lists the full ids.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from xdb.concepts.finder import ConceptFinder
+from xdb.concepts.pack import split_concept_id
+from xdb.errors import InvalidRequest, NotFound
+from xdb.store.protocol import Store
+
+# One finder per open store, rebuilt when the set of loaded packs changes.
+_finders: weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], ConceptFinder]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def finder(store: Store) -> ConceptFinder:
+    version = tuple(p.spec_id for p in store.concept_packs())
+    cached = _finders.get(store)
+    if cached is None or cached[0] != version:
+        cached = (version, ConceptFinder(store.concept_names()))
+        _finders[store] = cached
+    return cached[1]
+
+
+def try_resolve(store: Store, value: str, field: str) -> str | None:
+    """The full id ``value`` names, or None when no loaded pack holds it."""
+    if split_concept_id(value) is not None:
+        return value if store.concepts_by_ids([value]) else None
+    term, sep, layer = value.rpartition(":")
+    hits = (
+        store.concepts_by_term(term, int(layer))
+        if sep and term and layer.isdigit()
+        else store.concepts_by_term(value, None)
+    )
+    if not hits:
+        return None
+    packs = {pack for _, pack, _ in hits}
+    if len(packs) > 1:
+        ids = ", ".join(sorted({cid for cid, _, _ in hits}))
+        raise InvalidRequest(
+            f"{field}: {value!r} names concepts in several packs ({ids}); give the full id",
+            field=field,
+        )
+    return hits[0][0]  # newest import first
+
+
+def resolve(store: Store, value: str, field: str) -> str:
+    found = try_resolve(store, value, field)
+    if found is None:
+        raise NotFound(
+            f"{field}: no loaded concept pack holds {value!r} (give a full id, Term or "
+            "Term:layer; xdb_find_concept searches by name)",
+            field=field,
+        )
+    return found
+
+
+def pack_specs(store: Store, pack: str | None) -> list[str] | None:
+    """The spec ids a ``pack`` option means (a spec id, or a pack id for all its versions)."""
+    if pack is None:
+        return None
+    specs = [p.spec_id for p in store.concept_packs() if pack in (p.spec_id, p.pack_id)]
+    if not specs:
+        raise NotFound(f"pack: no loaded concept pack is {pack!r}", field="pack")
+    return specs

@@ -1,0 +1,229 @@
+"""Concept packs and the concept tools: import, browse, get, find, and the hierarchy walk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdb.concepts.pack import read_pack
+from xdb.concepts.resolve import finder, pack_specs, resolve
+from xdb.models.concepts import (
+    Concept,
+    ConceptEdge,
+    ConceptMatch,
+    ConceptNeighborhoodRequest,
+    ConceptNeighborhoodResponse,
+    ConceptNode,
+    ConceptPack,
+    ConceptPacksRequest,
+    ConceptPacksResponse,
+    ConceptsRequest,
+    ConceptsResponse,
+    ConceptSummary,
+    Direction,
+    FindConceptRequest,
+    FindConceptResponse,
+    GetConceptRequest,
+    GetConceptResponse,
+    ImportConceptsRequest,
+    ImportConceptsResponse,
+)
+from xdb.ops.graph import walk
+from xdb.ops.registry import Context, Operation, register
+from xdb.store.graph import CONCEPT_NODE
+from xdb.timeutil import from_us, now_us
+
+
+def import_concepts(ctx: Context, req: ImportConceptsRequest) -> ImportConceptsResponse:
+    pack = read_pack(req.path)
+    pack.info.imported_us = now_us()
+    created = ctx.store.import_concept_pack(pack.info, pack.concepts, pack.related, ctx.caller.id)
+    return ImportConceptsResponse(
+        spec_id=pack.info.spec_id,
+        created=created,
+        concept_count=len(pack.concepts),
+        relation_count=len(pack.related),
+    )
+
+
+def concept_packs(ctx: Context, req: ConceptPacksRequest) -> ConceptPacksResponse:
+    return ConceptPacksResponse(
+        packs=[
+            ConceptPack(
+                spec_id=p.spec_id,
+                pack_id=p.pack_id,
+                version=p.version,
+                description=p.description,
+                concept_count=p.concept_count,
+                imported_at=from_us(p.imported_us),
+            )
+            for p in ctx.store.concept_packs()
+        ]
+    )
+
+
+def concepts(ctx: Context, req: ConceptsRequest) -> ConceptsResponse:
+    parent = None if req.parent_id is None else resolve(ctx.store, req.parent_id, "parent_id")
+    rows, total = ctx.store.concept_children(parent, pack_specs(ctx.store, req.pack), req.limit)
+    counts = ctx.store.concept_episode_counts([r.id for r in rows])
+    return ConceptsResponse(
+        concepts=[
+            ConceptSummary(
+                id=r.id,
+                name=r.term,
+                parent_id=r.parent_id,
+                layer=r.layer,
+                child_count=r.child_count,
+                episode_count=counts.get(r.id, 0),
+            )
+            for r in rows
+        ],
+        total_count=total,
+    )
+
+
+def get_concept(ctx: Context, req: GetConceptRequest) -> GetConceptResponse:
+    cid = resolve(ctx.store, req.concept_id, "concept_id")
+    (row,) = ctx.store.concepts_by_ids([cid])
+    children, _ = ctx.store.concept_children(cid, None, 10_000)
+    details = dict(row.details)
+    relations: dict[str, Any] = details.pop("relationships", None) or {}
+    return GetConceptResponse(
+        concept=Concept(
+            id=row.id,
+            name=row.term,
+            pack=row.spec_id,
+            layer=row.layer,
+            parent_id=row.parent_id,
+            children=[c.id for c in children],
+            domain=row.domain,
+            definition=row.definition,
+            aliases=row.aliases,
+            related=list(relations.get("related", [])),
+            antonyms=list(relations.get("antonyms", [])),
+            has_part=list(relations.get("has_part", [])),
+            part_of=list(relations.get("part_of", [])),
+            risk_level=row.risk_level,
+            treaty_relevant=row.treaty_relevant,
+            harness_relevant=row.harness_relevant,
+            episode_count=ctx.store.concept_episode_counts([cid]).get(cid, 0),
+            details={**details, "relationships": relations},
+        )
+    )
+
+
+def find_concept(ctx: Context, req: FindConceptRequest) -> FindConceptResponse:
+    specs = pack_specs(ctx.store, req.pack)
+    found = finder(ctx.store).find(req.query, req.limit, None if specs is None else set(specs))
+    return FindConceptResponse(
+        matches=[
+            ConceptMatch(
+                id=f.entry.id,
+                name=f.entry.term,
+                score=f.score,
+                matched=f.matched,
+                layer=f.entry.layer,
+                definition=f.entry.definition,
+            )
+            for f in found
+        ]
+    )
+
+
+def graph_neighborhood(
+    ctx: Context, req: ConceptNeighborhoodRequest
+) -> ConceptNeighborhoodResponse:
+    """The concept view of the one graph: CHILD_OF edges only, up (ancestors), down
+    (descendants) or both."""
+    seeds = [CONCEPT_NODE + resolve(ctx.store, s, "seed_ids") for s in req.seed_ids]
+    result = walk(
+        ctx,
+        seeds,
+        max_depth=req.max_depth,
+        relations={"CHILD_OF"},
+        node_types=None,
+        outgoing=req.direction in (Direction.BOTH, Direction.ANCESTORS),
+        incoming=req.direction in (Direction.BOTH, Direction.DESCENDANTS),
+        max_nodes=req.max_nodes,
+    )
+    names = {
+        r.id: r.term
+        for r in ctx.store.concepts_by_ids([n[len(CONCEPT_NODE) :] for n in result.depth])
+    }
+    return ConceptNeighborhoodResponse(
+        nodes=[
+            ConceptNode(id=cid, name=names.get(cid, cid), depth=d)
+            for node, d in result.depth.items()
+            for cid in [node[len(CONCEPT_NODE) :]]
+        ],
+        edges=[
+            ConceptEdge(source=e.src[len(CONCEPT_NODE) :], target=e.dst[len(CONCEPT_NODE) :])
+            for e in result.edges
+        ],
+        truncated=result.truncated,
+    )
+
+
+_OPERATIONS: list[Operation[Any, Any]] = [
+    Operation(
+        name="import_concepts",
+        group="xdb",
+        request=ImportConceptsRequest,
+        response=ImportConceptsResponse,
+        handler=import_concepts,
+        readonly=False,
+        summary="Load a concept pack (HatCat format) from a directory.",
+        cli_name="",  # `xdb concepts import DIR` (interfaces.cli)
+    ),
+    Operation(
+        name="concept_packs",
+        group="xdb",
+        request=ConceptPacksRequest,
+        response=ConceptPacksResponse,
+        handler=concept_packs,
+        readonly=True,
+        summary="List the concept packs loaded.",
+        http_get=("/v1/xdb/concept-packs",),
+    ),
+    Operation(
+        name="concepts",
+        group="xdb",
+        request=ConceptsRequest,
+        response=ConceptsResponse,
+        handler=concepts,
+        readonly=True,
+        summary="Browse the concept hierarchy: roots, or a parent's children, with counts.",
+        http_get=("/v1/xdb/concepts",),
+    ),
+    Operation(
+        name="get_concept",
+        group="xdb",
+        request=GetConceptRequest,
+        response=GetConceptResponse,
+        handler=get_concept,
+        readonly=True,
+        summary="One concept in full: definition, aliases, relations, safety tags.",
+    ),
+    Operation(
+        name="find_concept",
+        group="xdb",
+        request=FindConceptRequest,
+        response=FindConceptResponse,
+        handler=find_concept,
+        readonly=True,
+        summary="Search concepts by name, alias and definition (typo-tolerant).",
+        http_get=("/v1/xdb/find-concept",),
+    ),
+    Operation(
+        name="graph_neighborhood",
+        group="xdb",
+        request=ConceptNeighborhoodRequest,
+        response=ConceptNeighborhoodResponse,
+        handler=graph_neighborhood,
+        readonly=True,
+        summary="Walk the concept hierarchy from seed concepts.",
+        cli_name="concept-neighborhood",
+        method="concept_neighborhood",
+    ),
+]
+for _op in _OPERATIONS:
+    register(_op)

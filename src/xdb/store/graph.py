@@ -1,0 +1,459 @@
+"""Concept packs and the experience graph in SQL both stores run alike.
+
+Concepts, Decision and Tool nodes and stored edges are plain tables; the edges a walk follows
+are read per level: NEXT and TAGGED_BY from the episodes, CHILD_OF from the concepts' parent
+column, CONTAINS from an episode's provenance and from links, INFLUENCED_BY and
+RELATED_CONCEPT from ``graph_edges``. A concept's subtree is a recursive CTE. What differs
+between the stores (how episode_concepts joins episodes, JSON access) comes in a ``Flavor``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xdb.ids import parse_timestep_id, timestep_id
+from xdb.store.protocol import ConceptRow, GraphEdgeRow, PackRow
+from xdb.store.sqlbuild import Connection, Dialect
+
+CONCEPT_NODE = "concept:"
+CONTAINS_LIMIT = 50  # timesteps an episode CONTAINS in the graph: the first 50 it covers
+_CHUNK = 500  # values bound per statement: SQLite allows 32,766, and plans stay small
+
+CONCEPT_COLUMNS = (
+    "id, spec_id, term, layer, parent_id, domain, definition, aliases, child_count,"
+    " risk_level, treaty_relevant, harness_relevant, details"
+)
+
+
+@dataclass(frozen=True)
+class Flavor:
+    d: Dialect
+    concept_join: str  # joins episode_concepts c to episodes e
+    json_each: str  # a table function of a JSON object's (key, value) pairs as text
+
+
+def node_type(node_id: str) -> str:
+    """A node's type, read from its id's form."""
+    if node_id.startswith(CONCEPT_NODE):
+        return "Concept"
+    if node_id.startswith("decision-"):
+        return "Decision"
+    if node_id.startswith("tool:"):
+        return "Tool"
+    if parse_timestep_id(node_id) is not None:
+        return "Timestep"
+    return "Episode"
+
+
+def chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(values), _CHUNK):
+        yield values[i : i + _CHUNK]
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _many(conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    if rows:
+        (conn if hasattr(conn, "executemany") else conn.cursor()).executemany(sql, rows)
+
+
+# --------------------------------------------------------------------------- concept packs
+
+
+def import_pack(
+    conn: Connection,
+    f: Flavor,
+    pack: PackRow,
+    concepts: Sequence[ConceptRow],
+    related: Sequence[tuple[str, str]],
+    created_by: str,
+) -> bool:
+    """Insert a pack, its concepts and their RELATED_CONCEPT edges unless the pack's version
+    is stored; whether it was new."""
+    m = f.d.marks
+    cur = conn.execute(
+        "INSERT INTO concept_packs (spec_id, pack_id, version, description, concept_count,"
+        f" imported_us) VALUES ({m(6)}) ON CONFLICT DO NOTHING",
+        [
+            pack.spec_id,
+            pack.pack_id,
+            pack.version,
+            pack.description,
+            pack.concept_count,
+            pack.imported_us,
+        ],
+    )
+    if cur.rowcount == 0:
+        return False
+    _many(
+        conn,
+        f"INSERT INTO concepts ({CONCEPT_COLUMNS}) VALUES ({m(13)})",
+        [
+            (
+                c.id,
+                c.spec_id,
+                c.term,
+                c.layer,
+                c.parent_id,
+                c.domain,
+                c.definition,
+                json.dumps(c.aliases, ensure_ascii=False),
+                c.child_count,
+                c.risk_level,
+                int(c.treaty_relevant),
+                int(c.harness_relevant),
+                json.dumps(c.details, ensure_ascii=False),
+            )
+            for c in concepts
+        ],
+    )
+    _many(
+        conn,
+        "INSERT INTO graph_edges (src, relation, dst, note, created_us, created_by)"
+        f" VALUES ({m(6)}) ON CONFLICT DO NOTHING",
+        [
+            (
+                CONCEPT_NODE + a,
+                "RELATED_CONCEPT",
+                CONCEPT_NODE + b,
+                None,
+                pack.imported_us,
+                created_by,
+            )
+            for a, b in related
+        ],
+    )
+    return True
+
+
+def packs(conn: Connection) -> list[PackRow]:
+    rows = conn.execute(
+        "SELECT spec_id, pack_id, version, description, concept_count, imported_us"
+        " FROM concept_packs ORDER BY imported_us, spec_id"
+    ).fetchall()
+    return [PackRow(*row) for row in rows]
+
+
+def concept_row(row: Sequence[Any]) -> ConceptRow:
+    return ConceptRow(
+        id=row[0],
+        spec_id=row[1],
+        term=row[2],
+        layer=int(row[3]),
+        parent_id=row[4],
+        domain=row[5],
+        definition=row[6],
+        aliases=_json(row[7]),
+        child_count=int(row[8]),
+        risk_level=row[9],
+        treaty_relevant=bool(row[10]),
+        harness_relevant=bool(row[11]),
+        details=_json(row[12]),
+    )
+
+
+def concepts_by_ids(conn: Connection, f: Flavor, ids: Sequence[str]) -> list[ConceptRow]:
+    out: list[ConceptRow] = []
+    for part in chunks(list(ids)):
+        params: list[Any] = []
+        sql = f"SELECT {CONCEPT_COLUMNS} FROM concepts WHERE {f.d.one_of('id', part, params)}"
+        out.extend(concept_row(r) for r in conn.execute(sql, params))
+    return out
+
+
+def concept_names(conn: Connection) -> list[tuple[str, str, str, int, list[str], str]]:
+    """(id, spec_id, term, layer, aliases, definition) of every concept: what find_concept
+    indexes."""
+    rows = conn.execute(
+        "SELECT id, spec_id, term, layer, aliases, definition FROM concepts ORDER BY id"
+    ).fetchall()
+    return [(r[0], r[1], r[2], int(r[3]), _json(r[4]), r[5]) for r in rows]
+
+
+def concept_children(
+    conn: Connection, f: Flavor, parent_id: str | None, spec_ids: Sequence[str] | None, limit: int
+) -> tuple[list[ConceptRow], int]:
+    """The children of ``parent_id`` (the roots when None) by name, and how many there are."""
+    params: list[Any] = []
+    clauses = ["parent_id IS NULL" if parent_id is None else f"parent_id = {f.d.mark}"]
+    if parent_id is not None:
+        params.append(parent_id)
+    if spec_ids is not None:
+        clauses.append(f.d.one_of("spec_id", spec_ids, params) if spec_ids else f.d.false)
+    where = " AND ".join(clauses)
+    total = conn.execute(f"SELECT count(*) FROM concepts WHERE {where}", params).fetchone()[0]
+    rows = conn.execute(
+        f"SELECT {CONCEPT_COLUMNS} FROM concepts WHERE {where} ORDER BY term, id LIMIT {f.d.mark}",
+        [*params, limit],
+    ).fetchall()
+    return [concept_row(r) for r in rows], int(total)
+
+
+def concepts_by_term(
+    conn: Connection, f: Flavor, term: str, layer: int | None
+) -> list[tuple[str, str, int]]:
+    """(id, pack_id, imported_us) of the concepts named ``term`` (at ``layer``), newest
+    pack first."""
+    m = f.d.mark
+    sql = (
+        "SELECT c.id, p.pack_id, p.imported_us FROM concepts c"
+        f" JOIN concept_packs p ON p.spec_id = c.spec_id WHERE c.term = {m}"
+    )
+    params: list[Any] = [term]
+    if layer is not None:
+        sql += f" AND c.layer = {m}"
+        params.append(layer)
+    rows = conn.execute(sql + " ORDER BY p.imported_us DESC, c.id", params).fetchall()
+    return [(r[0], r[1], int(r[2])) for r in rows]
+
+
+def episode_counts(conn: Connection, f: Flavor, concept_ids: Sequence[str]) -> dict[str, int]:
+    """Episodes tagged with each of ``concept_ids`` (itself, not its descendants)."""
+    out: dict[str, int] = {}
+    for part in chunks(list(concept_ids)):
+        params: list[Any] = []
+        cond = f.d.one_of("concept_id", part, params)
+        for cid, n in conn.execute(
+            f"SELECT concept_id, count(*) FROM episode_concepts WHERE {cond} GROUP BY concept_id",
+            params,
+        ):
+            out[cid] = int(n)
+    return out
+
+
+def subtree(conn: Connection, f: Flavor, concept_id: str) -> list[str]:
+    """``concept_id`` and every concept below it: a recursive CTE over the parent column."""
+    m = f.d.mark
+    rows = conn.execute(
+        "WITH RECURSIVE below(id) AS ("
+        f" SELECT {m} UNION SELECT c.id FROM concepts c JOIN below b ON c.parent_id = b.id)"
+        " SELECT id FROM below ORDER BY id",
+        [concept_id],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+# --------------------------------------------------------------------------- graph nodes and edges
+
+
+def add_node(
+    conn: Connection,
+    f: Flavor,
+    node_id: str,
+    node_type: str,
+    name: str,
+    namespace: str,
+    metadata: dict[str, Any],
+    created_us: int,
+    created_by: str,
+) -> bool:
+    cur = conn.execute(
+        "INSERT INTO graph_nodes (id, node_type, name, namespace, metadata, created_us,"
+        f" created_by) VALUES ({f.d.marks(7)}) ON CONFLICT DO NOTHING",
+        [node_id, node_type, name, namespace, json.dumps(metadata), created_us, created_by],
+    )
+    return cur.rowcount > 0
+
+
+def add_edge(
+    conn: Connection, f: Flavor, edge: GraphEdgeRow, note: str | None, created_us: int, by: str
+) -> bool:
+    cur = conn.execute(
+        "INSERT INTO graph_edges (src, relation, dst, note, created_us, created_by)"
+        f" VALUES ({f.d.marks(6)}) ON CONFLICT DO NOTHING",
+        [edge.src, edge.relation, edge.dst, note, created_us, by],
+    )
+    return cur.rowcount > 0
+
+
+def delete_edges_of(conn: Connection, f: Flavor, node_id: str) -> None:
+    m = f.d.mark
+    conn.execute(f"DELETE FROM graph_edges WHERE src = {m} OR dst = {m}", [node_id, node_id])
+
+
+def describe(conn: Connection, f: Flavor, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+    """(type, name or summary) of each of ``ids`` that exists: episodes, concepts (in a pack
+    or on an episode), decisions, tools and timesteps."""
+    by_type: dict[str, list[str]] = {}
+    for node in ids:
+        by_type.setdefault(node_type(node), []).append(node)
+    out: dict[str, tuple[str, str | None]] = {}
+    d = f.d
+    for part in chunks(by_type.get("Episode", [])):
+        params: list[Any] = []
+        sql = f"SELECT id, summary FROM episodes WHERE {d.one_of('id', part, params)}"
+        out.update((r[0], ("Episode", r[1])) for r in conn.execute(sql, params))
+    for part in chunks([n[len(CONCEPT_NODE) :] for n in by_type.get("Concept", [])]):
+        params = []
+        sql = f"SELECT id, term FROM concepts WHERE {d.one_of('id', part, params)}"
+        named = {r[0]: r[1] for r in conn.execute(sql, params)}
+        params = []
+        sql = (
+            "SELECT DISTINCT concept_id FROM episode_concepts"
+            f" WHERE {d.one_of('concept_id', part, params)}"
+        )
+        tagged = {r[0] for r in conn.execute(sql, params)}
+        for cid in part:
+            if cid in named or cid in tagged:
+                out[CONCEPT_NODE + cid] = ("Concept", named.get(cid, cid))
+    for part in chunks(by_type.get("Decision", []) + by_type.get("Tool", [])):
+        params = []
+        sql = f"SELECT id, node_type, name FROM graph_nodes WHERE {d.one_of('id', part, params)}"
+        out.update((r[0], (r[1], r[2])) for r in conn.execute(sql, params))
+    for node in by_type.get("Timestep", []):
+        session, tick = parse_timestep_id(node) or ("", -1)
+        row = conn.execute(
+            f"SELECT content FROM timesteps WHERE session_id = {d.mark} AND tick = {d.mark}",
+            [session, tick],
+        ).fetchone()
+        if row is not None:
+            out[node] = ("Timestep", row[0])
+    return out
+
+
+def _contained(provenance: Any, session: str | None) -> list[int]:
+    prov = _json(provenance) or {}
+    start = prov.get("start_tick")
+    if session is None or start is None:
+        return []
+    end = prov.get("end_tick")
+    last = start if end is None else end
+    return list(range(start, min(last, start + CONTAINS_LIMIT - 1) + 1))
+
+
+def edges(
+    conn: Connection,
+    f: Flavor,
+    nodes: Sequence[str],
+    relations: set[str],
+    outgoing: bool,
+    incoming: bool,
+) -> set[GraphEdgeRow]:
+    """Every edge of ``relations`` leaving (``outgoing``) or reaching (``incoming``) one of
+    ``nodes``."""
+    d = f.d
+    found: set[GraphEdgeRow] = set()
+    episodes = [n for n in nodes if node_type(n) == "Episode"]
+    concepts = [n[len(CONCEPT_NODE) :] for n in nodes if n.startswith(CONCEPT_NODE)]
+    timesteps = [p for n in nodes if (p := parse_timestep_id(n)) is not None]
+
+    def rows(sql: str, column: str, values: Sequence[Any]) -> Iterator[Any]:
+        for part in chunks(list(values)):
+            params: list[Any] = []
+            yield from conn.execute(sql.format(cond=d.one_of(column, part, params)), params)
+
+    if "NEXT" in relations and episodes:
+        sql = (
+            "SELECT e.id,"
+            " (SELECT p.id FROM episodes p WHERE p.session_id = e.session_id"
+            "  AND (p.start_us, p.seq) < (e.start_us, e.seq)"
+            "  ORDER BY p.start_us DESC, p.seq DESC LIMIT 1),"
+            " (SELECT n.id FROM episodes n WHERE n.session_id = e.session_id"
+            "  AND (n.start_us, n.seq) > (e.start_us, e.seq)"
+            "  ORDER BY n.start_us, n.seq LIMIT 1)"
+            " FROM episodes e WHERE {cond} AND e.session_id IS NOT NULL"
+        )
+        for ep, before, after in rows(sql, "e.id", episodes):
+            if incoming and before:
+                found.add(GraphEdgeRow(before, "NEXT", ep))
+            if outgoing and after:
+                found.add(GraphEdgeRow(ep, "NEXT", after))
+    if "TAGGED_BY" in relations:
+        tag_sql = (
+            "SELECT e.id, c.concept_id FROM episode_concepts c"
+            f" JOIN episodes e ON {f.concept_join} WHERE {{cond}}"
+        )
+        if outgoing:
+            for ep, cid in rows(tag_sql, "e.id", episodes):
+                found.add(GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid))
+        if incoming:
+            for ep, cid in rows(tag_sql, "c.concept_id", concepts):
+                found.add(GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid))
+    if "CHILD_OF" in relations:
+        parent_sql = "SELECT id, parent_id FROM concepts WHERE {cond} AND parent_id IS NOT NULL"
+        if outgoing:
+            for child, parent in rows(parent_sql, "id", concepts):
+                found.add(GraphEdgeRow(CONCEPT_NODE + child, "CHILD_OF", CONCEPT_NODE + parent))
+        if incoming:
+            for child, parent in rows(parent_sql, "parent_id", concepts):
+                found.add(GraphEdgeRow(CONCEPT_NODE + child, "CHILD_OF", CONCEPT_NODE + parent))
+    if "CONTAINS" in relations:
+        prov_sql = "SELECT id, session_id, provenance FROM episodes WHERE {cond}"
+        if outgoing:
+            for ep, session, prov in rows(prov_sql, "id", episodes):
+                for tick in _contained(prov, session):
+                    found.add(GraphEdgeRow(ep, "CONTAINS", timestep_id(session, tick)))
+        if incoming and timesteps:
+            wanted = set(timesteps)
+            for ep, session, prov in rows(prov_sql, "session_id", sorted({s for s, _ in wanted})):
+                for tick in _contained(prov, session):
+                    if (session, tick) in wanted:
+                        found.add(GraphEdgeRow(ep, "CONTAINS", timestep_id(session, tick)))
+    stored = sorted(relations & {"CONTAINS", "INFLUENCED_BY", "RELATED_CONCEPT"})
+    if stored:
+        params_rel: list[Any] = []
+        rel_cond = d.one_of("relation", stored, params_rel)
+        for column, wanted_dir in (("src", outgoing), ("dst", incoming)):
+            if not wanted_dir:
+                continue
+            for part in chunks(list(nodes)):
+                params = list(params_rel)
+                cond = d.one_of(column, part, params)
+                sql = f"SELECT src, relation, dst FROM graph_edges WHERE {rel_cond} AND {cond}"
+                found.update(GraphEdgeRow(*r) for r in conn.execute(sql, params))
+    return found
+
+
+# The tables, in SQL both databases take. Concepts are small and read everywhere: on Citus
+# they are reference tables (docs/scaling.md), as are Decision and Tool nodes and links.
+SCHEMA = """
+CREATE TABLE concept_packs (
+    spec_id TEXT PRIMARY KEY,
+    pack_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    description TEXT NOT NULL,
+    concept_count INTEGER NOT NULL,
+    imported_us BIGINT NOT NULL
+);
+CREATE TABLE concepts (
+    id TEXT PRIMARY KEY,
+    spec_id TEXT NOT NULL REFERENCES concept_packs (spec_id),
+    term TEXT NOT NULL,
+    layer INTEGER NOT NULL,
+    parent_id TEXT,
+    domain TEXT,
+    definition TEXT NOT NULL,
+    aliases TEXT NOT NULL,
+    child_count INTEGER NOT NULL,
+    risk_level TEXT,
+    treaty_relevant INTEGER NOT NULL,
+    harness_relevant INTEGER NOT NULL,
+    details TEXT NOT NULL
+);
+CREATE INDEX concepts_parent ON concepts (parent_id, term);
+CREATE INDEX concepts_term ON concepts (term, layer);
+CREATE TABLE graph_nodes (
+    id TEXT PRIMARY KEY,
+    node_type TEXT NOT NULL,
+    name TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    created_us BIGINT NOT NULL,
+    created_by TEXT NOT NULL
+);
+CREATE TABLE graph_edges (
+    src TEXT NOT NULL,
+    relation TEXT NOT NULL,
+    dst TEXT NOT NULL,
+    note TEXT,
+    created_us BIGINT NOT NULL,
+    created_by TEXT NOT NULL,
+    PRIMARY KEY (src, relation, dst)
+);
+CREATE INDEX graph_edges_dst ON graph_edges (dst, relation)
+"""

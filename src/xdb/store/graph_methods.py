@@ -1,0 +1,123 @@
+"""The store methods for concept packs, the experience graph and concept usage, shared by
+both stores: each runs a ``graph``/``usage`` function on a reader or in a write transaction
+of its store, with the store's ``Flavor``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from xdb.store import graph, usage
+from xdb.store.protocol import ConceptRow, EpisodeFilter, GraphEdgeRow, PackRow
+
+T = TypeVar("T")
+
+
+class GraphMethods:
+    _flavor: graph.Flavor
+
+    def _graph_read(self, fn: Callable[[Any], T]) -> T:
+        raise NotImplementedError
+
+    def _graph_write(self, fn: Callable[[Any], T]) -> T:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ concept packs
+
+    def import_concept_pack(
+        self,
+        pack: PackRow,
+        concepts: Sequence[ConceptRow],
+        related: Sequence[tuple[str, str]],
+        created_by: str,
+    ) -> bool:
+        f = self._flavor
+        return self._graph_write(
+            lambda c: graph.import_pack(c, f, pack, concepts, related, created_by)
+        )
+
+    def concept_packs(self) -> list[PackRow]:
+        return self._graph_read(graph.packs)
+
+    def concepts_by_ids(self, ids: Sequence[str]) -> list[ConceptRow]:
+        return self._graph_read(lambda c: graph.concepts_by_ids(c, self._flavor, ids))
+
+    def concept_names(self) -> list[tuple[str, str, str, int, list[str], str]]:
+        return self._graph_read(graph.concept_names)
+
+    def concept_children(
+        self, parent_id: str | None, spec_ids: Sequence[str] | None, limit: int
+    ) -> tuple[list[ConceptRow], int]:
+        return self._graph_read(
+            lambda c: graph.concept_children(c, self._flavor, parent_id, spec_ids, limit)
+        )
+
+    def concepts_by_term(self, term: str, layer: int | None) -> list[tuple[str, str, int]]:
+        return self._graph_read(lambda c: graph.concepts_by_term(c, self._flavor, term, layer))
+
+    def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]:
+        return self._graph_read(lambda c: graph.episode_counts(c, self._flavor, concept_ids))
+
+    def concept_subtree(self, concept_id: str) -> list[str]:
+        return self._graph_read(lambda c: graph.subtree(c, self._flavor, concept_id))
+
+    # ------------------------------------------------------------------ the graph
+
+    def add_graph_node(
+        self,
+        node_id: str,
+        node_type: str,
+        name: str,
+        namespace: str,
+        metadata: dict[str, Any],
+        created_us: int,
+        created_by: str,
+    ) -> bool:
+        f = self._flavor
+        return self._graph_write(
+            lambda c: graph.add_node(
+                c, f, node_id, node_type, name, namespace, metadata, created_us, created_by
+            )
+        )
+
+    def add_graph_edge(
+        self, edge: GraphEdgeRow, note: str | None, created_us: int, created_by: str
+    ) -> bool:
+        f = self._flavor
+        return self._graph_write(lambda c: graph.add_edge(c, f, edge, note, created_us, created_by))
+
+    def describe_nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+        return self._graph_read(lambda c: graph.describe(c, self._flavor, ids))
+
+    def graph_edges(
+        self, nodes: Sequence[str], relations: set[str], outgoing: bool, incoming: bool
+    ) -> set[GraphEdgeRow]:
+        return self._graph_read(
+            lambda c: graph.edges(c, self._flavor, nodes, relations, outgoing, incoming)
+        )
+
+    # ------------------------------------------------------------------ usage
+
+    def concept_carriers(
+        self, flt: EpisodeFilter, concept_ids: Sequence[str]
+    ) -> list[tuple[int, int, float, bool]]:
+        return self._graph_read(lambda c: usage.carrying(c, self._flavor, flt, concept_ids))
+
+    def episode_totals(
+        self, flt: EpisodeFilter, lo: int | None, width: int, buckets: int
+    ) -> tuple[int, int | None, int | None, list[int]]:
+        return self._graph_read(lambda c: usage.totals(c, self._flavor, flt, lo, width, buckets))
+
+    def cooccurring_concepts(
+        self, flt: EpisodeFilter, group: Sequence[str], min_count: int, limit: int
+    ) -> list[tuple[str, int, int]]:
+        return self._graph_read(
+            lambda c: usage.cooccurring(c, self._flavor, flt, group, min_count, limit)
+        )
+
+    def activation_stats(
+        self, concept_ids: Sequence[str], start_us: int | None, end_us: int | None
+    ) -> tuple[int, float | None, float | None, float | None]:
+        return self._graph_read(
+            lambda c: usage.activations(c, self._flavor, concept_ids, start_us, end_us)
+        )

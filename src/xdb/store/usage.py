@@ -1,0 +1,116 @@
+"""Concept usage in SQL both stores run alike: which episodes carry a concept (or its
+subtree), how many episodes pass the filter per time bucket, what co-occurs with it, and its
+activations in the log. The statistics on top (trend, NPMI) are computed by the caller."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdb.store.graph import Flavor
+from xdb.store.protocol import EpisodeFilter
+from xdb.store.sqlbuild import Connection, episode_where, sql_where
+
+
+def carrying(
+    conn: Connection, f: Flavor, flt: EpisodeFilter, concept_ids: Sequence[str]
+) -> list[tuple[int, int, float, bool]]:
+    """(seq, start_us, best score, mostly candidate) of each episode passing ``flt`` that
+    carries any of ``concept_ids``."""
+    clauses, params = episode_where(flt, f.d)
+    tag_params: list[Any] = []
+    cond = f.d.one_of("c.concept_id", concept_ids, tag_params)
+    sql = (
+        "SELECT e.seq, e.start_us, max(c.score),"
+        " sum(CASE WHEN c.kind = 'candidate' THEN 1 ELSE 0 END), count(*)"
+        f" FROM episode_concepts c JOIN episodes e ON {f.concept_join}"
+        f"{sql_where([cond, *clauses])} GROUP BY e.seq, e.start_us"
+    )
+    rows = conn.execute(sql, [*tag_params, *params]).fetchall()
+    return [(int(r[0]), int(r[1]), float(r[2]), 2 * int(r[3]) > int(r[4])) for r in rows]
+
+
+def totals(
+    conn: Connection, f: Flavor, flt: EpisodeFilter, lo: int | None, width: int, buckets: int
+) -> tuple[int, int | None, int | None, list[int]]:
+    """(count, first start, last start, count per time bucket) of episodes passing ``flt``;
+    bucket i holds starts in [lo + i*width, lo + (i+1)*width), the ends clipped in."""
+    clauses, params = episode_where(flt, f.d)
+    where = sql_where(clauses)
+    n, first, last = conn.execute(
+        f"SELECT count(*), min(e.start_us), max(e.start_us) FROM episodes e{where}", params
+    ).fetchone()
+    per = [0] * buckets
+    if n and lo is not None:
+        m = f.d.mark
+        sql = (
+            f"SELECT (e.start_us - CAST({m} AS BIGINT)) / CAST({m} AS BIGINT) AS b, count(*)"
+            f" FROM episodes e{where} GROUP BY 1"
+        )
+        for b, count in conn.execute(sql, [lo, max(1, width), *params]):
+            per[min(max(int(b), 0), buckets - 1)] += int(count)
+    return int(n), first, last, per
+
+
+def cooccurring(
+    conn: Connection,
+    f: Flavor,
+    flt: EpisodeFilter,
+    group: Sequence[str],
+    min_count: int,
+    limit: int,
+) -> list[tuple[str, int, int]]:
+    """(concept, episodes shared with ``group``, episodes carrying it) for the ``limit``
+    concepts sharing the most episodes (at least ``min_count``) with any of ``group``."""
+    d = f.d
+    clauses, params = episode_where(flt, d)
+    inner: list[Any] = []
+    cond = d.one_of("c.concept_id", group, inner)
+    outer: list[Any] = []
+    not_group = d.one_of("c2.concept_id", group, outer)
+    sql = (
+        "SELECT c2.concept_id, count(*) FROM episode_concepts c2 WHERE c2.episode_seq IN ("
+        f"SELECT e.seq FROM episode_concepts c JOIN episodes e ON {f.concept_join}"
+        f"{sql_where([cond, *clauses])}) AND NOT ({not_group})"
+        f" GROUP BY c2.concept_id HAVING count(*) >= {d.mark}"
+        f" ORDER BY count(*) DESC, c2.concept_id LIMIT {d.mark}"
+    )
+    shared = conn.execute(sql, [*inner, *params, *outer, min_count, limit]).fetchall()
+    if not shared:
+        return []
+    alone: list[Any] = []
+    cond = d.one_of("c.concept_id", [r[0] for r in shared], alone)
+    sql = (
+        f"SELECT c.concept_id, count(*) FROM episode_concepts c JOIN episodes e"
+        f" ON {f.concept_join}{sql_where([cond, *clauses])} GROUP BY c.concept_id"
+    )
+    counts = {r[0]: int(r[1]) for r in conn.execute(sql, [*alone, *params])}
+    return [(r[0], int(r[1]), counts.get(r[0], int(r[1]))) for r in shared]
+
+
+def activations(
+    conn: Connection,
+    f: Flavor,
+    concept_ids: Sequence[str],
+    start_us: int | None,
+    end_us: int | None,
+) -> tuple[int, float | None, float | None, float | None]:
+    """(count, mean, max, min) of the activations of ``concept_ids`` on timesteps in the
+    time range: a scan of those timesteps."""
+    d = f.d
+    params: list[Any] = []
+    clauses = ["t.activations IS NOT NULL", d.one_of("j.key", concept_ids, params)]
+    if start_us is not None:
+        clauses.append(f"t.ts_us >= {d.mark}")
+        params.append(start_us)
+    if end_us is not None:
+        clauses.append(f"t.ts_us <= {d.mark}")
+        params.append(end_us)
+    value = "CAST(j.value AS DOUBLE PRECISION)"
+    row = conn.execute(
+        f"SELECT count(*), avg({value}), max({value}), min({value})"
+        f" FROM timesteps t, {f.json_each}{sql_where(clauses)}",
+        params,
+    ).fetchone()
+    as_float = [None if v is None else float(v) for v in row[1:]]
+    return int(row[0]), as_float[0], as_float[1], as_float[2]
