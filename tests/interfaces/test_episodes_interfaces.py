@@ -651,4 +651,9 @@ def test_these_tests_cover_every_episode_operation() -> None:
         "experience.similar_episodes",
         "experience.delete_episode",
         *(f"memcp.{tool}" for tool in MEMCP_TOOLS),
+        # the graph's operations: tests/interfaces/test_graph_interfaces.py
+        "experience.graph_neighborhood",
+        "experience.add_node",
+        "experience.link",
+        "experience.concept_usage_summary",
     }
