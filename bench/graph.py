@@ -40,12 +40,13 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import xdb
 from bench.recall import pct
 from xdb.store.protocol import EpisodeFilter
 
+T = TypeVar("T")
 ARCHIVE = Path(__file__).resolve().parents[1] / "tests" / "data" / "first-light.tar.xz"
 BASE = datetime(2025, 1, 1, tzinfo=UTC)
 YEAR_MINUTES = 365 * 24 * 60
@@ -140,13 +141,13 @@ def build(
 # --------------------------------------------------------------------------- timing
 
 
-def timed(calls: Sequence[Callable[[], Any]], repeats: int = 1) -> list[float]:
-    """Seconds per call, each call ``repeats`` times."""
+def timed(fn: Callable[[T], Any], args: Sequence[T], repeats: int = 1) -> list[float]:
+    """Seconds per call of ``fn`` on each of ``args``, each ``repeats`` times."""
     out = []
-    for call in calls:
+    for arg in args:
         for _ in range(repeats):
             t = time.perf_counter()
-            call()
+            fn(arg)
             out.append(time.perf_counter() - t)
     return out
 
@@ -227,15 +228,12 @@ def bench_find(path: Path, count: int) -> list[Row]:
         t = time.perf_counter()
         db.find_concept(query="warm up", limit=20)  # builds the in-memory name index
         cold = time.perf_counter() - t
-        timed([lambda q=q: db.find_concept(query=q, limit=20) for _, q in asked[:20]])
-        ours = timed([lambda q=q: db.find_concept(query=q, limit=20) for _, q in asked])
+        texts = [q for _, q in asked]
+        timed(lambda q: db.find_concept(query=q, limit=20), texts[:20])
+        ours = timed(lambda q: db.find_concept(query=q, limit=20), texts)
     conn = sqlite3.connect(path)
-    raw = timed(
-        [
-            lambda q=q: conn.execute("SELECT id FROM concepts WHERE term = ?", (q,)).fetchall()
-            for _, q in asked
-        ]
-    )
+    term_sql = "SELECT id FROM concepts WHERE term = ?"
+    raw = timed(lambda q: conn.execute(term_sql, (q,)).fetchall(), texts)
     conn.close()
     print(f"find_concept: {len(asked)} queries; first call (builds the index) {cold * 1e3:.0f} ms")
     for kind in ("name", "alias", "typo", "definition"):
@@ -263,18 +261,12 @@ def bench_neighborhood(path: Path, n: int, seeds: int) -> list[Row]:
             sizes.append(len(out.nodes))
             truncated += out.truncated
 
-        timed([lambda i=i: walk(i) for i in picked[:10]])  # warm
+        timed(walk, picked[:10])  # warm
         sizes.clear()
         truncated = 0
-        ours = timed([lambda i=i: walk(i) for i in picked])
-    raw = timed(
-        [
-            lambda s=s: conn.execute(
-                "SELECT concept_id FROM episode_concepts WHERE episode_seq = ?", (s,)
-            ).fetchall()
-            for s in seqs
-        ]
-    )
+        ours = timed(walk, picked)
+    tags_sql = "SELECT concept_id FROM episode_concepts WHERE episode_seq = ?"
+    raw = timed(lambda s: conn.execute(tags_sql, (s,)).fetchall(), seqs)
     conn.close()
     print(
         f"graph_neighborhood depth 2 from {len(picked)} episodes of {n:,}: p50"
@@ -312,20 +304,20 @@ def bench_usage(path: Path, ranked: Sequence[str], count: int, repeats: int) -> 
                 include_descendants=descendants,
             )
 
-        timed([lambda: summary(chosen[len(chosen) // 2])])  # warm
-        per = {c: timed([lambda c=c: summary(c)], repeats) for c in chosen}
-        tree = timed([lambda: summary(wide, True)], repeats)
+        timed(summary, chosen[len(chosen) // 2 :][:1])  # warm
+        per = {c: timed(summary, [c], repeats) for c in chosen}
+        tree = timed(lambda c: summary(c, True), [wide], repeats)
         group = db.store.concept_subtree(wide)
         wide_carried = db.store.concept_carriers(EpisodeFilter(), group)
     count_sql = "SELECT count(*) FROM episode_concepts WHERE concept_id = ?"
     raw = {
-        c: timed([lambda c=c: conn.execute(count_sql, (c,)).fetchone()], repeats) for c in chosen
+        c: timed(lambda c: conn.execute(count_sql, (c,)).fetchone(), [c], repeats) for c in chosen
     }
     marks = ",".join("?" * len(group))
     tree_sql = (
         f"SELECT count(DISTINCT episode_seq) FROM episode_concepts WHERE concept_id IN ({marks})"
     )
-    raw_tree = timed([lambda: conn.execute(tree_sql, group).fetchone()], repeats)
+    raw_tree = timed(lambda g: conn.execute(tree_sql, g).fetchone(), [group], repeats)
     conn.close()
     raws = [s for times in raw.values() for s in times]
     ours = [s for times in per.values() for s in times]

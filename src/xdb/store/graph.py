@@ -93,24 +93,7 @@ def import_pack(
     _many(
         conn,
         f"INSERT INTO concepts ({CONCEPT_COLUMNS}) VALUES ({m(13)})",
-        [
-            (
-                c.id,
-                c.spec_id,
-                c.term,
-                c.layer,
-                c.parent_id,
-                c.domain,
-                c.definition,
-                json.dumps(c.aliases, ensure_ascii=False),
-                c.child_count,
-                c.risk_level,
-                int(c.treaty_relevant),
-                int(c.harness_relevant),
-                json.dumps(c.details, ensure_ascii=False),
-            )
-            for c in concepts
-        ],
+        [concept_values(c) for c in concepts],
     )
     _many(
         conn,
@@ -129,6 +112,25 @@ def import_pack(
         ],
     )
     return True
+
+
+def concept_values(c: Any) -> tuple[Any, ...]:
+    """The ``CONCEPT_COLUMNS`` values of a ``ConceptRow`` (or an export record like one)."""
+    return (
+        c.id,
+        c.spec_id,
+        c.term,
+        c.layer,
+        c.parent_id,
+        c.domain,
+        c.definition,
+        json.dumps(c.aliases, ensure_ascii=False),
+        c.child_count,
+        c.risk_level,
+        int(c.treaty_relevant),
+        int(c.harness_relevant),
+        json.dumps(c.details, ensure_ascii=False),
+    )
 
 
 def packs(conn: Connection) -> list[PackRow]:

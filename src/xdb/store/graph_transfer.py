@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from xdb.errors import InvalidRequest
-from xdb.store.graph import CONCEPT_COLUMNS, concept_row
+from xdb.store.graph import CONCEPT_COLUMNS, concept_row, concept_values
 from xdb.store.records import parse
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.timeutil import as_utc, from_us, to_us
@@ -135,10 +135,6 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
 class GraphImport:
     """Restores the records of ``KINDS`` in an import's transaction; ``counts`` holds how
     many of each kind were inserted, for the kinds the input has."""
@@ -172,21 +168,7 @@ class GraphImport:
             added = self._insert(
                 "concepts",
                 CONCEPT_COLUMNS,
-                (
-                    c.id,
-                    c.spec_id,
-                    c.term,
-                    c.layer,
-                    c.parent_id,
-                    c.domain,
-                    c.definition,
-                    _dumps(c.aliases),
-                    c.child_count,
-                    c.risk_level,
-                    int(c.treaty_relevant),
-                    int(c.harness_relevant),
-                    _dumps(c.details),
-                ),
+                concept_values(c),
             )
         elif kind == "graph_node":
             n = parse(GraphNodeRecord, body, number, kind)
