@@ -62,7 +62,15 @@ def walk(
         level += 1
         current = set(frontier)
         fresh: set[str] = set()
-        for edge in ctx.store.graph_edges(frontier, relations, outgoing, incoming):
+        # Of a concept's episodes, only the smallest ids can be taken: a level takes at most
+        # `room` new nodes in id order, and at most len(depth) of the smallest are known.
+        # (With a type filter, excluded ids could fill that window: no shortcut then.)
+        room = max_nodes - len(result.depth)
+        first = None if node_types is not None else room + len(result.depth)
+        found_now = ctx.store.graph_edges(
+            frontier, relations, outgoing, incoming, first, list(result.depth)
+        )
+        for edge in found_now:
             found.add(edge)
             ends = []
             if outgoing and edge.src in current:
@@ -75,7 +83,6 @@ def walk(
                 ):
                     fresh.add(other)
         ordered = sorted(fresh)
-        room = max_nodes - len(result.depth)
         if len(ordered) > room:
             ordered, result.truncated = ordered[:room], True
         for node in ordered:

@@ -328,6 +328,34 @@ def _contained(provenance: Any, session: str | None) -> list[int]:
     return list(range(start, min(last, start + CONTAINS_LIMIT - 1) + 1))
 
 
+def _tagged_first(
+    conn: Connection, f: Flavor, concepts: list[str], first: int, among: Sequence[str]
+) -> set[GraphEdgeRow]:
+    d = f.d
+    params: list[Any] = []
+    cond = d.one_of("c.concept_id", concepts, params)
+    sql = (
+        f"SELECT DISTINCT e.id FROM episode_concepts c JOIN episodes e ON {f.concept_join}"
+        f" WHERE {cond} ORDER BY e.id LIMIT {d.mark}"
+    )
+    keep = {r[0] for r in conn.execute(sql, [*params, first])}
+    keep.update(n for n in among if node_type(n) == "Episode")
+    found: set[GraphEdgeRow] = set()
+    for part in chunks(sorted(keep)):
+        params = []
+        cond = d.one_of("c.concept_id", concepts, params)
+        ids = d.one_of("e.id", part, params)
+        sql = (
+            "SELECT e.id, c.concept_id FROM episode_concepts c"
+            f" JOIN episodes e ON {f.concept_join} WHERE {cond} AND {ids}"
+        )
+        found.update(
+            GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid)
+            for ep, cid in conn.execute(sql, params)
+        )
+    return found
+
+
 def edges(
     conn: Connection,
     f: Flavor,
@@ -335,9 +363,13 @@ def edges(
     relations: set[str],
     outgoing: bool,
     incoming: bool,
+    first: int | None = None,
+    among: Sequence[str] = (),
 ) -> set[GraphEdgeRow]:
     """Every edge of ``relations`` leaving (``outgoing``) or reaching (``incoming``) one of
-    ``nodes``."""
+    ``nodes``; with ``first``, of the episodes tagged by a concept of ``nodes``, only those
+    among the ``first`` smallest ids or in ``among`` (a popular concept tags most of the
+    database, and a walk takes new nodes in id order up to its limit)."""
     d = f.d
     found: set[GraphEdgeRow] = set()
     episodes = [n for n in nodes if node_type(n) == "Episode"]
@@ -373,7 +405,9 @@ def edges(
         if outgoing:
             for ep, cid in rows(tag_sql, "e.id", episodes):
                 found.add(GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid))
-        if incoming:
+        if incoming and concepts and first is not None:
+            found |= _tagged_first(conn, f, concepts, first, among)
+        elif incoming:
             for ep, cid in rows(tag_sql, "c.concept_id", concepts):
                 found.add(GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid))
     if "CHILD_OF" in relations:

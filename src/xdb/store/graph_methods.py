@@ -90,10 +90,18 @@ class GraphMethods:
         return self._graph_read(lambda c: graph.describe(c, self._flavor, ids))
 
     def graph_edges(
-        self, nodes: Sequence[str], relations: set[str], outgoing: bool, incoming: bool
+        self,
+        nodes: Sequence[str],
+        relations: set[str],
+        outgoing: bool,
+        incoming: bool,
+        first: int | None = None,
+        among: Sequence[str] = (),
     ) -> set[GraphEdgeRow]:
         return self._graph_read(
-            lambda c: graph.edges(c, self._flavor, nodes, relations, outgoing, incoming)
+            lambda c: graph.edges(
+                c, self._flavor, nodes, relations, outgoing, incoming, first, among
+            )
         )
 
     # ------------------------------------------------------------------ usage

@@ -365,9 +365,16 @@ class Store(Protocol):
         ...
 
     def graph_edges(
-        self, nodes: Sequence[str], relations: set[str], outgoing: bool, incoming: bool
+        self,
+        nodes: Sequence[str],
+        relations: set[str],
+        outgoing: bool,
+        incoming: bool,
+        first: int | None = None,
+        among: Sequence[str] = (),
     ) -> set[GraphEdgeRow]:
-        """Edges of ``relations`` leaving and/or reaching any of ``nodes``."""
+        """Edges of ``relations`` leaving and/or reaching any of ``nodes``; with ``first``,
+        a concept's episodes only among its ``first`` smallest ids or in ``among``."""
         ...
 
     def concept_carriers(
@@ -380,7 +387,8 @@ class Store(Protocol):
     def episode_totals(
         self, flt: EpisodeFilter, lo: int | None, width: int, buckets: int
     ) -> tuple[int, int | None, int | None, list[int]]:
-        """(count, first start, last start, count per time bucket) of matching episodes."""
+        """Matching episodes: (count, first start, last start, []) when ``lo`` is None,
+        else (count, None, None, count per time bucket from ``lo``)."""
         ...
 
     def cooccurring_concepts(
