@@ -96,16 +96,26 @@ def register(op: Operation[ReqT, RespT]) -> Operation[ReqT, RespT]:
 GROUP_ORDER = ("xdb", "experience", "memcp")
 
 
+# The capability modules, in the order their operations are listed.
+MODULES = ("log", "recall", "concepts", "search", "episodes", "graph", "usage", "memcp")
+
+
 def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
     """Registered operations, optionally limited to some groups."""
     _load()
     chosen = [op for op in REGISTRY.values() if groups is None or op.group in groups]
     rank = {g: i for i, g in enumerate(GROUP_ORDER)}
-    return sorted(chosen, key=lambda op: rank.get(op.group, len(rank)))
+    # By group, then by module in MODULES' order (a module imported early, by a test or by
+    # another module, registers early: the listing must not depend on that), then as listed.
+    where = {f"xdb.ops.{m}": i for i, m in enumerate(MODULES)}
+    return sorted(
+        chosen,
+        key=lambda op: (rank.get(op.group, len(rank)), where.get(op.handler.__module__, 99)),
+    )
 
 
 def _load() -> None:
     # Importing the capability modules registers their operations.
     # In this order, which is the order tools, routes and commands are listed in.
-    for module in ("log", "recall", "concepts", "search", "episodes", "graph", "usage", "memcp"):
+    for module in MODULES:
         importlib.import_module(f"xdb.ops.{module}")
