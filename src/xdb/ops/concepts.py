@@ -145,9 +145,10 @@ def graph_neighborhood(
         incoming=req.direction in (Direction.BOTH, Direction.DESCENDANTS),
         max_nodes=req.max_nodes,
     )
+    # (describe_nodes reads names only; concept rows would carry every detail)
     names = {
-        r.id: r.term
-        for r in ctx.store.concepts_by_ids([n[len(CONCEPT_NODE) :] for n in result.depth])
+        node[len(CONCEPT_NODE) :]: name
+        for node, (_, name) in ctx.store.describe_nodes(list(result.depth)).items()
     }
     return ConceptNeighborhoodResponse(
         nodes=[

@@ -31,7 +31,6 @@ from xdb.timeutil import from_us, now_us, to_us
 
 SUMMARY_CHARS = 200
 MAX_NEIGHBOUR_NODES = 200
-CONTAINS_LIMIT = 50  # timesteps listed per episode in a neighbourhood
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 

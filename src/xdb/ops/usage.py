@@ -78,11 +78,13 @@ def concept_usage_summary(
     flt = EpisodeFilter(
         namespace=req.namespace, start_us=start, end_us=end, kinds=req.episode_kinds
     )
-    total, first, last, _ = ctx.store.episode_totals(flt, None, 1, BUCKETS)
+    total, first, last = ctx.store.episode_span(flt)
     lo = start if start is not None else first
     hi = end if end is not None else last
     width = 1 if lo is None or hi is None else max(1, math.ceil((hi - lo + 1) / BUCKETS))
-    per_bucket = ctx.store.episode_totals(flt, lo, width, BUCKETS)[3] if total else []
+    per_bucket = (
+        ctx.store.episode_buckets(flt, lo, width, BUCKETS) if total and lo is not None else []
+    )
     scope = _Scope(flt, total, lo, width, per_bucket)
     summaries = []
     for value in req.concept_ids:

@@ -22,6 +22,9 @@ CONCEPT_NODE = "concept:"
 CONTAINS_LIMIT = 50  # timesteps an episode CONTAINS in the graph: the first 50 it covers
 _CHUNK = 500  # values bound per statement: SQLite allows 32,766, and plans stay small
 
+PACK_COLUMNS = "spec_id, pack_id, version, description, concept_count, imported_us"
+NODE_COLUMNS = "id, node_type, name, namespace, metadata, created_us, created_by"
+EDGE_COLUMNS = "src, relation, dst, note, created_us, created_by"
 CONCEPT_COLUMNS = (
     "id, spec_id, term, layer, parent_id, domain, definition, aliases, child_count,"
     " risk_level, treaty_relevant, harness_relevant, details"
@@ -53,8 +56,20 @@ def chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
         yield values[i : i + _CHUNK]
 
 
-def _json(value: Any) -> Any:
+def loads_json(value: Any) -> Any:
+    """A JSON column's value: SQLite gives text, psycopg a parsed value."""
     return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def insert_new(
+    conn: Connection, d: Dialect, table: str, columns: str, values: Sequence[Any]
+) -> bool:
+    """Insert one row unless its key is stored (both databases read ON CONFLICT alike)."""
+    cur = conn.execute(
+        f"INSERT INTO {table} ({columns}) VALUES ({d.marks(len(values))}) ON CONFLICT DO NOTHING",
+        list(values),
+    )
+    return cur.rowcount > 0
 
 
 def _many(conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
@@ -76,19 +91,8 @@ def import_pack(
     """Insert a pack, its concepts and their RELATED_CONCEPT edges unless the pack's version
     is stored; whether it was new."""
     m = f.d.marks
-    cur = conn.execute(
-        "INSERT INTO concept_packs (spec_id, pack_id, version, description, concept_count,"
-        f" imported_us) VALUES ({m(6)}) ON CONFLICT DO NOTHING",
-        [
-            pack.spec_id,
-            pack.pack_id,
-            pack.version,
-            pack.description,
-            pack.concept_count,
-            pack.imported_us,
-        ],
-    )
-    if cur.rowcount == 0:
+    values = (pack.spec_id, pack.pack_id, pack.version, pack.description, pack.concept_count)
+    if not insert_new(conn, f.d, "concept_packs", PACK_COLUMNS, (*values, pack.imported_us)):
         return False
     _many(
         conn,
@@ -97,8 +101,7 @@ def import_pack(
     )
     _many(
         conn,
-        "INSERT INTO graph_edges (src, relation, dst, note, created_us, created_by)"
-        f" VALUES ({m(6)}) ON CONFLICT DO NOTHING",
+        f"INSERT INTO graph_edges ({EDGE_COLUMNS}) VALUES ({m(6)}) ON CONFLICT DO NOTHING",
         [
             (
                 CONCEPT_NODE + a,
@@ -135,8 +138,7 @@ def concept_values(c: Any) -> tuple[Any, ...]:
 
 def packs(conn: Connection) -> list[PackRow]:
     rows = conn.execute(
-        "SELECT spec_id, pack_id, version, description, concept_count, imported_us"
-        " FROM concept_packs ORDER BY imported_us, spec_id"
+        f"SELECT {PACK_COLUMNS} FROM concept_packs ORDER BY imported_us, spec_id"
     ).fetchall()
     return [PackRow(*row) for row in rows]
 
@@ -150,12 +152,12 @@ def concept_row(row: Sequence[Any]) -> ConceptRow:
         parent_id=row[4],
         domain=row[5],
         definition=row[6],
-        aliases=_json(row[7]),
+        aliases=loads_json(row[7]),
         child_count=int(row[8]),
         risk_level=row[9],
         treaty_relevant=bool(row[10]),
         harness_relevant=bool(row[11]),
-        details=_json(row[12]),
+        details=loads_json(row[12]),
     )
 
 
@@ -174,7 +176,7 @@ def concept_names(conn: Connection) -> list[tuple[str, str, str, int, list[str],
     rows = conn.execute(
         "SELECT id, spec_id, term, layer, aliases, definition FROM concepts ORDER BY id"
     ).fetchall()
-    return [(r[0], r[1], r[2], int(r[3]), _json(r[4]), r[5]) for r in rows]
+    return [(r[0], r[1], r[2], int(r[3]), loads_json(r[4]), r[5]) for r in rows]
 
 
 def concept_children(
@@ -254,28 +256,15 @@ def add_node(
     created_us: int,
     created_by: str,
 ) -> bool:
-    cur = conn.execute(
-        "INSERT INTO graph_nodes (id, node_type, name, namespace, metadata, created_us,"
-        f" created_by) VALUES ({f.d.marks(7)}) ON CONFLICT DO NOTHING",
-        [node_id, node_type, name, namespace, json.dumps(metadata), created_us, created_by],
-    )
-    return cur.rowcount > 0
+    values = (node_id, node_type, name, namespace, json.dumps(metadata), created_us, created_by)
+    return insert_new(conn, f.d, "graph_nodes", NODE_COLUMNS, values)
 
 
 def add_edge(
     conn: Connection, f: Flavor, edge: GraphEdgeRow, note: str | None, created_us: int, by: str
 ) -> bool:
-    cur = conn.execute(
-        "INSERT INTO graph_edges (src, relation, dst, note, created_us, created_by)"
-        f" VALUES ({f.d.marks(6)}) ON CONFLICT DO NOTHING",
-        [edge.src, edge.relation, edge.dst, note, created_us, by],
-    )
-    return cur.rowcount > 0
-
-
-def delete_edges_of(conn: Connection, f: Flavor, node_id: str) -> None:
-    m = f.d.mark
-    conn.execute(f"DELETE FROM graph_edges WHERE src = {m} OR dst = {m}", [node_id, node_id])
+    values = (edge.src, edge.relation, edge.dst, note, created_us, by)
+    return insert_new(conn, f.d, "graph_edges", EDGE_COLUMNS, values)
 
 
 def describe(conn: Connection, f: Flavor, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
@@ -294,14 +283,11 @@ def describe(conn: Connection, f: Flavor, ids: Sequence[str]) -> dict[str, tuple
         params = []
         sql = f"SELECT id, term FROM concepts WHERE {d.one_of('id', part, params)}"
         named = {r[0]: r[1] for r in conn.execute(sql, params)}
-        params = []
-        sql = (
-            "SELECT DISTINCT concept_id FROM episode_concepts"
-            f" WHERE {d.one_of('concept_id', part, params)}"
-        )
-        tagged = {r[0] for r in conn.execute(sql, params)}
+        # Concepts in no pack exist while an episode carries them: one index probe each
+        # (a DISTINCT over the tags would read every row of a popular concept).
+        probe = f"SELECT 1 FROM episode_concepts WHERE concept_id = {d.mark} LIMIT 1"
         for cid in part:
-            if cid in named or cid in tagged:
+            if cid in named or conn.execute(probe, [cid]).fetchone() is not None:
                 out[CONCEPT_NODE + cid] = ("Concept", named.get(cid, cid))
     for part in chunks(by_type.get("Decision", []) + by_type.get("Tool", [])):
         params = []
@@ -319,7 +305,7 @@ def describe(conn: Connection, f: Flavor, ids: Sequence[str]) -> dict[str, tuple
 
 
 def _contained(provenance: Any, session: str | None) -> list[int]:
-    prov = _json(provenance) or {}
+    prov = loads_json(provenance) or {}
     start = prov.get("start_tick")
     if session is None or start is None:
         return []

@@ -111,10 +111,11 @@ class GraphMethods:
     ) -> list[tuple[int, int, float, bool]]:
         return self._graph_read(lambda c: usage.carrying(c, self._flavor, flt, concept_ids))
 
-    def episode_totals(
-        self, flt: EpisodeFilter, lo: int | None, width: int, buckets: int
-    ) -> tuple[int, int | None, int | None, list[int]]:
-        return self._graph_read(lambda c: usage.totals(c, self._flavor, flt, lo, width, buckets))
+    def episode_span(self, flt: EpisodeFilter) -> tuple[int, int | None, int | None]:
+        return self._graph_read(lambda c: usage.span(c, self._flavor, flt))
+
+    def episode_buckets(self, flt: EpisodeFilter, lo: int, width: int, count: int) -> list[int]:
+        return self._graph_read(lambda c: usage.buckets(c, self._flavor, flt, lo, width, count))
 
     def cooccurring_concepts(
         self, flt: EpisodeFilter, group: Sequence[str], min_count: int, limit: int

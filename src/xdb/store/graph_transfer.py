@@ -20,16 +20,21 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from xdb.errors import InvalidRequest
-from xdb.store.graph import CONCEPT_COLUMNS, concept_row, concept_values
+from xdb.store.graph import (
+    CONCEPT_COLUMNS,
+    EDGE_COLUMNS,
+    NODE_COLUMNS,
+    PACK_COLUMNS,
+    concept_row,
+    concept_values,
+    insert_new,
+    loads_json,
+)
 from xdb.store.records import parse
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.timeutil import as_utc, from_us, to_us
 
 KINDS = ("concept_pack", "concept", "graph_node", "graph_edge")
-
-PACK_COLUMNS = "spec_id, pack_id, version, description, concept_count, imported_us"
-NODE_COLUMNS = "id, node_type, name, namespace, metadata, created_us, created_by"
-EDGE_COLUMNS = "src, relation, dst, note, created_us, created_by"
 
 
 class _Timed(BaseModel):
@@ -112,7 +117,7 @@ def export_records(
             "node_type": node_type,
             "name": name,
             "namespace": namespace,
-            "metadata": _json(metadata),
+            "metadata": loads_json(metadata),
             "created_at": from_us(created_us).isoformat(),
             "created_by": created_by,
         }
@@ -129,10 +134,6 @@ def export_records(
             "created_at": from_us(created_us).isoformat(),
             "created_by": created_by,
         }
-
-
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 class GraphImport:
@@ -198,12 +199,7 @@ class GraphImport:
         return added
 
     def _insert(self, table: str, columns: str, values: tuple[Any, ...]) -> int:
-        cur = self.conn.execute(
-            f"INSERT INTO {table} ({columns}) VALUES ({self.d.marks(len(values))})"
-            " ON CONFLICT DO NOTHING",
-            values,
-        )
-        return 1 if cur.rowcount > 0 else 0
+        return int(insert_new(self.conn, self.d, table, columns, values))
 
     def _check_pack(self, spec_id: str, number: int) -> None:
         if spec_id in self._packs:

@@ -384,11 +384,12 @@ class Store(Protocol):
         of ``concept_ids``."""
         ...
 
-    def episode_totals(
-        self, flt: EpisodeFilter, lo: int | None, width: int, buckets: int
-    ) -> tuple[int, int | None, int | None, list[int]]:
-        """Matching episodes: (count, first start, last start, []) when ``lo`` is None,
-        else (count, None, None, count per time bucket from ``lo``)."""
+    def episode_span(self, flt: EpisodeFilter) -> tuple[int, int | None, int | None]:
+        """(count, first start, last start) of matching episodes."""
+        ...
+
+    def episode_buckets(self, flt: EpisodeFilter, lo: int, width: int, count: int) -> list[int]:
+        """Matching episodes starting in each of ``count`` buckets of ``width`` from ``lo``."""
         ...
 
     def cooccurring_concepts(

@@ -30,28 +30,32 @@ def carrying(
     return [(int(r[0]), int(r[1]), float(r[2]), 2 * int(r[3]) > int(r[4])) for r in rows]
 
 
-def totals(
-    conn: Connection, f: Flavor, flt: EpisodeFilter, lo: int | None, width: int, buckets: int
-) -> tuple[int, int | None, int | None, list[int]]:
-    """(count, first start, last start) of episodes passing ``flt`` when ``lo`` is None;
-    else (count, None, None, count per time bucket): bucket i holds starts in
-    [lo + i*width, lo + (i+1)*width), the ends clipped in. Each is one pass."""
+def span(conn: Connection, f: Flavor, flt: EpisodeFilter) -> tuple[int, int | None, int | None]:
+    """(count, first start, last start) of the episodes passing ``flt``: one pass."""
+    clauses, params = episode_where(flt, f.d)
+    n, first, last = conn.execute(
+        f"SELECT count(*), min(e.start_us), max(e.start_us) FROM episodes e{sql_where(clauses)}",
+        params,
+    ).fetchone()
+    return int(n), first, last
+
+
+def buckets(
+    conn: Connection, f: Flavor, flt: EpisodeFilter, lo: int, width: int, count: int
+) -> list[int]:
+    """How many episodes passing ``flt`` start in each of ``count`` buckets: bucket i holds
+    starts in [lo + i*width, lo + (i+1)*width), the ends clipped in. One pass."""
     clauses, params = episode_where(flt, f.d)
     where = sql_where(clauses)
-    per = [0] * buckets
-    if lo is None:
-        n, first, last = conn.execute(
-            f"SELECT count(*), min(e.start_us), max(e.start_us) FROM episodes e{where}", params
-        ).fetchone()
-        return int(n), first, last, per
+    per = [0] * count
     m = f.d.mark
     sql = (
         f"SELECT (e.start_us - CAST({m} AS BIGINT)) / CAST({m} AS BIGINT) AS b, count(*)"
         f" FROM episodes e{where} GROUP BY 1"
     )
-    for b, count in conn.execute(sql, [lo, max(1, width), *params]):
-        per[min(max(int(b), 0), buckets - 1)] += int(count)
-    return sum(per), None, None, per
+    for b, n in conn.execute(sql, [lo, max(1, width), *params]):
+        per[min(max(int(b), 0), count - 1)] += int(n)
+    return per
 
 
 def cooccurring(
