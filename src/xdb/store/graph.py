@@ -317,24 +317,28 @@ def _contained(provenance: Any, session: str | None) -> list[int]:
 def _tagged_first(
     conn: Connection, f: Flavor, concepts: list[str], first: int, among: Sequence[str]
 ) -> set[GraphEdgeRow]:
+    """The TAGGED_BY edges of ``concepts`` from their ``first`` smallest episode ids (all
+    concepts together) and from the episodes of ``among``. An episode among the ``first``
+    smallest of them all is among the ``first`` smallest of each concept tagging it, so
+    each concept's ``first`` from its (concept_id, episode_id) index suffice."""
     d = f.d
-    params: list[Any] = []
-    cond = d.one_of("c.concept_id", concepts, params)
-    sql = (
-        f"SELECT DISTINCT e.id FROM episode_concepts c JOIN episodes e ON {f.concept_join}"
-        f" WHERE {cond} ORDER BY e.id LIMIT {d.mark}"
+    one = (
+        "SELECT * FROM (SELECT episode_id, concept_id FROM episode_concepts"
+        f" WHERE concept_id = {d.mark} ORDER BY episode_id LIMIT {d.mark}) t{{n}}"
     )
-    keep = {r[0] for r in conn.execute(sql, [*params, first])}
-    keep.update(n for n in among if node_type(n) == "Episode")
-    found: set[GraphEdgeRow] = set()
-    for part in chunks(sorted(keep)):
-        params = []
-        cond = d.one_of("c.concept_id", concepts, params)
-        ids = d.one_of("e.id", part, params)
-        sql = (
-            "SELECT e.id, c.concept_id FROM episode_concepts c"
-            f" JOIN episodes e ON {f.concept_join} WHERE {cond} AND {ids}"
-        )
+    pairs: list[tuple[str, str]] = []
+    # One statement per 100 concepts: SQLite allows 500 terms in a compound select.
+    for part in (concepts[i : i + 100] for i in range(0, len(concepts), 100)):
+        sql = " UNION ALL ".join(one.format(n=n) for n in range(len(part)))
+        pairs += conn.execute(sql, [v for cid in part for v in (cid, first)]).fetchall()
+    keep = set(sorted({ep for ep, _ in pairs})[:first])
+    found = {GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid) for ep, cid in pairs if ep in keep}
+    known = [n for n in among if node_type(n) == "Episode" and n not in keep]
+    for walked in chunks(known):
+        params: list[Any] = []
+        cond = d.one_of("concept_id", concepts, params)
+        ids = d.one_of("episode_id", walked, params)
+        sql = f"SELECT episode_id, concept_id FROM episode_concepts WHERE {cond} AND {ids}"
         found.update(
             GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid)
             for ep, cid in conn.execute(sql, params)
@@ -384,17 +388,18 @@ def edges(
             if outgoing and after:
                 found.add(GraphEdgeRow(ep, "NEXT", after))
     if "TAGGED_BY" in relations:
-        tag_sql = (
-            "SELECT e.id, c.concept_id FROM episode_concepts c"
-            f" JOIN episodes e ON {f.concept_join} WHERE {{cond}}"
-        )
         if outgoing:
+            tag_sql = (
+                "SELECT e.id, c.concept_id FROM episode_concepts c"
+                f" JOIN episodes e ON {f.concept_join} WHERE {{cond}}"
+            )
             for ep, cid in rows(tag_sql, "e.id", episodes):
                 found.add(GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid))
         if incoming and concepts and first is not None:
             found |= _tagged_first(conn, f, concepts, first, among)
         elif incoming:
-            for ep, cid in rows(tag_sql, "c.concept_id", concepts):
+            tagged_sql = "SELECT episode_id, concept_id FROM episode_concepts WHERE {cond}"
+            for ep, cid in rows(tagged_sql, "concept_id", concepts):
                 found.add(GraphEdgeRow(ep, "TAGGED_BY", CONCEPT_NODE + cid))
     if "CHILD_OF" in relations:
         parent_sql = "SELECT id, parent_id FROM concepts WHERE {cond} AND parent_id IS NOT NULL"

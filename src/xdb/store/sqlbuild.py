@@ -110,15 +110,24 @@ def episode_where(flt: EpisodeFilter, d: Dialect) -> tuple[list[str], list[Any]]
         params.append(flt.max_seq)
     for c in flt.concepts:
         # IN (subquery) lets the planner start from the concept's index rows (a selective
-        # set) instead of testing every episode the other conditions leave.
+        # set) instead of testing every episode the other conditions leave. Those rows
+        # carry the episode's window, so the time range applies before any join (at 1M
+        # episodes a concept's ~6,700 rows each joined their episode only to test it).
         either = []
         if c.as_tag:
-            kind = f" AND kind = {m}" if c.kind else ""
+            extra = f" AND kind = {m}" if c.kind else ""
+            window: list[Any] = [c.kind] if c.kind else []
+            if flt.end_us is not None:
+                extra += f" AND start_us <= {m}"
+                window.append(flt.end_us)
+            if flt.start_us is not None:
+                extra += f" AND end_us >= {m}"
+                window.append(flt.start_us)
             either.append(
                 "e.seq IN (SELECT episode_seq FROM episode_concepts"
-                f" WHERE concept_id = {m} AND score >= {m}{kind})"
+                f" WHERE concept_id = {m} AND score >= {m}{extra})"
             )
-            params.extend([c.concept_id, c.min_score] + ([c.kind] if c.kind else []))
+            params.extend([c.concept_id, c.min_score, *window])
         if c.as_label:
             either.append(
                 f"e.seq IN (SELECT episode_seq FROM episode_labels WHERE concept_id = {m}"

@@ -34,6 +34,12 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DROP TABLE concepts",
         "DROP TABLE concept_packs",
         "DELETE FROM schema_migrations WHERE version = 6",
+        # and version 7 (episode facts on concept rows)
+        "DROP INDEX episode_concepts_id",
+        "ALTER TABLE episode_concepts DROP COLUMN episode_id",
+        "ALTER TABLE episode_concepts DROP COLUMN start_us",
+        "ALTER TABLE episode_concepts DROP COLUMN end_us",
+        "DELETE FROM schema_migrations WHERE version = 7",
     ):
         conn.execute(statement)
     conn.close()
@@ -56,4 +62,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 6  # this test's downgrade undoes versions 5 and 6
+    assert LATEST == 7  # this test's downgrade undoes versions 5 to 7

@@ -82,11 +82,15 @@ def insert(conn: Conn, ep: NewEpisode) -> int:
     labels = {(lb["concept_id"], lb["label"]): lb["confidence"] for lb in ep.labels}
     if concepts:
         conn.execute(
-            "INSERT INTO episode_concepts (namespace, episode_seq, concept_id, score, kind)"
-            " SELECT %s, %s, * FROM unnest(%s::text[], %s::float8[], %s::text[])",
+            "INSERT INTO episode_concepts"
+            " (namespace, episode_seq, episode_id, start_us, end_us, concept_id, score, kind)"
+            " SELECT %s, %s, %s, %s, %s, * FROM unnest(%s::text[], %s::float8[], %s::text[])",
             (
                 ep.namespace,
                 seq,
+                ep.id,
+                ep.start_us,
+                ep.end_us,
                 list(concepts),
                 [v[0] for v in concepts.values()],
                 [v[1] for v in concepts.values()],

@@ -237,6 +237,21 @@ CREATE INDEX episode_text_changes_order ON episode_text_changes (change)
 """
 
 
+# An episode never changes its id or time window, so its concept rows carry copies: a
+# concept's own index rows then answer "its first episodes by id" (graph walks) and "its
+# episodes in this window" (recall, usage) without a join per row. Ids compare as bytes
+# ("C"), as Python and SQLite compare them, so both stores walk a graph in one order.
+_TAG_FACTS = """
+ALTER TABLE episode_concepts ADD COLUMN episode_id TEXT COLLATE "C",
+    ADD COLUMN start_us BIGINT, ADD COLUMN end_us BIGINT;
+UPDATE episode_concepts c SET episode_id = e.id, start_us = e.start_us, end_us = e.end_us
+    FROM episodes e WHERE e.namespace = c.namespace AND e.seq = c.episode_seq;
+ALTER TABLE episode_concepts ALTER COLUMN episode_id SET NOT NULL,
+    ALTER COLUMN start_us SET NOT NULL, ALTER COLUMN end_us SET NOT NULL;
+CREATE INDEX episode_concepts_id ON episode_concepts (concept_id, episode_id)
+"""
+
+
 def _run(script: str) -> Callable[[Conn], None]:
     def apply(conn: Conn) -> None:
         for statement in script.split(";"):
@@ -254,6 +269,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # takes a while on a large database, once.
     (4, "vector search", vector_index.migrate),
     (5, "concept packs and the experience graph", _run(GRAPH_SCHEMA)),
+    (6, "episode facts on concept rows", _run(_TAG_FACTS)),
 ]
 
 LATEST = MIGRATIONS[-1][0]

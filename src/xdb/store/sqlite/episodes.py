@@ -54,9 +54,13 @@ def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
     )
     seq = int(cur.lastrowid or 0)
     conn.executemany(
-        "INSERT INTO episode_concepts (concept_id, episode_seq, score, kind) VALUES (?,?,?,?)"
-        " ON CONFLICT DO UPDATE SET score = max(score, excluded.score)",
-        [(t["concept_id"], seq, t["score"], t["kind"]) for t in ep.concept_tags],
+        "INSERT INTO episode_concepts"
+        " (concept_id, episode_seq, score, kind, episode_id, start_us, end_us)"
+        " VALUES (?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET score = max(score, excluded.score)",
+        [
+            (t["concept_id"], seq, t["score"], t["kind"], ep.id, ep.start_us, ep.end_us)
+            for t in ep.concept_tags
+        ],
     )
     conn.executemany(
         "INSERT OR REPLACE INTO episode_labels (concept_id, episode_seq, label, confidence)"

@@ -208,6 +208,21 @@ MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
         ],
     ),
     (6, "concept packs and the experience graph", GRAPH_SCHEMA),
+    (
+        7,
+        "episode facts on concept rows",
+        # An episode never changes its id or time window, so its concept rows carry copies:
+        # a concept's own index rows then answer "its first episodes by id" (graph walks)
+        # and "its episodes in this window" (recall, usage) without a join per row.
+        [
+            "ALTER TABLE episode_concepts ADD COLUMN episode_id TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE episode_concepts ADD COLUMN start_us INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE episode_concepts ADD COLUMN end_us INTEGER NOT NULL DEFAULT 0",
+            "UPDATE episode_concepts SET (episode_id, start_us, end_us) ="
+            " (SELECT id, start_us, end_us FROM episodes WHERE seq = episode_seq)",
+            "CREATE INDEX episode_concepts_id ON episode_concepts (concept_id, episode_id)",
+        ],
+    ),
 ]
 
 
