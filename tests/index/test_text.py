@@ -5,7 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 import xdb
+from xdb.index import text
+from xdb.store.protocol import ConceptCondition, EpisodeFilter
 
 
 def ids(db: xdb.Database, text: str) -> list[str]:
@@ -54,3 +58,63 @@ def test_a_second_handle_without_the_writer_lock_searches_with_fts5(tmp_path: Pa
         assert ids(first, "glacier") == [made]  # first takes the index's writer lock
         assert second.indexer._text_index() is None  # so second cannot open it ...
         assert ids(second, "glacier") == [made]  # ... and ranks with FTS5 instead
+
+
+def test_the_index_filters_by_concept_as_the_allowlist_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``FEW_IDS`` allowed episodes the index applies concept conditions itself (its
+    ``concept`` terms); every kind of condition ranks exactly as the allowlist of ids."""
+    with xdb.connect(tmp_path / "t.sqlite3", embedder="hash") as db:
+        for i in range(400):
+            tags = [{"concept_id": "c/a", "score": 0.5, "kind": "candidate" if i % 3 else "stable"}]
+            tags = (tags if i % 2 == 0 else []) + (
+                [{"concept_id": "c/b", "score": 0.9}] if i % 5 == 0 else []
+            )
+            label = "positive" if i % 7 == 0 else "negative"
+            day = 1 + i % 28
+            db.add_episode(
+                content=f"river walk {i}" + (" kayak kayak" if i % 4 == 0 else ""),
+                namespace="one" if i % 2 else "two",
+                kind="task" if i % 3 else "reply",
+                time_window={
+                    "start_time": f"2025-02-{day:02d}T10:00:00Z",
+                    "end_time": f"2025-02-{day:02d}T11:00:00Z",
+                },
+                concept_tags=tags,
+                labels=[{"concept_id": "c/a", "label": label}] if i % 7 in (0, 1) else [],
+            )
+        index = db.indexer._text_index()
+        assert index is not None
+
+        def tag(cid: str, kind: str | None = None, absent: bool = False) -> ConceptCondition:
+            return ConceptCondition(cid, 0.0, kind, absent, True, False)
+
+        february_10 = 1_739_181_600_000_000  # 2025-02-10T10:00:00Z
+        cases = [
+            EpisodeFilter(concepts=[tag("c/a")]),
+            EpisodeFilter(concepts=[tag("c/a", "candidate")]),
+            EpisodeFilter(concepts=[tag("c/a", absent=True)]),
+            EpisodeFilter(concepts=[tag("c/a"), tag("c/b")]),
+            EpisodeFilter(concepts=[ConceptCondition("c/a", 0.0, None, False, False, True)]),
+            EpisodeFilter(concepts=[ConceptCondition("c/a", 0.0, None, False, True, True)]),
+            EpisodeFilter(concepts=[ConceptCondition("c/a", 0.0, None, True, True, True)]),
+            EpisodeFilter(
+                concepts=[tag("c/b", absent=True)],
+                namespace="two",
+                kinds=["task"],
+                end_us=february_10,
+                max_seq=300,
+            ),
+        ]
+        for flt in cases:
+            allowed = db.store.episode_seqs(flt)
+            monkeypatch.setattr(text, "FEW_IDS", 10**9)
+            by_ids = index.ranking(["river", "kayak"], 500, flt, allowed)
+            monkeypatch.setattr(text, "FEW_IDS", 0)
+            by_terms = index.ranking(["river", "kayak"], 500, flt, allowed)
+            assert sorted(s for s, _ in by_ids) == sorted(allowed), flt
+            assert by_terms == by_ids, flt
+        # A score threshold is SQL's: the index keeps to the ids then.
+        strict = EpisodeFilter(concepts=[ConceptCondition("c/b", 0.95, None, False, True, False)])
+        assert not text.answers(strict) and index.ranking(["river"], 500, strict, []) == []

@@ -311,8 +311,15 @@ def test_text_changes_log_every_document_change(filled: Store) -> None:
     assert sorted(latest) == [1, 2, 3, 4, 5, 6]
     doc = latest[5]
     assert doc is not None
-    text, namespace, start, end, kind = doc
+    text, namespace, start, end, kind, tags, positive = doc
     assert (namespace, start, end, kind) == ("default", T0 + 90_000_000, T0 + 91_000_000, "turn")
+    assert tags == () and positive == ()
+    # Tags once each, with the kind of their first row (as the concept rows keep it);
+    # only positive labels, once each.
+    docs = {seq: d for seq, d in latest.items() if d is not None}
+    assert (docs[6].tags, docs[6].positive) == ((("c/cat", "candidate"),), ())
+    assert docs[4].positive == ("c/ops",) and docs[2].positive == ()
+    assert docs[1].tags == (("c/cat", "stable"), ("c/home", "candidate"))
     assert text.startswith("Spring in Paris: the cafés were full Spring in Paris")
     assert "14 November 2023" in text and "The cat sat" in text and "Running late" in text
     assert filled.text_changes(numbers[-1], 10) == []

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from xdb.store.protocol import EpisodeFilter
+    from xdb.store.protocol import EpisodeFilter, TextDocument
 
 MARKER = "__watermark__"  # the kind of the one marker document
 BATCH = 5000
 
 
 UNION_IDS = 4096  # up to this many allowed ids, a union of term queries beats a term set
+FEW_IDS = 256  # up to this many, the ids beat the index's own filter clauses
 
 
 def _schema() -> Any:
@@ -41,7 +42,22 @@ def _schema() -> Any:
     sb.add_integer_field("start", indexed=True, fast=True)
     sb.add_integer_field("end", indexed=True, fast=True)
     sb.add_text_field("kind", tokenizer_name="raw")
+    sb.add_text_field("concept", tokenizer_name="raw")  # concept_terms(): tags and labels
     return sb.build()
+
+
+def concept_terms(doc: TextDocument) -> list[str]:
+    """The ``concept`` field's terms: ``tag:<id>`` and ``tag:<kind>:<id>`` per concept tag,
+    ``label:<id>`` per positive exemplar label."""
+    out = [t for cid, kind in doc.tags for t in (f"tag:{cid}", f"tag:{kind}:{cid}")]
+    return out + [f"label:{cid}" for cid in doc.positive]
+
+
+def answers(flt: EpisodeFilter) -> bool:
+    """Whether the index can apply all of ``flt`` itself: concept conditions at any score
+    (a score threshold is SQL's), no label or session conditions."""
+    labels = flt.label_concept or flt.label or flt.label_min_confidence
+    return not (labels or flt.session_id) and all(c.min_score <= 0 for c in flt.concepts)
 
 
 class TextIndex:
@@ -104,10 +120,16 @@ class TextIndex:
                 for seq, doc in latest.items():
                     self._writer.delete_documents_by_term("eid", seq)
                     if doc is not None:
-                        text, ns, start, end, kind = doc
+                        fields = {"concept": terms} if (terms := concept_terms(doc)) else {}
                         self._writer.add_document(
                             tantivy.Document(
-                                eid=seq, text=text, ns=ns, start=start, end=end, kind=kind
+                                eid=seq,
+                                text=doc.text,
+                                ns=doc.namespace,
+                                start=doc.start_us,
+                                end=doc.end_us,
+                                kind=doc.kind,
+                                **fields,
                             )
                         )
                 last = changes[-1][0]
@@ -143,7 +165,7 @@ class TextIndex:
         def only(query: Any) -> None:  # a condition that does not change the score
             clauses.append((Occur.Must, Query.const_score_query(query, 0.0)))
 
-        if allowed is not None:
+        if allowed is not None and (len(allowed) <= FEW_IDS or not answers(flt)):
             # SQL's allowlist already obeys every condition of the filter: the clauses
             # below would only add scans of the fast fields (about 1 ms at 100k).
             if not allowed:
@@ -156,6 +178,20 @@ class TextIndex:
             else:
                 only(Query.term_set_query(self.schema, "eid", list(allowed)))
         else:
+            # The index applies the filter itself: a concept's posting list instead of a
+            # union of the ids SQL found (that union took ~13 ms for 1,100 ids at 1M).
+            for c in flt.concepts:
+                wanted = [f"tag:{c.kind}:{c.concept_id}" if c.kind else f"tag:{c.concept_id}"]
+                wanted = (wanted if c.as_tag else []) + (
+                    [f"label:{c.concept_id}"] if c.as_label else []
+                )
+                either = Query.boolean_query(
+                    [(Occur.Should, Query.term_query(self.schema, "concept", t)) for t in wanted]
+                )
+                if c.absent:
+                    clauses.append((Occur.MustNot, either))
+                else:
+                    only(either)
             if flt.namespace is not None:
                 only(Query.term_query(self.schema, "ns", flt.namespace))
             if flt.start_us is not None:  # the episode's window overlaps [start_us, end_us]

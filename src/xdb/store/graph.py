@@ -16,6 +16,7 @@ from typing import Any
 
 from xdb.ids import parse_timestep_id, timestep_id
 from xdb.store.protocol import ConceptRow, GraphEdgeRow, PackRow
+from xdb.store.rows import loads_json
 from xdb.store.sqlbuild import Connection, Dialect
 
 CONCEPT_NODE = "concept:"
@@ -54,11 +55,6 @@ def node_type(node_id: str) -> str:
 def chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
     for i in range(0, len(values), _CHUNK):
         yield values[i : i + _CHUNK]
-
-
-def loads_json(value: Any) -> Any:
-    """A JSON column's value: SQLite gives text, psycopg a parsed value."""
-    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 def insert_new(

@@ -28,9 +28,9 @@ from xdb.store.graph import (
     concept_row,
     concept_values,
     insert_new,
-    loads_json,
 )
 from xdb.store.records import parse
+from xdb.store.rows import loads_json
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.timeutil import as_utc, from_us, to_us
 

@@ -150,6 +150,21 @@ class GraphEdgeRow(NamedTuple):
     dst: str
 
 
+class TextDocument(NamedTuple):
+    """What the text index holds of an episode: its words and what filters test."""
+
+    text: str
+    namespace: str
+    start_us: int
+    end_us: int
+    kind: str
+    tags: tuple[tuple[str, str], ...]  # (concept_id, kind) of each concept tag, once each
+    positive: tuple[str, ...]  # concepts the episode is a positive exemplar of
+
+
+TextChange = tuple[int, int, TextDocument | None]  # (change, seq, None once deleted)
+
+
 class StoredEpisode(NamedTuple):
     seq: int
     episode: NewEpisode
@@ -280,11 +295,9 @@ class Store(Protocol):
 
     def episode_max_seq(self) -> int: ...
 
-    def text_changes(
-        self, after: int, limit: int
-    ) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
-        """Changes to episodes' text after ``after``, in order: (change, seq, document), the
-        document (text, namespace, start_us, end_us, kind) None for a deleted episode."""
+    def text_changes(self, after: int, limit: int) -> list[TextChange]:
+        """Changes to episodes' text index documents after ``after``, in order: (change,
+        seq, document), the document None for a deleted episode."""
         ...
 
     def latest_text_change(self) -> int: ...

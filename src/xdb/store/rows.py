@@ -15,7 +15,7 @@ from pydantic_core import PydanticSerializationError, to_json
 from xdb.ids import timestep_id
 from xdb.models.common import EventType, Fidelity, Role
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store.protocol import NewEpisode, StoredEpisode
+from xdb.store.protocol import NewEpisode, StoredEpisode, TextDocument
 from xdb.timeutil import from_us
 
 TAG_COLUMNS = (
@@ -169,3 +169,21 @@ def activations_json(activations: dict[str, float]) -> str:
         return to_json(activations).decode()
     except PydanticSerializationError:  # a lone surrogate in a concept id: json.dumps escapes it
         return json.dumps(activations)
+
+
+def text_document(row: Sequence[Any]) -> TextDocument:
+    """(text, namespace, start_us, end_us, kind, concept_tags, labels) as a text index
+    document. A concept tagged twice keeps its first kind, as the store's concept rows do."""
+    tags: dict[str, str] = {}
+    for t in loads_json(row[5]):
+        tags.setdefault(t["concept_id"], t["kind"])
+    positive = {lb["concept_id"] for lb in loads_json(row[6]) if lb["label"] == "positive"}
+    text, namespace, start, end, kind = row[:5]
+    return TextDocument(
+        text, namespace, int(start), int(end), kind, tuple(tags.items()), tuple(sorted(positive))
+    )
+
+
+def loads_json(value: Any) -> Any:
+    """A JSON column's value: SQLite gives text, psycopg a parsed value."""
+    return json.loads(value) if isinstance(value, str | bytes) else value

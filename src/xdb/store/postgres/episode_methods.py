@@ -13,7 +13,7 @@ from xdb.store.postgres import episodes, vector_search
 from xdb.store.postgres import vectors as vector_rows
 from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
 from xdb.store.postgres.vector_index import ModelIndex
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.sqlbuild import POSTGRES
 
 # Concept rows join their episodes on the distribution column too, so each shard joins
@@ -94,9 +94,7 @@ class EpisodeMethods:
     def episode_max_seq(self) -> int:
         return self._db.read(episodes.max_seq)
 
-    def text_changes(
-        self, after: int, limit: int
-    ) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
+    def text_changes(self, after: int, limit: int) -> list[TextChange]:
         return self._db.read(lambda c: episodes.text_changes(c, after, limit))
 
     def latest_text_change(self) -> int:

@@ -22,9 +22,9 @@ from xdb.store import sqlbuild
 from xdb.store.context import context
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.rows import episode as to_stored
-from xdb.store.rows import json_text
+from xdb.store.rows import json_text, text_document
 from xdb.store.sqlbuild import POSTGRES
 
 # JSON columns are read as their text: json.loads gives the same values SQLite's store does.
@@ -121,16 +121,15 @@ def _log_text_change(conn: Conn, namespace: str, seq: int) -> None:
     )
 
 
-def text_changes(
-    conn: Conn, after: int, limit: int
-) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
-    """Changes after ``after``: (change, seq, (text, namespace, start_us, end_us, kind)), the
-    episode's current text index document, or None when it was deleted."""
+def text_changes(conn: Conn, after: int, limit: int) -> list[TextChange]:
+    """Changes after ``after``: (change, seq, the episode's current text index document, or
+    None when it was deleted)."""
     return [
-        (int(r[0]), int(r[1]), None if r[2] is None else (r[2], r[3], r[4], r[5], r[6]))
+        (int(r[0]), int(r[1]), None if r[2] is None else text_document(r[2:]))
         for r in conn.execute(
             "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
-            " e.namespace, e.start_us, e.end_us, e.kind FROM episode_text_changes c"
+            " e.namespace, e.start_us, e.end_us, e.kind, e.concept_tags, e.labels"
+            " FROM episode_text_changes c"
             " LEFT JOIN episodes e ON e.namespace = c.namespace AND e.seq = c.seq"
             " WHERE c.change > %s ORDER BY c.change LIMIT %s",
             (after, limit),

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdb.store import sqlbuild
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes
 from xdb.store.sqlite import vectors as vector_rows
@@ -118,12 +118,8 @@ class EpisodeMethods:
         result: dict[int, str] = self._read(lambda c: episodes.sessions_of(c, seqs))
         return result
 
-    def text_changes(
-        self, after: int, limit: int
-    ) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
-        result: list[tuple[int, int, tuple[str, str, int, int, str] | None]] = self._read(
-            lambda c: episodes.text_changes(c, after, limit)
-        )
+    def text_changes(self, after: int, limit: int) -> list[TextChange]:
+        result: list[TextChange] = self._read(lambda c: episodes.text_changes(c, after, limit))
         return result
 
     def latest_text_change(self) -> int:

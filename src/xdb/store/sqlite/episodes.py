@@ -15,9 +15,10 @@ from typing import Any
 
 from xdb.store import sqlbuild
 from xdb.store.context import context
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import json_text as _dumps
+from xdb.store.rows import text_document
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.schema import next_number
 
@@ -82,17 +83,16 @@ def _log_text_change(conn: sqlite3.Connection, seq: int) -> None:
     conn.execute("INSERT INTO episode_text_changes (seq) VALUES (?)", (seq,))
 
 
-def text_changes(
-    conn: sqlite3.Connection, after: int, limit: int
-) -> list[tuple[int, int, tuple[str, str, int, int, str] | None]]:
-    """Changes after ``after``: (change, seq, (text, namespace, start_us, end_us, kind)), the
-    episode's current text index document, or None when it was deleted."""
+def text_changes(conn: sqlite3.Connection, after: int, limit: int) -> list[TextChange]:
+    """Changes after ``after``: (change, seq, the episode's current text index document, or
+    None when it was deleted)."""
     return [
-        (int(r[0]), int(r[1]), None if r[2] is None else (r[2], r[3], r[4], r[5], r[6]))
+        (int(r[0]), int(r[1]), None if r[2] is None else text_document(r[2:]))
         for r in conn.execute(
             "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
-            " e.namespace, e.start_us, e.end_us, e.kind FROM episode_text_changes c"
-            " LEFT JOIN episodes e ON e.seq = c.seq WHERE c.change > ? ORDER BY c.change LIMIT ?",
+            " e.namespace, e.start_us, e.end_us, e.kind, e.concept_tags, e.labels"
+            " FROM episode_text_changes c LEFT JOIN episodes e ON e.seq = c.seq"
+            " WHERE c.change > ? ORDER BY c.change LIMIT ?",
             (after, limit),
         )
     ]
