@@ -144,6 +144,9 @@ class EpisodeMethods:
                 conn, flt, query, model, limit, max_vseq, allowed, index, self._iterative_scan
             )
 
+        if vector_search.one_query(allowed):
+            # No transaction: BEGIN, its settings and COMMIT were four round trips more.
+            return self._db.read(run)
         # One transaction: the scan settings are local to it, and both scans of a short
         # answer see the same rows.
         with self._db.snapshot() as conn:

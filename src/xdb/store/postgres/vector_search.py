@@ -79,7 +79,9 @@ def _select(
     allowed: Sequence[int] | None,
     use_index: bool,
 ) -> tuple[sql.Composed, list[Any]]:
-    clauses, params = episode_where(flt, POSTGRES)
+    # An allowlist obeys the whole filter already: testing it again only costs planning
+    # (the concept subquery made planning 1.3 ms of a 2 ms query at 20k).
+    clauses, params = episode_where(flt, POSTGRES) if allowed is None else ([], [])
     # A literal, not a parameter: only then can the planner match the partial index.
     head: list[sql.Composable] = [sql.SQL("v.model = {}").format(sql.Literal(model))]
     extra: list[Any] = []
@@ -109,6 +111,11 @@ def _select(
     return query, [text, *extra, *params, text, limit]
 
 
+def one_query(allowed: Sequence[int] | None) -> bool:
+    """Whether a ranking is one exact query (no scan settings, no second scan)."""
+    return allowed is not None and len(allowed) <= EXACT_ROWS
+
+
 def ranking(
     conn: Conn,
     flt: EpisodeFilter,
@@ -122,7 +129,8 @@ def ranking(
 ) -> list[tuple[int, float]]:
     """Up to ``limit`` (seq, cosine similarity) of ``model``'s vectors whose episodes pass
     ``flt`` (and are ``allowed``, and have a vseq up to ``max_vseq``), best first, ties by
-    newer seq. Call inside a transaction: the scan settings are local to it."""
+    newer seq. Call inside a transaction unless ``one_query(allowed)``: the scan settings
+    are local to it, and both scans of a short answer must see the same rows."""
     if index is None or limit <= 0:
         return []  # this model never stored a vector
     values = query_values(query)
@@ -132,15 +140,16 @@ def ranking(
         )
     if not any(values) or not all(math.isfinite(v) for v in values):
         return []  # no direction to compare with: every cosine would be NaN
-    # SET LOCAL statements, not set_config(): Citus forwards these to the workers (with
-    # citus.propagate_set_commands = 'local'), and they end with the transaction.
-    ef_search = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, limit))
-    conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
-    if iterative:
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
     if allowed is not None and len(allowed) > EXACT_ROWS:
         allowed = None  # the SQL applies the same filter; a long list only costs
     exact_first = allowed is not None or index.kind is None
+    if not exact_first:
+        # SET LOCAL statements, not set_config(): Citus forwards these to the workers (with
+        # citus.propagate_set_commands = 'local'), and they end with the transaction.
+        ef_search = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, limit))
+        conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
+        if iterative:
+            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
     statement, params = _select(
         flt, model, index, values, limit, max_vseq, allowed, not exact_first
     )
