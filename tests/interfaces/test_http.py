@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 
 import xdb
+from tests.concepts.packs import write_pack
 from xdb.interfaces import http
 from xdb.interfaces.http import create_app
 from xdb.ops.registry import REGISTRY, operations
@@ -252,6 +253,26 @@ def test_query_filters(client: httpx.Client) -> None:
     november = {"start_time": "2025-11-01T00:00:00Z", "end_time": "2025-11-30T23:59:59Z"}
     assert ticks(time_range=november) == [1, 2, 3]
     assert ticks(tags=["no-such-tag"]) == []
+
+
+def test_concepts_and_find_concept_by_get_with_or_without_a_session(
+    client: httpx.Client, tmp_path: Path
+) -> None:
+    tree: dict[str, str | None] = {"Root": None, "Honesty": "Root", "Candour": "Honesty"}
+    pack = write_pack(tmp_path / "pack", tree=tree, aliases={"Candour": ["frankness"]})
+    post(client, "/v1/xdb/import-concepts", {"path": str(pack)})
+    by_post = post(client, "/v1/xdb/concepts", {"parent_id": "Root"})
+    assert [c["name"] for c in by_post["concepts"]] == ["Honesty"]
+    # The XAPI's form names the session; concepts are the same for every session.
+    assert ok(client.get("/v1/xdb/concepts/s1", params={"parent_id": "Root"})) == by_post
+    assert ok(client.get("/v1/xdb/concepts", params={"parent_id": "Root"})) == by_post
+    found = ok(client.get("/v1/xdb/find-concept/s2", params={"query": "frankness"}))
+    assert found == ok(client.get("/v1/xdb/find-concept", params={"query": "frankness"}))
+    assert found["matches"][0]["name"] == "Candour"
+    documented = client.get("/openapi.json").json()["paths"]["/v1/xdb/concepts/{session_id}"]
+    assert [p["name"] for p in documented["get"]["parameters"] if p["in"] == "path"] == [
+        "session_id"
+    ]
 
 
 def test_query_cursor_walks_every_page(client: httpx.Client) -> None:

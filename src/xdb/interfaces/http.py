@@ -7,6 +7,8 @@ Routes are generated from the operation registry, so the HTTP surface, its OpenA
     GET  /v1/xdb/recent[/{session_id}]    query parameters fill the request (the XAPI's
     GET  /v1/xdb/tags[/{session_id}]      GET forms; e.g. ?type=bud&status=collecting)
     GET  /v1/xdb/status[/{session_id}]
+    GET  /v1/xdb/concepts[/{session_id}], /v1/xdb/find-concept[/{session_id}] (the same for
+                                          every session: the path's session is accepted)
     GET  /healthz                         {"status": "ok"}
     /mcp                                  MCP streamable HTTP (when ``mcp=True``)
 
@@ -173,6 +175,8 @@ def _query_payload(op: Operation[Any, Any], request: Request) -> dict[str, Any]:
         else:
             payload[name] = value  # unknown names are left for the model to reject
     for name, value in request.path_params.items():
+        if name == "session_id" and name not in fields:
+            continue  # the XAPI's GET paths name the session even where nothing depends on it
         if payload.setdefault(name, value) != value:
             raise InvalidRequest(f"{name}: the path and the query disagree", field=name)
     return payload
@@ -240,6 +244,16 @@ def _parameters(op: Operation[Any, Any], path: str) -> list[dict[str, Any]]:
     for alias, name in op.query_aliases.items():
         aliases.setdefault(name, []).append(alias)
     params: list[dict[str, Any]] = []
+    if "{session_id}" in path and "session_id" not in schema.get("properties", {}):
+        params.append(
+            {
+                "name": "session_id",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string"},
+                "description": "The caller's session (the answer is the same for every one).",
+            }
+        )
     for name, prop in schema.get("properties", {}).items():
         if "{" + name + "}" in path:
             params.append(

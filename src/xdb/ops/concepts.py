@@ -193,7 +193,8 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=concepts,
         readonly=True,
         summary="Browse the concept hierarchy: roots, or a parent's children, with counts.",
-        http_get=("/v1/xdb/concepts",),
+        # The XAPI names the caller's session in the GET path; concepts are the same for all.
+        http_get=("/v1/xdb/concepts", "/v1/xdb/concepts/{session_id}"),
     ),
     Operation(
         name="get_concept",
@@ -212,7 +213,7 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=find_concept,
         readonly=True,
         summary="Search concepts by name, alias and definition (typo-tolerant).",
-        http_get=("/v1/xdb/find-concept",),
+        http_get=("/v1/xdb/find-concept", "/v1/xdb/find-concept/{session_id}"),
     ),
     Operation(
         name="graph_neighborhood",
