@@ -363,3 +363,28 @@ def test_relevance_agrees_across_stores(tmp_path: Path, postgres_url: str) -> No
         assert lite and {s for s, _ in lite} == {s for s, _ in pg}
         assert lite[0][0] == pg[0][0]
         assert [v for _, v in lite] == pytest.approx([v for _, v in pg], abs=0.02)
+
+
+def test_a_filtered_search_lifts_the_sessions_of_text_matches(target: str) -> None:
+    """With a concept filter the sessions come from the allowlist's own query; the boost
+    must be the one an unfiltered search gives (a2 and b1 tie on everything else)."""
+    with xdb.connect(target, embedder="hash") as db:
+        tagged = [{"concept_id": "c/x", "score": 0.5}]
+        made = {}
+        for name, session, text in [
+            ("a1", "A", "Kayak on the lake."),
+            ("a_mid", "A", "Walking home."),  # a2's only neighbour: no kayak in its context
+            ("a2", "A", "Lunch break."),
+            ("b1", "B", "Lunch break."),
+        ]:
+            made[name] = db.add_episode(content=text, session_id=session, concept_tags=tagged)
+        db.wait_for_embeddings(30)
+        hits = db.search_episodes(
+            text_query="kayak",
+            concept_filters=[{"concept_id": "c/x"}],
+            page={"page_size": 10},
+        ).episodes
+        order = [h.episode_id for h in hits]
+        assert order[0] == made["a1"].episode_id
+        # Without the boost b1 would come first: the newer of two equal scores.
+        assert order.index(made["a2"].episode_id) < order.index(made["b1"].episode_id)

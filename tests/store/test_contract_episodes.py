@@ -285,7 +285,11 @@ def test_concept_ranking_sums_scores(filled: Store) -> None:
 def test_matches_are_the_filter_with_concept_scores(filled: Store) -> None:
     def matches(flt: EpisodeFilter, *concepts: str) -> list[tuple[int, float | None]]:
         found = filled.episode_matches(flt, list(concepts))
-        return sorted((s, None if v is None else round(v, 6)) for s, v in found)
+        # Each comes with its session, as episode_sessions gives it.
+        assert {s: session for s, session, _ in found if session} == filled.episode_sessions(
+            [s for s, _, _ in found]
+        )
+        return sorted((s, None if v is None else round(v, 6)) for s, _, v in found)
 
     everything = sorted(filled.episode_seqs(EpisodeFilter()))
     assert [s for s, _ in matches(EpisodeFilter(), "c/cat")] == everything

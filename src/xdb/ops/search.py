@@ -138,13 +138,15 @@ class Ranking:
         text_scores: dict[int, float] = {}
         concept_raw: list[tuple[int, float]] | None = None
         allowed: list[int] | None = None
+        sessions: dict[int, str] | None = None  # of every allowed episode, when known
         if self.text and flt.needs_allowlist:
             # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
-            # with concepts to rank by, the same pass scores them.
+            # with concepts to rank by, the same pass scores them and gives the sessions.
             if self.concept_ids:
                 matches = ctx.store.episode_matches(flt, self.concept_ids)
-                allowed = [seq for seq, _ in matches]
-                carried = [(seq, v) for seq, v in matches if v is not None]
+                allowed = [seq for seq, _, _ in matches]
+                sessions = {seq: s for seq, s, _ in matches if s is not None}
+                carried = [(seq, v) for seq, _, v in matches if v is not None]
                 carried.sort(key=lambda item: (-item[1], -item[0]))
                 concept_raw = carried[:MAX_CANDIDATES]
             else:
@@ -165,7 +167,7 @@ class Ranking:
                     ) * vectors.get(seq, 0.0)
                 else:
                     text_scores[seq] = bm25[seq]
-            text_scores = self._session_boost(ctx, text_scores)
+            text_scores = self._session_boost(ctx, text_scores, sessions)
         concept_scores: dict[int, float] = {}
         if self.concept_ids:
             raw = concept_raw
@@ -193,15 +195,20 @@ class Ranking:
         return ranked[:MAX_CANDIDATES]
 
     @staticmethod
-    def _session_boost(ctx: Context, scores: dict[int, float]) -> dict[int, float]:
+    def _session_boost(
+        ctx: Context, scores: dict[int, float], sessions: dict[int, str] | None
+    ) -> dict[int, float]:
         """Lift each episode by its session's best text score: the turns around an answer
-        are often what the question names (LoCoMo turn recall@10 0.833 -> 0.853)."""
+        are often what the question names (LoCoMo turn recall@10 0.833 -> 0.853).
+        ``sessions``: those of the allowlist, which holds every scored episode."""
         if not scores or SESSION_BOOST == 0:
             return scores
-        sessions = ctx.store.episode_sessions(list(scores))
+        if sessions is None:
+            sessions = ctx.store.episode_sessions(list(scores))
         best: dict[str, float] = {}
-        for seq, session in sessions.items():
-            best[session] = max(best.get(session, 0.0), scores[seq])
+        for seq, v in scores.items():
+            if (session := sessions.get(seq)) is not None:
+                best[session] = max(best.get(session, 0.0), v)
         return {
             seq: v + SESSION_BOOST * best.get(sessions.get(seq, ""), 0.0)
             for seq, v in scores.items()

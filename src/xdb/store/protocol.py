@@ -284,9 +284,9 @@ class Store(Protocol):
 
     def episode_matches(
         self, flt: EpisodeFilter, concept_ids: Sequence[str]
-    ) -> list[tuple[int, float | None]]:
-        """Every episode passing ``flt`` (any order), with the summed score of the
-        ``concept_ids`` tags it carries, or None when it carries none of them."""
+    ) -> list[tuple[int, str | None, float | None]]:
+        """Every episode passing ``flt`` (any order): (seq, session, the summed score of
+        the ``concept_ids`` tags it carries or None when it carries none of them)."""
         ...
 
     def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:

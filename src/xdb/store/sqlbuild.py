@@ -205,15 +205,16 @@ def matches_with_scores(
     concept_ids: Sequence[str],
     join: str,
     d: Dialect,
-) -> list[tuple[int, float | None]]:
-    """Every episode passing ``flt`` with the summed score of the ``concept_ids`` tags it
-    carries (None: none of them): an allowlist and a concept ranking from one pass over
-    the concept's rows, where asking for each apart joined them twice (27 ms at 1M)."""
+) -> list[tuple[int, str | None, float | None]]:
+    """Every episode passing ``flt``, its session and the summed score of the
+    ``concept_ids`` tags it carries (None: none of them): an allowlist, a concept ranking
+    and the sessions a search boosts by from one pass over the concept's rows, where asking
+    for each apart joined them twice (27 ms at 1M) and cost PostgreSQL a round trip more."""
     params: list[Any] = []
     carried = d.one_of("c.concept_id", concept_ids, params)
     clauses, where_params = episode_where(flt, d)
     sql = (
-        f"SELECT e.seq, (SELECT sum(c.score) FROM episode_concepts c WHERE {join}"
+        f"SELECT e.seq, e.session_id, (SELECT sum(c.score) FROM episode_concepts c WHERE {join}"
         f" AND {carried}) FROM episodes e{sql_where(clauses)}"
     )
     return list(conn.execute(sql, [*params, *where_params]))

@@ -83,7 +83,7 @@ class EpisodeMethods:
 
     def episode_matches(
         self, flt: EpisodeFilter, concept_ids: Sequence[str]
-    ) -> list[tuple[int, float | None]]:
+    ) -> list[tuple[int, str | None, float | None]]:
         return self._db.read(
             lambda c: sqlbuild.matches_with_scores(c, flt, concept_ids, _CONCEPT_JOIN, POSTGRES)
         )

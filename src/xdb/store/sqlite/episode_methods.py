@@ -78,8 +78,8 @@ class EpisodeMethods:
 
     def episode_matches(
         self, flt: EpisodeFilter, concept_ids: Sequence[str]
-    ) -> list[tuple[int, float | None]]:
-        result: list[tuple[int, float | None]] = self._read(
+    ) -> list[tuple[int, str | None, float | None]]:
+        result: list[tuple[int, str | None, float | None]] = self._read(
             lambda c: sqlbuild.matches_with_scores(
                 c, flt, concept_ids, "c.episode_seq = e.seq", SQLITE
             )
