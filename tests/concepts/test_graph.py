@@ -95,9 +95,9 @@ def bfs(world: World, seeds: list[str], depth: int, relations: set[str] | None =
         ) -> tuple[list[tuple[str, int]], list[tuple[str, str, str]], bool]:  # fmt: skip
     """The walk as specified: level by level, each level's new nodes in id order."""
     edges = {e for e in world.edges if relations is None or e[1] in relations}
-    seen = {s: 0 for s in sorted(set(seeds))}
-    frontier, found, truncated = list(seen), set(), False
-    for level in range(1, depth + 1):
+    seen = {s: 0 for s in sorted(set(seeds))[:max_nodes]}  # more seeds than room: the first
+    frontier, found, truncated = list(seen), set(), len(set(seeds)) > max_nodes
+    for level in range(1, 0 if truncated else depth + 1):
         fresh = set()
         for src, rel, dst in edges:
             hit = False
@@ -178,18 +178,39 @@ def test_a_concept_only_on_episodes_is_a_node_too(world: World) -> None:
     assert [(n.node_id, n.depth) for n in got.nodes] == bfs(world, ["concept:candidate/x"], 1)[0]
 
 
-def test_the_concept_view_is_the_hierarchy_walk(world: World) -> None:
+@pytest.mark.parametrize(
+    ("seeds", "depth", "max_nodes"),
+    [
+        (["A"], 3, 200),
+        (["A"], 0, 200),
+        (["A1"], 1, 200),
+        (["A1"], 3, 3),  # stops inside a level
+        (["A", "A1"], 2, 200),  # a seed and its child
+        (["A1", "B1"], 3, 4),
+        (["A1", "B1", "A2"], 2, 2),  # more seeds than max_nodes
+    ],
+)
+def test_the_concept_view_is_the_hierarchy_walk(
+    world: World, seeds: list[str], depth: int, max_nodes: int
+) -> None:
+    """One recursive CTE answers it; it must equal the graph's breadth-first walk, edges
+    and truncation included."""
     for direction, way in (
         ("ancestors", "outgoing"),
         ("descendants", "incoming"),
         ("both", "both"),
     ):
-        got = world.db.concept_neighborhood(seed_ids=["A"], max_depth=3, direction=direction)
-        nodes, edges, _ = bfs(world, [concept("A")], 3, {"CHILD_OF"}, None, way)
-        assert [("concept:" + n.id, n.depth) for n in got.nodes] == nodes
+        got = world.db.concept_neighborhood(
+            seed_ids=seeds, max_depth=depth, direction=direction, max_nodes=max_nodes
+        )
+        nodes, edges, truncated = bfs(
+            world, [concept(s) for s in seeds], depth, {"CHILD_OF"}, None, way, max_nodes
+        )
+        assert [("concept:" + n.id, n.depth) for n in got.nodes] == nodes, direction
         assert [
             ("concept:" + e.source, "CHILD_OF", "concept:" + e.target) for e in got.edges
-        ] == edges
+        ] == edges, direction
+        assert got.truncated == truncated, direction
         assert {e.relation for e in got.edges} <= {"parent"}
 
 

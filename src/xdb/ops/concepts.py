@@ -27,9 +27,7 @@ from xdb.models.concepts import (
     ImportConceptsRequest,
     ImportConceptsResponse,
 )
-from xdb.ops.graph import walk
 from xdb.ops.registry import Context, Operation, register
-from xdb.store.graph import CONCEPT_NODE
 from xdb.timeutil import from_us, now_us
 
 
@@ -133,34 +131,32 @@ def graph_neighborhood(
     ctx: Context, req: ConceptNeighborhoodRequest
 ) -> ConceptNeighborhoodResponse:
     """The concept view of the one graph: CHILD_OF edges only, up (ancestors), down
-    (descendants) or both."""
-    seeds = [CONCEPT_NODE + resolve(ctx.store, s, "seed_ids") for s in req.seed_ids]
-    result = walk(
-        ctx,
-        seeds,
-        max_depth=req.max_depth,
-        relations={"CHILD_OF"},
-        node_types=None,
-        outgoing=req.direction in (Direction.BOTH, Direction.ANCESTORS),
-        incoming=req.direction in (Direction.BOTH, Direction.DESCENDANTS),
-        max_nodes=req.max_nodes,
+    (descendants) or both. One recursive CTE (``store.hierarchy``) finds every concept in
+    reach; it is cut and its edges chosen exactly as the graph's breadth-first walk would
+    (``ops.graph.walk``): nearest first, ties by id, and the edges found from the nodes it
+    expanded."""
+    seeds = sorted({resolve(ctx.store, s, "seed_ids") for s in req.seed_ids})
+    up = req.direction in (Direction.BOTH, Direction.ANCESTORS)
+    down = req.direction in (Direction.BOTH, Direction.DESCENDANTS)
+    reached = sorted(
+        ctx.store.concept_walk(seeds, req.max_depth, up, down), key=lambda s: (s.depth, s.id)
     )
-    # (describe_nodes reads names only; concept rows would carry every detail)
-    names = {
-        node[len(CONCEPT_NODE) :]: name
-        for node, (_, name) in ctx.store.describe_nodes(list(result.depth)).items()
-    }
+    kept = reached[: req.max_nodes]
+    truncated = len(reached) > req.max_nodes
+    # The walk expands every node above the level it stopped at: max_depth, or the level
+    # that would have passed max_nodes.
+    stop = reached[req.max_nodes].depth if truncated else req.max_depth
+    depth = {s.id: s.depth for s in kept}
+    edges = sorted(
+        (s.id, s.parent_id)
+        for s in kept
+        if s.parent_id in depth
+        and ((up and s.depth < stop) or (down and depth[s.parent_id] < stop))
+    )
     return ConceptNeighborhoodResponse(
-        nodes=[
-            ConceptNode(id=cid, name=names.get(cid, cid), depth=d)
-            for node, d in result.depth.items()
-            for cid in [node[len(CONCEPT_NODE) :]]
-        ],
-        edges=[
-            ConceptEdge(source=e.src[len(CONCEPT_NODE) :], target=e.dst[len(CONCEPT_NODE) :])
-            for e in result.edges
-        ],
-        truncated=result.truncated,
+        nodes=[ConceptNode(id=s.id, name=s.term, depth=s.depth) for s in kept],
+        edges=[ConceptEdge(source=child, target=parent) for child, parent in edges],
+        truncated=truncated,
     )
 
 

@@ -3,8 +3,9 @@
 Concepts, Decision and Tool nodes and stored edges are plain tables; the edges a walk follows
 are read per level: NEXT and TAGGED_BY from the episodes, CHILD_OF from the concepts' parent
 column, CONTAINS from an episode's provenance and from links, INFLUENCED_BY and
-RELATED_CONCEPT from ``graph_edges``. A concept's subtree is a recursive CTE. What differs
-between the stores (how episode_concepts joins episodes, JSON access) comes in a ``Flavor``.
+RELATED_CONCEPT from ``graph_edges``. The hierarchy's recursive CTEs are in ``hierarchy``.
+What differs between the stores (how episode_concepts joins episodes, JSON access) comes in
+a ``Flavor``.
 """
 
 from __future__ import annotations
@@ -224,18 +225,6 @@ def episode_counts(conn: Connection, f: Flavor, concept_ids: Sequence[str]) -> d
         ):
             out[cid] = int(n)
     return out
-
-
-def subtree(conn: Connection, f: Flavor, concept_id: str) -> list[str]:
-    """``concept_id`` and every concept below it: a recursive CTE over the parent column."""
-    m = f.d.mark
-    rows = conn.execute(
-        "WITH RECURSIVE below(id) AS ("
-        f" SELECT {m} UNION SELECT c.id FROM concepts c JOIN below b ON c.parent_id = b.id)"
-        " SELECT id FROM below ORDER BY id",
-        [concept_id],
-    ).fetchall()
-    return [r[0] for r in rows]
 
 
 # --------------------------------------------------------------------------- graph nodes and edges

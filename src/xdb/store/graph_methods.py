@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from xdb.store import graph, usage
-from xdb.store.protocol import ConceptRow, EpisodeFilter, GraphEdgeRow, PackRow
+from xdb.store import graph, hierarchy, usage
+from xdb.store.protocol import ConceptRow, EpisodeFilter, GraphEdgeRow, HierarchyStep, PackRow
 
 T = TypeVar("T")
 
@@ -59,7 +59,14 @@ class GraphMethods:
         return self._graph_read(lambda c: graph.episode_counts(c, self._flavor, concept_ids))
 
     def concept_subtree(self, concept_id: str) -> list[str]:
-        return self._graph_read(lambda c: graph.subtree(c, self._flavor, concept_id))
+        return self._graph_read(lambda c: hierarchy.subtree(c, self._flavor.d, concept_id))
+
+    def concept_walk(
+        self, seeds: Sequence[str], max_depth: int, up: bool, down: bool
+    ) -> list[HierarchyStep]:
+        return self._graph_read(
+            lambda c: hierarchy.walk(c, self._flavor.d, seeds, max_depth, up, down)
+        )
 
     # ------------------------------------------------------------------ the graph
 

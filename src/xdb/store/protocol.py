@@ -165,6 +165,15 @@ class TextDocument(NamedTuple):
 TextChange = tuple[int, int, TextDocument | None]  # (change, seq, None once deleted)
 
 
+class HierarchyStep(NamedTuple):
+    """A concept reached by a walk of the hierarchy, at its smallest depth."""
+
+    id: str
+    parent_id: str | None
+    term: str
+    depth: int
+
+
 class StoredEpisode(NamedTuple):
     seq: int
     episode: NewEpisode
@@ -356,6 +365,13 @@ class Store(Protocol):
 
     def concept_subtree(self, concept_id: str) -> list[str]:
         """The concept and all below it (a recursive walk of the hierarchy)."""
+        ...
+
+    def concept_walk(
+        self, seeds: Sequence[str], max_depth: int, up: bool, down: bool
+    ) -> list[HierarchyStep]:
+        """Every concept within ``max_depth`` parent (``up``) and/or child (``down``) steps
+        of the ``seeds`` concept ids, each at its smallest depth, in no order."""
         ...
 
     def add_graph_node(
