@@ -455,10 +455,12 @@ class VectorSearch(Protocol):
         allowed: Sequence[int] | None = None,
     ) -> list[tuple[int, float]]:
         """Up to ``limit`` (seq, cosine similarity) of episodes with a vector from ``model``
-        matching every condition of ``flt`` (and, when given, in ``allowed`` and with a
-        vseq up to ``max_vseq``), best first, ties by newer seq. ``query`` is float32
-        little-endian bytes or an array. Approximate indexes may miss a near neighbour, but
-        never return fewer than ``limit`` while more matches exist."""
+        matching every condition of ``flt`` (and with a vseq up to ``max_vseq``), best
+        first, ties by newer seq. ``allowed``, when given, is the list of the episodes
+        matching ``flt`` (``episode_seqs``, ``episode_matches``), as for the in-memory
+        index: a short one is scored exactly and ``flt`` is not tested again. ``query`` is
+        float32 little-endian bytes or an array. Approximate indexes may miss a near
+        neighbour, but never return fewer than ``limit`` while more matches exist."""
         ...
 
     def episode_max_vseq(self, model: str) -> int:
