@@ -53,9 +53,9 @@ def node_type(node_id: str) -> str:
     return "Episode"
 
 
-def chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    for i in range(0, len(values), _CHUNK):
-        yield values[i : i + _CHUNK]
+def chunks(values: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(values), size):
+        yield values[i : i + size]
 
 
 def insert_new(
@@ -88,8 +88,7 @@ def import_pack(
     """Insert a pack, its concepts and their RELATED_CONCEPT edges unless the pack's version
     is stored; whether it was new."""
     m = f.d.marks
-    values = (pack.spec_id, pack.pack_id, pack.version, pack.description, pack.concept_count)
-    if not insert_new(conn, f.d, "concept_packs", PACK_COLUMNS, (*values, pack.imported_us)):
+    if not add_pack(conn, f.d, pack):
         return False
     _many(
         conn,
@@ -112,6 +111,12 @@ def import_pack(
         ],
     )
     return True
+
+
+def add_pack(conn: Connection, d: Dialect, pack: PackRow) -> bool:
+    """Insert a pack's row unless its spec id is stored; whether it was new."""
+    values = (pack.spec_id, pack.pack_id, pack.version, pack.description, pack.concept_count)
+    return insert_new(conn, d, "concept_packs", PACK_COLUMNS, (*values, pack.imported_us))
 
 
 def concept_values(c: Any) -> tuple[Any, ...]:
@@ -232,7 +237,7 @@ def episode_counts(conn: Connection, f: Flavor, concept_ids: Sequence[str]) -> d
 
 def add_node(
     conn: Connection,
-    f: Flavor,
+    d: Dialect,
     node_id: str,
     node_type: str,
     name: str,
@@ -242,14 +247,14 @@ def add_node(
     created_by: str,
 ) -> bool:
     values = (node_id, node_type, name, namespace, json.dumps(metadata), created_us, created_by)
-    return insert_new(conn, f.d, "graph_nodes", NODE_COLUMNS, values)
+    return insert_new(conn, d, "graph_nodes", NODE_COLUMNS, values)
 
 
 def add_edge(
-    conn: Connection, f: Flavor, edge: GraphEdgeRow, note: str | None, created_us: int, by: str
+    conn: Connection, d: Dialect, edge: GraphEdgeRow, note: str | None, created_us: int, by: str
 ) -> bool:
     values = (edge.src, edge.relation, edge.dst, note, created_us, by)
-    return insert_new(conn, f.d, "graph_edges", EDGE_COLUMNS, values)
+    return insert_new(conn, d, "graph_edges", EDGE_COLUMNS, values)
 
 
 def describe(conn: Connection, f: Flavor, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
@@ -313,7 +318,7 @@ def _tagged_first(
     )
     pairs: list[tuple[str, str]] = []
     # One statement per 100 concepts: SQLite allows 500 terms in a compound select.
-    for part in (concepts[i : i + 100] for i in range(0, len(concepts), 100)):
+    for part in chunks(concepts, 100):
         sql = " UNION ALL ".join(one.format(n=n) for n in range(len(part)))
         pairs += conn.execute(sql, [v for cid in part for v in (cid, first)]).fetchall()
     keep = set(sorted({ep for ep, _ in pairs})[:first])

@@ -83,15 +83,15 @@ class GraphMethods:
         f = self._flavor
         return self._graph_write(
             lambda c: graph.add_node(
-                c, f, node_id, node_type, name, namespace, metadata, created_us, created_by
+                c, f.d, node_id, node_type, name, namespace, metadata, created_us, created_by
             )
         )
 
     def add_graph_edge(
         self, edge: GraphEdgeRow, note: str | None, created_us: int, created_by: str
     ) -> bool:
-        f = self._flavor
-        return self._graph_write(lambda c: graph.add_edge(c, f, edge, note, created_us, created_by))
+        d = self._flavor.d
+        return self._graph_write(lambda c: graph.add_edge(c, d, edge, note, created_us, created_by))
 
     def describe_nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
         return self._graph_read(lambda c: graph.describe(c, self._flavor, ids))

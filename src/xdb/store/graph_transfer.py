@@ -11,7 +11,6 @@ key (a pack's spec id, a concept's or node's id, an edge's src, relation and dst
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
 from datetime import datetime
@@ -25,10 +24,14 @@ from xdb.store.graph import (
     EDGE_COLUMNS,
     NODE_COLUMNS,
     PACK_COLUMNS,
+    add_edge,
+    add_node,
+    add_pack,
     concept_row,
     concept_values,
     insert_new,
 )
+from xdb.store.protocol import GraphEdgeRow, PackRow
 from xdb.store.records import parse
 from xdb.store.rows import loads_json
 from xdb.store.sqlbuild import Connection, Dialect
@@ -150,56 +153,29 @@ class GraphImport:
         """Restore one record (the ``number``-th); 1 if it was inserted, 0 if skipped."""
         if kind == "concept_pack":
             p = parse(ConceptPackRecord, body, number, kind)
-            added = self._insert(
-                "concept_packs",
-                PACK_COLUMNS,
-                (
-                    p.spec_id,
-                    p.pack_id,
-                    p.version,
-                    p.description,
-                    p.concept_count,
-                    to_us(p.imported_at),
-                ),
-            )
+            imported = to_us(p.imported_at)
+            row = PackRow(p.spec_id, p.pack_id, p.version, p.description, p.concept_count, imported)
+            added = int(add_pack(self.conn, self.d, row))
             self._packs.add(p.spec_id)
         elif kind == "concept":
             c = parse(ConceptRecord, body, number, kind)
             self._check_pack(c.spec_id, number)
-            added = self._insert(
-                "concepts",
-                CONCEPT_COLUMNS,
-                concept_values(c),
-            )
+            values = concept_values(c)
+            added = int(insert_new(self.conn, self.d, "concepts", CONCEPT_COLUMNS, values))
         elif kind == "graph_node":
             n = parse(GraphNodeRecord, body, number, kind)
-            added = self._insert(
-                "graph_nodes",
-                NODE_COLUMNS,
-                (
-                    n.id,
-                    n.node_type,
-                    n.name,
-                    n.namespace,
-                    json.dumps(n.metadata),
-                    to_us(n.created_at),
-                    n.created_by,
-                ),
-            )
+            created = to_us(n.created_at)
+            node = (n.id, n.node_type, n.name, n.namespace, n.metadata, created, n.created_by)
+            added = int(add_node(self.conn, self.d, *node))
         elif kind == "graph_edge":
             e = parse(GraphEdgeRecord, body, number, kind)
-            added = self._insert(
-                "graph_edges",
-                EDGE_COLUMNS,
-                (e.src, e.relation, e.dst, e.note, to_us(e.created_at), e.created_by),
-            )
+            edge = GraphEdgeRow(e.src, e.relation, e.dst)
+            created = to_us(e.created_at)
+            added = int(add_edge(self.conn, self.d, edge, e.note, created, e.created_by))
         else:
             raise ValueError(f"not a graph record kind: {kind!r}")
         self.counts[kind] = self.counts.get(kind, 0) + added
         return added
-
-    def _insert(self, table: str, columns: str, values: tuple[Any, ...]) -> int:
-        return int(insert_new(self.conn, self.d, table, columns, values))
 
     def _check_pack(self, spec_id: str, number: int) -> None:
         if spec_id in self._packs:
