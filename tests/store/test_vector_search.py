@@ -200,6 +200,57 @@ def test_the_same_top_hit_as_the_in_memory_index(stores: Stores, flt: EpisodeFil
             assert {s for s, v in other if v > cut + 0.02} <= {s for s, _ in one}
 
 
+@pytest.mark.parametrize("flt", FILTERS, ids=[str(i) for i in range(len(FILTERS))])
+@pytest.mark.parametrize("concepts", [[], ["c/a"], ["c/a", "c/b"]], ids=["none", "a", "ab"])
+def test_matches_read_with_their_ranking_equal_both_read_apart(
+    stores: Stores, flt: EpisodeFilter, concepts: list[str]
+) -> None:
+    pg, _, vectors, _ = stores
+    query = _query(vectors, 8)
+    found = pg.episode_matches_ranked(flt, concepts, query, MODEL, 10)
+    matches = pg.episode_matches(flt, concepts)
+    assert sorted(found.matches) == sorted(matches)
+    allowed = [seq for seq, _, _ in matches]
+    apart = pg.episode_vector_ranking(flt, query, MODEL, 10, allowed=allowed)
+    assert found.ranking is not None
+    assert [s for s, _ in found.ranking] == [s for s, _ in apart]
+    assert [v for _, v in found.ranking] == pytest.approx([v for _, v in apart], abs=1e-6)
+    assert found.max_vseq == pg.episode_max_vseq(MODEL) == len(vectors)
+    assert found.text_change == pg.latest_text_change() > 0
+
+
+def test_matches_read_with_their_ranking_keep_a_snapshot_and_leave_long_lists(
+    stores: Stores, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pg, _, vectors, _ = stores
+    query = _query(vectors, 30)
+    found = pg.episode_matches_ranked(EpisodeFilter(), [], query, MODEL, 200, max_vseq=40)
+    assert found.max_vseq == 40
+    assert found.ranking is not None
+    assert sorted(s for s, _ in found.ranking) == sorted(vectors)[:40]
+    # Past the exact-scoring limit the ranking is left to the caller (the HNSW path).
+    monkeypatch.setattr(vector_search, "EXACT_ROWS", N - 1)
+    found = pg.episode_matches_ranked(EpisodeFilter(), [], query, MODEL, 5)
+    assert found.ranking is None and len(found.matches) == N
+    assert found.max_vseq == len(vectors)
+    found = pg.episode_matches_ranked(EpisodeFilter(namespace="ns1"), [], query, MODEL, 5)
+    assert found.ranking is not None and len(found.ranking) == 5
+
+
+def test_matches_read_with_their_ranking_of_nothing_comparable(stores: Stores) -> None:
+    pg = stores.pg
+    flt = EpisodeFilter(session_id="s2")
+    matches = sorted(pg.episode_matches(flt, ["c/b"]))
+    for query, model, newest in (
+        (np.zeros(DIM), MODEL, len(stores.vectors)),  # no direction
+        (np.ones(DIM), "never:16", 0),  # a model with no vectors
+    ):
+        found = pg.episode_matches_ranked(flt, ["c/b"], query, model, 5)
+        assert (sorted(found.matches), found.ranking, found.max_vseq) == (matches, [], newest)
+    with pytest.raises(InvalidRequest, match="dimensions"):
+        pg.episode_matches_ranked(flt, [], np.ones(DIM + 1), MODEL, 5)
+
+
 def _forced_hnsw(
     url: str, flt: EpisodeFilter, query: list[float], k: int, iterative: bool
 ) -> tuple[list[tuple[int, float]], str, int]:

@@ -77,13 +77,15 @@ class Indexer:
         terms: Sequence[str],
         limit: int,
         allowed: Sequence[int] | None,
+        latest_change: int | None = None,
     ) -> list[tuple[int, float]] | None:
         """BM25 from the tantivy index, or None when it cannot serve (then FTS5 does).
-        ``allowed``: the episodes SQL says match (see ``EpisodeFilter.needs_allowlist``)."""
+        ``allowed``: the episodes SQL says match (see ``EpisodeFilter.needs_allowlist``);
+        ``latest_change``: the store's text change-log head, when just read with them."""
         index = self._text_index()
         if index is None:
             return None
-        return index.ranking(terms, limit, flt, allowed)
+        return index.ranking(terms, limit, flt, allowed, latest_change)
 
     def _text_index(self) -> TextIndex | None:
         with self._lock:

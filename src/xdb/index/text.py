@@ -98,12 +98,14 @@ class TextIndex:
         hits = searcher.search(Query.term_query(self.schema, "kind", MARKER), 1).hits
         return int(searcher.doc(hits[0][1])["change"][0]) if hits else 0
 
-    def sync(self) -> int:
+    def sync(self, latest_change: int | None = None) -> int:
         """Apply the changes made before this call; how many were applied. (Changes that
-        keep arriving meanwhile wait for the next sync: chasing them could never end.)"""
+        keep arriving meanwhile wait for the next sync: chasing them could never end.)
+        ``latest_change``: the store's ``latest_text_change()``, when the caller has just
+        read it with what it searches for (one round trip less on PostgreSQL)."""
         import tantivy
 
-        target = self._store.latest_text_change()
+        target = self._store.latest_text_change() if latest_change is None else latest_change
         with self._lock:
             if self._writer is None:
                 return 0  # closed
@@ -149,13 +151,16 @@ class TextIndex:
         limit: int,
         flt: EpisodeFilter,
         allowed: Sequence[int] | None,
+        latest_change: int | None = None,
     ) -> list[tuple[int, float]]:
         """Up to ``limit`` (seq, BM25) for episodes holding any of ``terms``, best first,
         among those passing ``flt``. ``allowed``, when given, is SQL's list of the episodes
-        passing it: used when the index cannot apply ``flt`` itself, or when it is short."""
+        passing it: used when the index cannot apply ``flt`` itself, or when it is short.
+        ``latest_change``: as for ``sync``."""
         from tantivy import FieldType, Occur, Query
 
-        self.sync()  # waits for a sync in progress too, so the search sees what it applied
+        # Waits for a sync in progress too, so the search sees what it applied.
+        self.sync(latest_change)
         words = " ".join(t for t in terms if t.isalnum())
         if not words:
             return []

@@ -130,6 +130,7 @@ class Ranking:
     max_vseq: int | None = None
     text_weight: float = TEXT_WEIGHT  # BM25's share of text relevance (benchmarks vary it)
     query_vector: Any = None  # the text's embedding, when the caller already has it
+    embed_failed: bool = False
 
     def rank(
         self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None
@@ -139,27 +140,32 @@ class Ranking:
         concept_raw: list[tuple[int, float]] | None = None
         allowed: list[int] | None = None
         sessions: dict[int, str] | None = None  # of every allowed episode, when known
+        vector_raw: list[tuple[int, float]] | None = None
+        text_change: int | None = None  # the text change log's head, when read with them
         if self.text and flt.needs_allowlist:
             # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
             # with concepts to rank by, the same pass scores them and gives the sessions.
-            if self.concept_ids:
-                matches = ctx.store.episode_matches(flt, self.concept_ids)
+            matches, vector_raw, text_change = self._matches(ctx, flt)
+            if matches is None:
+                allowed = ctx.store.episode_seqs(flt)
+            else:
                 allowed = [seq for seq, _, _ in matches]
                 sessions = {seq: s for seq, s, _ in matches if s is not None}
-                carried = [(seq, v) for seq, _, v in matches if v is not None]
-                carried.sort(key=lambda item: (-item[1], -item[0]))
-                concept_raw = carried[:MAX_CANDIDATES]
-            else:
-                allowed = ctx.store.episode_seqs(flt)
+                if self.concept_ids:
+                    carried = [(seq, v) for seq, _, v in matches if v is not None]
+                    carried.sort(key=lambda item: (-item[1], -item[0]))
+                    concept_raw = carried[:MAX_CANDIDATES]
         if self.text:
             terms = search_terms(self.text)
             ranked = None
             if ctx.indexer is not None:
-                ranked = ctx.indexer.text_ranking(flt, terms, LIST_DEPTH, allowed)
+                ranked = ctx.indexer.text_ranking(flt, terms, LIST_DEPTH, allowed, text_change)
             if ranked is None:
                 ranked = ctx.store.episode_text_ranking(flt, terms, LIST_DEPTH)
             bm25 = _normalised(ranked)
-            vectors = _normalised(self._vector_list(ctx, flt, allowed))
+            if vector_raw is None:
+                vector_raw = self._vector_list(ctx, flt, allowed)
+            vectors = _normalised(vector_raw)
             for seq in bm25.keys() | vectors.keys():
                 if vectors:
                     text_scores[seq] = self.text_weight * bm25.get(seq, 0.0) + (
@@ -214,6 +220,38 @@ class Ranking:
             for seq, v in scores.items()
         }
 
+    def _matches(
+        self, ctx: Context, flt: EpisodeFilter
+    ) -> tuple[
+        list[tuple[int, str | None, float | None]] | None,
+        list[tuple[int, float]] | None,
+        int | None,
+    ]:
+        """The filter's matches (``episode_matches``; None: only their seqs are worth
+        reading, ask ``episode_seqs``) and, where the database ranks vectors, their vector
+        ranking and the text change log's head read in the same statement (None: read
+        them apart)."""
+        store, indexer = ctx.store, ctx.indexer
+        if (
+            isinstance(store, VectorSearch)
+            and indexer is not None
+            and self.text
+            and self._embed_query(indexer, self.text)
+        ):
+            found = store.episode_matches_ranked(
+                flt,
+                self.concept_ids,
+                self.query_vector,
+                indexer.embedder.model_id,
+                LIST_DEPTH,
+                self.max_vseq,
+            )
+            self.max_vseq = found.max_vseq
+            return found.matches, found.ranking, found.text_change
+        if self.concept_ids:
+            return store.episode_matches(flt, self.concept_ids), None, None
+        return None, None, None
+
     def _vector_list(
         self, ctx: Context, flt: EpisodeFilter, allowed: list[int] | None
     ) -> list[tuple[int, float]]:
@@ -247,10 +285,13 @@ class Ranking:
         """Make ``query_vector`` from the text unless the caller gave one; False when the
         embedder fails (recall then degrades to text and concepts rather than failing)."""
         if self.query_vector is None:
+            if self.embed_failed:
+                return False  # once per ranking: the embedder would fail the same way
             try:
                 self.query_vector = indexer.embedder.embed([text])[0]
             except Exception as exc:
                 logger.warning("query embedding failed, ranking without vectors: %s", exc)
+                self.embed_failed = True
                 return False
         return True
 

@@ -174,6 +174,15 @@ class HierarchyStep(NamedTuple):
     depth: int
 
 
+class RankedMatches(NamedTuple):
+    """A filter's matches and their vector ranking, read together (``VectorSearch``)."""
+
+    matches: list[tuple[int, str | None, float | None]]  # as ``episode_matches`` gives
+    ranking: list[tuple[int, float]] | None  # None: too many matches to score exactly
+    max_vseq: int  # the vector snapshot the ranking saw
+    text_change: int  # the newest text change (``latest_text_change``) in the same snapshot
+
+
 class StoredEpisode(NamedTuple):
     seq: int
     episode: NewEpisode
@@ -466,4 +475,20 @@ class VectorSearch(Protocol):
     def episode_max_vseq(self, model: str) -> int:
         """The newest vseq among ``model``'s vectors, 0 when there are none: the vector
         snapshot a paged search pins."""
+        ...
+
+    def episode_matches_ranked(
+        self,
+        flt: EpisodeFilter,
+        concept_ids: Sequence[str],
+        query: bytes | npt.NDArray[Any],
+        model: str,
+        limit: int,
+        max_vseq: int | None = None,
+    ) -> RankedMatches:
+        """``episode_matches(flt, concept_ids)`` and, read with them, what
+        ``episode_vector_ranking`` gives with those matches allowed, under ``max_vseq`` or
+        (None) the newest vseq, which it returns, and ``latest_text_change()``: a filtered
+        search's reads in one. The ranking is None when the matches are too many to score
+        exactly (ask ``episode_vector_ranking`` with no allowlist then)."""
         ...

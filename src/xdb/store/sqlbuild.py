@@ -199,6 +199,25 @@ def concept_scores(
     return [(int(s), float(v)) for s, v in conn.execute(sql, [*params, limit])]
 
 
+def matches_sql(
+    flt: EpisodeFilter,
+    concept_ids: Sequence[str],
+    join: str,
+    d: Dialect,
+    extra: str = "",
+) -> tuple[str, list[Any]]:
+    """The statement of ``matches_with_scores`` (``extra``: more columns of ``e`` after
+    the three); no ``concept_ids`` gives every score as NULL."""
+    params: list[Any] = []
+    score = "NULL"
+    if concept_ids:
+        carried = d.one_of("c.concept_id", concept_ids, params)
+        score = f"(SELECT sum(c.score) FROM episode_concepts c WHERE {join} AND {carried})"
+    clauses, where_params = episode_where(flt, d)
+    sql = f"SELECT e.seq, e.session_id, {score} AS score{extra} FROM episodes e{sql_where(clauses)}"
+    return sql, [*params, *where_params]
+
+
 def matches_with_scores(
     conn: Connection,
     flt: EpisodeFilter,
@@ -210,14 +229,8 @@ def matches_with_scores(
     ``concept_ids`` tags it carries (None: none of them): an allowlist, a concept ranking
     and the sessions a search boosts by from one pass over the concept's rows, where asking
     for each apart joined them twice (27 ms at 1M) and cost PostgreSQL a round trip more."""
-    params: list[Any] = []
-    carried = d.one_of("c.concept_id", concept_ids, params)
-    clauses, where_params = episode_where(flt, d)
-    sql = (
-        f"SELECT e.seq, e.session_id, (SELECT sum(c.score) FROM episode_concepts c WHERE {join}"
-        f" AND {carried}) FROM episodes e{sql_where(clauses)}"
-    )
-    return list(conn.execute(sql, [*params, *where_params]))
+    sql, params = matches_sql(flt, concept_ids, join, d)
+    return list(conn.execute(sql, params))
 
 
 def matching_seqs(conn: Connection, flt: EpisodeFilter, d: Dialect) -> list[int]:

@@ -13,7 +13,13 @@ from xdb.store.postgres import episodes, vector_search
 from xdb.store.postgres import vectors as vector_rows
 from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
 from xdb.store.postgres.vector_index import ModelIndex
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
+from xdb.store.protocol import (
+    EpisodeFilter,
+    NewEpisode,
+    RankedMatches,
+    StoredEpisode,
+    TextChange,
+)
 from xdb.store.sqlbuild import POSTGRES
 
 # Concept rows join their episodes on the distribution column too, so each shard joins
@@ -135,11 +141,7 @@ class EpisodeMethods:
         def run(conn: Conn) -> list[tuple[int, float]]:
             if self._iterative_scan is None:
                 self._iterative_scan = vector_search.supports_iterative_scan(conn)
-            index = self._vector_models.get(model)
-            if index is None:
-                index = vector_search.model_index(conn, model)
-                if index is not None:
-                    self._vector_models[model] = index
+            index = self._model_index(conn, model)
             return vector_search.ranking(
                 conn, flt, query, model, limit, max_vseq, allowed, index, self._iterative_scan
             )
@@ -151,6 +153,38 @@ class EpisodeMethods:
         # answer see the same rows.
         with self._db.snapshot() as conn:
             return run(conn)
+
+    def episode_matches_ranked(
+        self,
+        flt: EpisodeFilter,
+        concept_ids: Sequence[str],
+        query: bytes | npt.NDArray[Any],
+        model: str,
+        limit: int,
+        max_vseq: int | None = None,
+    ) -> RankedMatches:
+        """One statement (``vector_search.matches_ranked``), so one snapshot too."""
+        return self._db.read(
+            lambda c: vector_search.matches_ranked(
+                c,
+                flt,
+                concept_ids,
+                _CONCEPT_JOIN,
+                query,
+                model,
+                self._model_index(c, model),
+                limit,
+                max_vseq,
+            )
+        )
+
+    def _model_index(self, conn: Conn, model: str) -> ModelIndex | None:
+        index = self._vector_models.get(model)
+        if index is None:
+            index = vector_search.model_index(conn, model)
+            if index is not None:
+                self._vector_models[model] = index
+        return index
 
     def episode_max_vseq(self, model: str) -> int:
         """The newest vseq of ``model``'s vectors (0 when none): a search's vector snapshot."""

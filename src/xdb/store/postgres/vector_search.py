@@ -25,9 +25,10 @@ import numpy.typing as npt
 from psycopg import sql
 
 from xdb.errors import InvalidRequest
+from xdb.store import sqlbuild
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.vector_index import ModelIndex, indexed, lookup
-from xdb.store.protocol import EpisodeFilter
+from xdb.store.protocol import EpisodeFilter, RankedMatches
 from xdb.store.sqlbuild import POSTGRES, episode_where
 
 MAX_EF_SEARCH = 1000  # pgvector's ceiling
@@ -131,15 +132,9 @@ def ranking(
     ``flt`` (and are ``allowed``, and have a vseq up to ``max_vseq``), best first, ties by
     newer seq. Call inside a transaction unless ``one_query(allowed)``: the scan settings
     are local to it, and both scans of a short answer must see the same rows."""
-    if index is None or limit <= 0:
-        return []  # this model never stored a vector
-    values = query_values(query)
-    if len(values) != index.dimension:
-        raise InvalidRequest(
-            f"the query has {len(values)} dimensions; model {model!r} has {index.dimension}"
-        )
-    if not any(values) or not all(math.isfinite(v) for v in values):
-        return []  # no direction to compare with: every cosine would be NaN
+    values = _comparable(query, model, index)
+    if index is None or values is None or limit <= 0:
+        return []
     if allowed is not None and len(allowed) > EXACT_ROWS:
         allowed = None  # the SQL applies the same filter; a long list only costs
     exact_first = allowed is not None or index.kind is None
@@ -157,6 +152,88 @@ def ranking(
     if len(found) < limit and not exact_first:
         statement, params = _select(flt, model, index, values, limit, max_vseq, allowed, False)
         found = conn.execute(statement, params).fetchall()
+    return _best_first(found)
+
+
+def _best_first(found: list[tuple[Any, Any]]) -> list[tuple[int, float]]:
     # A stored zero vector has no cosine (NaN): it relates to nothing, like orthogonal ones.
     scored = [(int(s), 0.0 if math.isnan(v) else float(v)) for s, v in found]
     return sorted(scored, key=lambda item: (-item[1], -item[0]))
+
+
+def _comparable(
+    query: bytes | npt.NDArray[Any], model: str, index: ModelIndex | None
+) -> list[float] | None:
+    """The query's values, or None when nothing can be compared with it (the model never
+    stored a vector, or the query has no direction: every cosine would be NaN)."""
+    if index is None:
+        return None
+    values = query_values(query)
+    if len(values) != index.dimension:
+        raise InvalidRequest(
+            f"the query has {len(values)} dimensions; model {model!r} has {index.dimension}"
+        )
+    if not any(values) or not all(math.isfinite(v) for v in values):
+        return None
+    return values
+
+
+def matches_ranked(
+    conn: Conn,
+    flt: EpisodeFilter,
+    concept_ids: Sequence[str],
+    join: str,
+    query: bytes | npt.NDArray[Any],
+    model: str,
+    index: ModelIndex | None,
+    limit: int,
+    max_vseq: int | None,
+) -> RankedMatches:
+    """A filter's matches, their exact vector ranking, the vector snapshot and the text
+    change log's head in one statement: asked apart they were four round trips, the
+    matches' ids sent back as an allowlist and joined to ``episodes`` again."""
+    matches, params = sqlbuild.matches_sql(flt, concept_ids, join, POSTGRES, ", e.namespace")
+    values = _comparable(query, model, index)
+    model_sql = sql.Literal(model)
+    ranked: sql.Composable = sql.SQL("")
+    if values is not None and limit > 0:
+        text = "[" + ",".join(map(repr, values)) + "]"
+        bound = sql.SQL("")
+        if max_vseq is not None:
+            bound = sql.SQL(" AND v.vseq <= %s")
+        # The one-time condition keeps a long match list from being scored exactly: the
+        # caller ranks those through the HNSW index instead.
+        ranked = sql.SQL(
+            " UNION ALL SELECT 1, r.seq, NULL, r.sim FROM (SELECT v.episode_seq AS seq,"
+            " 1 - (v.vector <=> %s::vector) AS sim FROM m JOIN episode_vectors v"
+            " ON v.namespace = m.namespace AND v.episode_seq = m.seq"
+            " WHERE v.model = {}{} AND (SELECT count(*) FROM m) <= {}"
+            " ORDER BY v.vector <=> %s::vector, v.episode_seq DESC LIMIT %s) r"
+        ).format(model_sql, bound, sql.Literal(EXACT_ROWS))
+        params += [text, *([] if max_vseq is None else [max_vseq]), text, limit]
+    top: sql.Composable = sql.SQL("%s")
+    if max_vseq is None:
+        top = sql.SQL(
+            "(SELECT coalesce(max(vseq), 0) FROM episode_vectors WHERE model = {})"
+        ).format(model_sql)
+    else:
+        params.append(max_vseq)
+    statement = sql.SQL(
+        "WITH m AS MATERIALIZED ({}) SELECT 0, seq, session_id, score::float8 FROM m{}"
+        " UNION ALL SELECT 2, {}::bigint, NULL, (SELECT count(*) FROM m)::float8"
+        " UNION ALL SELECT 3, coalesce(max(change), 0), NULL, NULL FROM episode_text_changes"
+    ).format(sql.SQL(matches), ranked, top)
+    rows: list[tuple[int, str | None, float | None]] = []
+    found: list[tuple[Any, Any]] = []
+    newest, count, text_change = 0, 0, 0
+    for part, seq, session, value in conn.execute(statement, params):
+        if part == 0:
+            rows.append((seq, session, value))
+        elif part == 1:
+            found.append((seq, value))
+        elif part == 2:
+            newest, count = int(seq), int(value)
+        else:
+            text_change = int(seq)
+    ranking = _best_first(found) if count <= EXACT_ROWS or values is None else None
+    return RankedMatches(rows, ranking, newest, text_change)
