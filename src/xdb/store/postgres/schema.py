@@ -252,6 +252,18 @@ CREATE INDEX episode_concepts_id ON episode_concepts (concept_id, episode_id)
 """
 
 
+# A filtered recall reads a concept's rows in a time window and then its episodes' filter
+# columns; with both covering indexes neither touches a table's pages (episodes rows are
+# ~1.8 KB) once vacuum has marked them all-visible: the filtered search's statement at 100k
+# went 5.5 -> 3.5-4.3 ms p50. A window's end is the key: recall mostly asks "since".
+_RECALL_COVER = """
+CREATE INDEX episode_concepts_window ON episode_concepts (concept_id, end_us)
+    INCLUDE (start_us, score, kind, namespace, episode_seq);
+DROP INDEX episodes_seq;
+CREATE INDEX episodes_seq ON episodes (seq) INCLUDE (namespace, session_id, start_us, end_us, kind)
+"""
+
+
 def _run(script: str) -> Callable[[Conn], None]:
     def apply(conn: Conn) -> None:
         for statement in script.split(";"):
@@ -270,6 +282,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (4, "vector search", vector_index.migrate),
     (5, "concept packs and the experience graph", _run(GRAPH_SCHEMA)),
     (6, "episode facts on concept rows", _run(_TAG_FACTS)),
+    (7, "covering indexes for filtered recall", _run(_RECALL_COVER)),
 ]
 
 LATEST = MIGRATIONS[-1][0]
