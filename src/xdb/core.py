@@ -76,6 +76,10 @@ class Database:
         self._session_lock = threading.Lock()
         self._settings = {"quota_bytes": quota_bytes}
         self.indexer = Indexer(store, partial(_embedder, embedder))
+        # The default caller's context, made once: every call needs one (hot for record).
+        self._context = Context(
+            store, self.caller, lambda: self.session_id, self._settings, self.indexer
+        )
 
     # ------------------------------------------------------------------ sessions
 
@@ -128,7 +132,9 @@ class Database:
             except ValidationError as exc:
                 raise from_validation_errors(exc.errors()) from None
         who = caller or self.caller
-        ctx = Context(self.store, who, lambda: self.session_id, self._settings, self.indexer)
+        ctx = self._context
+        if ctx.caller is not who:
+            ctx = Context(self.store, who, ctx.current_session, self._settings, self.indexer)
         response = op.handler(ctx, request)
         return self._release(who, op, response)
 

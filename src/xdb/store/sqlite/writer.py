@@ -47,14 +47,19 @@ class Writer:
         """Run ``fn(conn)`` inside a write transaction; return its result once committed."""
         job = _Job(fn)
         with self._mutex:
-            self._queue.append(job)
             lead = not self._busy
             if lead:
                 self._busy = True
             else:
                 job.done = threading.Event()
+                self._queue.append(job)
         if lead:
-            self._drain()
+            # Nobody was queued (the writer was idle): this job's transaction is its own,
+            # then the lead commits whatever queued meanwhile.
+            try:
+                self._run_alone(job)
+            finally:
+                self._drain()
         else:
             assert job.done is not None
             job.done.wait()
@@ -65,10 +70,10 @@ class Writer:
     def _drain(self) -> None:
         while True:
             with self._mutex:
-                batch, self._queue = self._queue, []
-                if not batch:
+                if not self._queue:
                     self._busy = False
                     return
+                batch, self._queue = self._queue, []
             try:
                 self._run_batch(batch)
             except BaseException as exc:
@@ -82,6 +87,11 @@ class Writer:
                         job.done.set()
 
     def _begin(self) -> None:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError:
+            pass  # another process writes: wait below, and report what it was
         deadline = time.monotonic() + LOCK_WAIT_SECONDS
         while True:
             try:
@@ -96,28 +106,43 @@ class Writer:
                         f"the database stayed locked by another process for {LOCK_WAIT_SECONDS}s"
                     ) from exc
 
+    def _run_alone(self, job: _Job) -> None:
+        """One job in its own transaction, with no savepoint: a failure rolls it all back."""
+        conn = self._conn
+        try:
+            self._begin()
+            try:
+                job.result = job.fn(conn)
+            except BaseException as exc:
+                conn.execute("ROLLBACK")
+                job.error = _wrap(exc)
+                return
+            conn.execute("COMMIT")
+            self.commits += 1
+        except BaseException as exc:
+            self.rollbacks += 1
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            job.result = None
+            if job.error is None:
+                job.error = _wrap(exc)
+
     def _run_batch(self, batch: list[_Job]) -> None:
+        if len(batch) == 1:
+            self._run_alone(batch[0])
+            return
         conn = self._conn
         self._begin()
         try:
-            if len(batch) == 1:
-                job = batch[0]
+            for job in batch:
+                conn.execute("SAVEPOINT job")
                 try:
                     job.result = job.fn(conn)
+                    conn.execute("RELEASE job")
                 except BaseException as exc:
-                    conn.execute("ROLLBACK")
+                    conn.execute("ROLLBACK TO job")
+                    conn.execute("RELEASE job")
                     job.error = _wrap(exc)
-                    return
-            else:
-                for job in batch:
-                    conn.execute("SAVEPOINT job")
-                    try:
-                        job.result = job.fn(conn)
-                        conn.execute("RELEASE job")
-                    except BaseException as exc:
-                        conn.execute("ROLLBACK TO job")
-                        conn.execute("RELEASE job")
-                        job.error = _wrap(exc)
             conn.execute("COMMIT")
             self.commits += 1
         except BaseException as exc:
