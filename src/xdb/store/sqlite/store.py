@@ -166,7 +166,8 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
             # connection last wrote it, valid while no other connection has committed
             # (data_version) and no transaction of ours rolled back: it saves three
             # lookups per record (~10 us of a ~120 us record).
-            (version,) = conn.execute("PRAGMA data_version").fetchone()
+            cursor = self.writer.cursor  # jobs run on the writer's connection
+            (version,) = cursor.execute("PRAGMA data_version").fetchone()
             tail = self._tail
             if tail is None or tail.version != version or tail.epoch != self.writer.rollbacks:
                 seq, indexed = conn.execute(
@@ -221,7 +222,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                 out.append((timestep_id(session, tick), tick))
             # execute() for one row: executemany's iteration costs ~5 us a record.
             if len(values) == 1:
-                conn.execute(_INSERT_TIMESTEP, values[0])
+                cursor.execute(_INSERT_TIMESTEP, values[0])
             else:
                 conn.executemany(_INSERT_TIMESTEP, values)
             if seq - indexed >= self.text_index_max_lag:
@@ -229,7 +230,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                 indexed = seq
             ticks = [(st[0], st[1], st[2], session) for session, st in state.items()]
             if len(ticks) == 1:
-                conn.execute(_UPDATE_SESSION, ticks[0])
+                cursor.execute(_UPDATE_SESSION, ticks[0])
             else:
                 conn.executemany(_UPDATE_SESSION, ticks)
             if close_event is not None:
