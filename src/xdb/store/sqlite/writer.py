@@ -1,8 +1,9 @@
 """One writer per database file, with group commit.
 
 Every write goes through one connection. A caller that finds the writer idle becomes the
-writer: it opens a transaction, runs its own job and every job queued meanwhile (each in a
-savepoint, so one failing job rolls back alone), commits once, and wakes the waiting callers.
+writer: it runs its own job in its own transaction, then every job queued meanwhile in one
+transaction (each in a savepoint, so one failing job rolls back alone), commits once, and
+wakes the waiting callers.
 Callers that arrive while a write is in progress queue their job and wait for that commit.
 
 Why not a dedicated writer thread (datasette's habit)? Handing each job to another thread
