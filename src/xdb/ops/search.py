@@ -130,7 +130,7 @@ class Ranking:
     max_vseq: int | None = None
     text_weight: float = TEXT_WEIGHT  # BM25's share of text relevance (benchmarks vary it)
     query_vector: Any = None  # the text's embedding, when the caller already has it
-    embed_failed: bool = False
+    embed_failed: bool = False  # the embedder failed once: rank without vectors
 
     def rank(
         self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None

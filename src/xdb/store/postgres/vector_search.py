@@ -106,10 +106,14 @@ def _select(
         " JOIN episodes e ON e.namespace = v.namespace AND e.seq = v.episode_seq"
         " WHERE {} ORDER BY {} LIMIT %s"
     ).format(conditions, order)
-    # The vector as pgvector's text form: psycopg dumps a list of floats element by element
-    # (0.75 ms for 384 of them), a string in one piece.
-    text = "[" + ",".join(map(repr, values)) + "]"
+    text = vector_text(values)
     return query, [text, *extra, *params, text, limit]
+
+
+def vector_text(values: list[float]) -> str:
+    """The vector as pgvector's text form: psycopg dumps a list of floats element by element
+    (0.75 ms for 384 of them), a string in one piece."""
+    return "[" + ",".join(map(repr, values)) + "]"
 
 
 def one_query(allowed: Sequence[int] | None) -> bool:
@@ -197,7 +201,7 @@ def matches_ranked(
     model_sql = sql.Literal(model)
     ranked: sql.Composable = sql.SQL("")
     if values is not None and limit > 0:
-        text = "[" + ",".join(map(repr, values)) + "]"
+        text = vector_text(values)
         bound = sql.SQL("")
         if max_vseq is not None:
             bound = sql.SQL(" AND v.vseq <= %s")

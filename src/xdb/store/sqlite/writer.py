@@ -91,12 +91,7 @@ class Writer:
                         job.done.set()
 
     def _begin(self) -> None:
-        try:
-            self.cursor.execute("BEGIN IMMEDIATE")
-            return
-        except sqlite3.OperationalError:
-            pass  # another process writes: wait below, and report what it was
-        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        deadline: float | None = None  # the clock is read only once a wait begins
         while True:
             try:
                 self.cursor.execute("BEGIN IMMEDIATE")
@@ -105,7 +100,9 @@ class Writer:
                 # busy_timeout already waited; keep waiting while another process writes.
                 if "locked" not in str(exc) and "busy" not in str(exc):
                     raise StoreError(f"could not start a write transaction: {exc}") from exc
-                if time.monotonic() > deadline:
+                if deadline is None:
+                    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+                elif time.monotonic() > deadline:
                     raise StoreError(
                         f"the database stayed locked by another process for {LOCK_WAIT_SECONDS}s"
                     ) from exc
@@ -124,12 +121,7 @@ class Writer:
             cursor.execute("COMMIT")
             self.commits += 1
         except BaseException as exc:
-            self.rollbacks += 1
-            if conn.in_transaction:
-                cursor.execute("ROLLBACK")
-            job.result = None
-            if job.error is None:
-                job.error = _wrap(exc)
+            self._abandon([job], exc)
 
     def _run_batch(self, batch: list[_Job]) -> None:
         if len(batch) == 1:
@@ -150,14 +142,18 @@ class Writer:
             conn.execute("COMMIT")
             self.commits += 1
         except BaseException as exc:
-            self.rollbacks += 1
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            err = _wrap(exc)
-            for job in batch:
-                job.result = None
-                if job.error is None:
-                    job.error = err
+            self._abandon(batch, exc)
+
+    def _abandon(self, batch: list[_Job], exc: BaseException) -> None:
+        """The transaction failed as a whole: roll it back; no job of it took effect."""
+        self.rollbacks += 1
+        if self._conn.in_transaction:
+            self.cursor.execute("ROLLBACK")
+        err = _wrap(exc)
+        for job in batch:
+            job.result = None
+            if job.error is None:
+                job.error = err
 
 
 def _wrap(exc: BaseException) -> BaseException:
