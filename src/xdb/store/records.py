@@ -64,13 +64,15 @@ def export_records(
     order: str,
     timestep_columns: str,
     episode_columns: str,
+    sessions: str = "sessions",
 ) -> Iterator[dict[str, Any]]:
     """Every stored object as a record, in a restorable order: ``read`` runs a query in the
     export's one snapshot; ``order`` is the column keeping sessions, tags, applications and
-    comments in the order they were made."""
+    comments in the order they were made; ``sessions`` the table (or view) whose rows hold
+    each session's current totals, with that column."""
     yield {"kind": FORMAT, "version": VERSION}
     for sid, next_tick, cus, lus in read(
-        f"SELECT session_id, next_tick, created_us, last_us FROM sessions ORDER BY {order}"
+        f"SELECT session_id, next_tick, created_us, last_us FROM {sessions} ORDER BY {order}"
     ):
         yield {
             "kind": "session",

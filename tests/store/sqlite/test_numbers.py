@@ -40,6 +40,9 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "ALTER TABLE episode_concepts DROP COLUMN start_us",
         "ALTER TABLE episode_concepts DROP COLUMN end_us",
         "DELETE FROM schema_migrations WHERE version = 7",
+        # and version 8 (session counters behind the log)
+        "DROP VIEW session_totals",
+        "DELETE FROM schema_migrations WHERE version = 8",
     ):
         conn.execute(statement)
     conn.close()
@@ -62,4 +65,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 7  # this test's downgrade undoes versions 5 to 7
+    assert LATEST == 8  # this test's downgrade undoes versions 5 to 8

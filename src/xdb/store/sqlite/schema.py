@@ -11,6 +11,7 @@ import time
 
 from xdb.errors import MigrationError
 from xdb.store.graph import SCHEMA as GRAPH_SCHEMA
+from xdb.store.sqlite import sessions
 
 # A migration is a script of statements separated by ";", or a list of statements (for
 # those, like triggers, that hold a ";" themselves).
@@ -223,6 +224,10 @@ MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
             "CREATE INDEX episode_concepts_id ON episode_concepts (concept_id, episode_id)",
         ],
     ),
+    # A lone record no longer rewrites its session's row: the row counts behind the log and
+    # this view adds the rest (``sessions``). A version before 8 would trust the row's
+    # next_tick, so it must not open a file written since.
+    (8, "session counters behind the log", [sessions.VIEW]),
 ]
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from xdb.errors import StoreError
+from xdb.errors import StoreError, XdbError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import rows, tagging
@@ -19,7 +19,7 @@ from xdb.store.graph_methods import GraphMethods
 from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
-from xdb.store.sqlite import episodes, textindex, transfer
+from xdb.store.sqlite import episodes, sessions, textindex, transfer
 from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
@@ -43,11 +43,6 @@ MMAP_BYTES = 2**31 - 2**16  # SQLite's default compile-time ceiling (SQLITE_MAX_
 # A tag whose type and name are taken is skipped (``tagging.insert_tag``).
 _INSERT_TAG = f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES ({SQLITE.marks(10)})"
 
-_UPDATE_SESSION = (
-    "UPDATE sessions SET next_tick = ?, last_us = max(last_us, ?), timesteps = timesteps + ?"
-    " WHERE session_id = ?"
-)
-
 
 def _open(location: str) -> sqlite3.Connection:
     uri = location.startswith("file:")
@@ -70,7 +65,7 @@ class _Tail:
     epoch: int  # Writer.rollbacks when read
     seq: int
     indexed: int
-    next_ticks: dict[str, int]
+    sessions: dict[str, list[int]]  # [next tick, timesteps its row has not counted, latest ts_us]
 
 
 class SQLiteStore(EpisodeMethods, GraphMethods):
@@ -144,12 +139,27 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     def close(self) -> None:
         if self.closed:
             return
+        self._settle_sessions()
         self.closed = True
         with self._readers_lock:
             for conn in self._readers:
                 conn.close()
             self._readers.clear()
         self._wconn.close()
+
+    def _settle_sessions(self) -> None:
+        """Fold the timesteps this connection left uncounted into their sessions' rows, so a
+        closed file has nothing to add up. Not worth a wait: if another process holds the
+        write lock, they stay uncounted, which readers and writers allow for (``sessions``)."""
+        tail = self._tail
+        behind = [s for s, st in tail.sessions.items() if st[1]] if tail is not None else []
+        if not behind or self.memory:
+            return
+        try:
+            self._wconn.execute("PRAGMA busy_timeout = 100")
+            self.writer.submit(lambda conn: sessions.settle(conn, behind), lock_wait=0)
+        except XdbError:
+            pass
 
     # ------------------------------------------------------------------ writes
 
@@ -158,14 +168,14 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
         items: Sequence[NewTimestep],
         close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
     ) -> list[tuple[str, int]]:
+        lone = len(items) == 1
+
         def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
-            # Per session in this batch: [next tick, latest ts_us, timesteps added]. One list
-            # per session keeps the per-timestep loop to a single dict lookup (hot path).
-            state: dict[str, list[int]] = {}
-            # The log's tail (last seq, index watermark, sessions' next ticks) as this
-            # connection last wrote it, valid while no other connection has committed
-            # (data_version) and no transaction of ours rolled back: it saves three
-            # lookups per record (~10 us of a ~120 us record).
+            # The log's tail (last seq, index watermark, per session its next tick and the
+            # timesteps its row has not counted yet) as this connection last wrote it, valid
+            # while no other connection has committed (data_version) and no transaction of
+            # ours rolled back: it saves a lookup per record and lets a lone record leave
+            # its session's row alone (``sessions``).
             cursor = self.writer.cursor  # jobs run on the writer's connection
             (version,) = cursor.execute("PRAGMA data_version").fetchone()
             tail = self._tail
@@ -174,33 +184,26 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                     "SELECT coalesce(max(seq), 0), (" + textindex.WATERMARK_SQL + ") FROM timesteps"
                 ).fetchone()
                 tail = _Tail(version, self.writer.rollbacks, seq, indexed, {})
-            seq, indexed, known = tail.seq, tail.indexed, tail.next_ticks
+            seq, indexed, known = tail.seq, tail.indexed, tail.sessions
+            # Per session in this job: [next tick, timesteps its row has not counted, their
+            # latest ts_us]; copies, so that a job that fails leaves the tail as it was.
+            state: dict[str, list[int]] = {}
             values = []
             out = []
             for it in items:
                 session = it.session_id
                 ts_us = it.ts_us
                 st = state.get(session)
-                if st is None and session in known:
-                    st = state[session] = [known[session], 0, 0]
                 if st is None:
-                    row = conn.execute(
-                        "SELECT next_tick FROM sessions WHERE session_id = ?", (session,)
-                    ).fetchone()
-                    if row is None:
-                        conn.execute(
-                            "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
-                            " VALUES (?, 1, ?, ?)",
-                            (session, ts_us, ts_us),
-                        )
-                        st = state[session] = [1, 0, 0]
-                    else:
-                        st = state[session] = [row[0], 0, 0]
+                    was = known.get(session)
+                    st = state[session] = (
+                        sessions.uncounted(conn, session, ts_us) if was is None else was.copy()
+                    )
                 tick = st[0]
                 st[0] = tick + 1
-                st[2] += 1
-                if ts_us > st[1]:
-                    st[1] = ts_us
+                st[1] += 1
+                if ts_us > st[2]:
+                    st[2] = ts_us
                 seq += 1
                 acts = it.activations
                 values.append(
@@ -221,18 +224,19 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                 )
                 out.append((timestep_id(session, tick), tick))
             # execute() for one row: executemany's iteration costs ~5 us a record.
-            if len(values) == 1:
+            if lone:
                 cursor.execute(_INSERT_TIMESTEP, values[0])
             else:
                 conn.executemany(_INSERT_TIMESTEP, values)
             if seq - indexed >= self.text_index_max_lag:
                 textindex.catch_up(conn)
                 indexed = seq
-            ticks = [(st[0], st[1], st[2], session) for session, st in state.items()]
-            if len(ticks) == 1:
-                cursor.execute(_UPDATE_SESSION, ticks[0])
-            else:
-                conn.executemany(_UPDATE_SESSION, ticks)
+            # A batch folds its sessions' counts into their rows (one UPDATE per session,
+            # whatever its size); a lone record only once SETTLE_EVERY are uncounted.
+            for session, st in state.items():
+                if not lone or st[1] >= sessions.SETTLE_EVERY:
+                    cursor.execute(sessions.FOLD, (st[0], st[2], st[1], session))
+                    st[1] = st[2] = 0
             if close_event is not None:
                 ended = [(it.session_id, it.event_id) for it in items if it.event_end]
                 for session, event_id in dict.fromkeys(ended):
@@ -242,8 +246,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                         ]
                         episodes.insert(conn, close_event(steps))
             # Only a job that got this far leaves its tail behind.
-            for session, st in state.items():
-                known[session] = st[0]
+            known.update(state)
             tail.seq, tail.indexed = seq, indexed
             self._tail = tail
             return out
@@ -275,7 +278,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     def latest_session(self) -> str | None:
         row = self._read(
             lambda c: c.execute(
-                "SELECT session_id FROM sessions ORDER BY last_us DESC, rowid DESC LIMIT 1"
+                "SELECT session_id FROM session_totals ORDER BY last_us DESC, made DESC LIMIT 1"
             ).fetchone()
         )
         return None if row is None else str(row[0])
@@ -363,8 +366,8 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
         def run(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
             total = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             found = conn.execute(
-                f"SELECT {rows.SESSION_COLUMNS} FROM sessions"
-                " ORDER BY last_us DESC, rowid DESC LIMIT ?",
+                f"SELECT {rows.SESSION_COLUMNS} FROM session_totals"
+                " ORDER BY last_us DESC, made DESC LIMIT ?",
                 (limit,),
             ).fetchall()
             return total, found
@@ -375,7 +378,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     def session_summary(self, session_id: str) -> SessionSummary | None:
         row = self._read(
             lambda c: c.execute(
-                f"SELECT {rows.SESSION_COLUMNS} FROM sessions WHERE session_id = ?",
+                f"SELECT {rows.SESSION_COLUMNS} FROM session_totals WHERE session_id = ?",
                 (session_id,),
             ).fetchone()
         )

@@ -25,15 +25,20 @@ from xdb.store.records import (
 from xdb.store.records import parse as _parse
 from xdb.store.records import tick as _tick
 from xdb.store.sqlbuild import SQLITE
-from xdb.store.sqlite import episodes, textindex
+from xdb.store.sqlite import episodes, sessions, textindex
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.timeutil import to_us
+
+# Sessions with their uncounted timesteps added (``sessions``), in the order they were made.
+_SESSIONS = "(SELECT made AS rowid, * FROM session_totals)"
 
 
 def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
     conn.execute("BEGIN")  # one snapshot for the whole export
     try:
-        yield from records.export_records(conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS)
+        yield from records.export_records(
+            conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS, _SESSIONS
+        )
         yield from graph_transfer.export_records(conn.execute)  # SQLite sorts text bytewise
     finally:
         conn.execute("COMMIT")
@@ -47,6 +52,9 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
     tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
     graph = graph_transfer.GraphImport(conn, SQLITE)
     seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
+    # The import moves sessions' next ticks and counts one by one: rows must count every
+    # timestep they are behind first, or a moved next_tick would skip some uncounted.
+    sessions.settle(conn)
     for number, raw in enumerate(records, 1):
         kind = raw.get("kind")
         body = {k: v for k, v in raw.items() if k != "kind"}

@@ -26,10 +26,11 @@ LOCK_WAIT_SECONDS = 120.0
 
 
 class _Job:
-    __slots__ = ("done", "error", "fn", "result")
+    __slots__ = ("done", "error", "fn", "lock_wait", "result")
 
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any]) -> None:
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any], lock_wait: float) -> None:
         self.fn = fn
+        self.lock_wait = lock_wait
         self.result: Any = None
         self.error: BaseException | None = None
         self.done: threading.Event | None = None
@@ -47,9 +48,15 @@ class Writer:
         self.commits = 0  # transactions committed, for tests and benchmarks
         self.rollbacks = 0  # whole transactions rolled back: caches of the tail go stale
 
-    def submit(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-        """Run ``fn(conn)`` inside a write transaction; return its result once committed."""
-        job = _Job(fn)
+    def submit(
+        self, fn: Callable[[sqlite3.Connection], Any], *, lock_wait: float = LOCK_WAIT_SECONDS
+    ) -> Any:
+        """Run ``fn(conn)`` inside a write transaction; return its result once committed.
+
+        ``lock_wait``: how long to keep waiting while another process holds the write lock
+        (beyond the connection's busy timeout), when this job starts a transaction itself.
+        """
+        job = _Job(fn, lock_wait)
         with self._mutex:
             lead = not self._busy
             if lead:
@@ -90,7 +97,7 @@ class Writer:
                     if job.done is not None:
                         job.done.set()
 
-    def _begin(self) -> None:
+    def _begin(self, lock_wait: float = LOCK_WAIT_SECONDS) -> None:
         deadline: float | None = None  # the clock is read only once a wait begins
         while True:
             try:
@@ -101,17 +108,17 @@ class Writer:
                 if "locked" not in str(exc) and "busy" not in str(exc):
                     raise StoreError(f"could not start a write transaction: {exc}") from exc
                 if deadline is None:
-                    deadline = time.monotonic() + LOCK_WAIT_SECONDS
-                elif time.monotonic() > deadline:
+                    deadline = time.monotonic() + lock_wait
+                if time.monotonic() >= deadline:
                     raise StoreError(
-                        f"the database stayed locked by another process for {LOCK_WAIT_SECONDS}s"
+                        f"the database stayed locked by another process for {lock_wait}s"
                     ) from exc
 
     def _run_alone(self, job: _Job) -> None:
         """One job in its own transaction, with no savepoint: a failure rolls it all back."""
         conn, cursor = self._conn, self.cursor
         try:
-            self._begin()
+            self._begin(job.lock_wait)
             try:
                 job.result = job.fn(conn)
             except BaseException as exc:
