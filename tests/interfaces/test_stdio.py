@@ -168,6 +168,26 @@ def test_requests_from_a_file_are_answered_into_a_file(tmp_path: Path) -> None:
     assert got[2]["result"]["structuredContent"]["tick"] == 1
 
 
+def test_a_line_that_is_not_json_is_skipped_and_the_next_request_answered(
+    tmp_path: Path,
+) -> None:
+    def call(n: int) -> str:
+        params = {"name": "xdb_record", "arguments": {"event_type": "input", "content": f"{n}"}}
+        return json.dumps(
+            {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {**params, **META}}
+        )
+
+    done = subprocess.run(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "j.sqlite3"), "mcp"],
+        input=f"{call(1)}\n{{not json\n{call(2)}\n".encode(),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    got = {m["id"]: m for m in map(json.loads, done.stdout.decode().splitlines())}
+    assert [got[n]["result"]["structuredContent"]["tick"] for n in sorted(got)] == [1, 2]
+
+
 def test_a_client_that_leaves_at_once_ends_the_server_cleanly(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "xdb", "--db", str(tmp_path / "e.sqlite3"), "mcp"],

@@ -19,16 +19,16 @@ import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.message import SessionMessage
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from xdb import __version__
@@ -160,11 +160,70 @@ def build_server(
     )
 
 
+class _LineReader:
+    """The server's read stream: parses each line of the client's as it is asked for.
+
+    The SDK's own stdio transport reads in a task of its own and hands each message over a
+    memory stream; reading in place saves that task switch on every message, as ``_LineWriter``
+    saves its twin on every answer. Parsing and errors are the SDK transport's own.
+    """
+
+    def __init__(self, lines: AsyncIterator[str]) -> None:
+        self._lines = lines
+
+    async def receive(self) -> SessionMessage | Exception:
+        try:
+            line = await anext(self._lines)
+        except StopAsyncIteration:
+            raise anyio.EndOfStream from None
+        try:
+            return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+        except Exception as exc:  # the SDK answers a malformed line as its transport would
+            return exc
+
+    def __aiter__(self) -> _LineReader:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        pass
+
+    async def __aenter__(self) -> _LineReader:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        pass
+
+
+class _LineWriter:
+    """The server's write stream: each answer goes out as one line when it is sent."""
+
+    def __init__(self, sink: LineSink) -> None:
+        self._sink = sink
+
+    async def send(self, item: SessionMessage, /) -> None:
+        text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        await self._sink.write(text + "\n")
+        await self._sink.flush()
+
+    async def aclose(self) -> None:
+        pass
+
+    async def __aenter__(self) -> _LineWriter:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        pass
+
+
 async def serve_lines(server: Server[Any], lines: AsyncIterator[str], sink: LineSink) -> None:
     """Run ``server`` over a line source and sink until the source ends (see ``stdio``)."""
-    # The SDK's stdio transport takes any object that iterates lines and writes/flushes text.
-    async with stdio_server(stdin=cast(Any, lines), stdout=cast(Any, sink)) as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    await server.run(_LineReader(lines), _LineWriter(sink), server.create_initialization_options())
 
 
 class _Sink:

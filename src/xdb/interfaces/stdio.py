@@ -12,7 +12,9 @@ session is initialised exactly as the client asked; the stateless (2026-07-28) e
 replay at all.
 
 The SDK reads and writes through asyncio pipes rather than its default file wrappers, which
-hop to a worker thread for every line read, written and flushed (~0.3 ms a call here).
+hop to a worker thread for every line read, written and flushed (~0.3 ms a call here), and
+its server reads and writes them in place rather than through the transport's reader and
+writer tasks (``mcp.serve_lines``): a call takes 6 turns of the event loop instead of 10.
 
 This module does not import the SDK: it is what runs while the SDK loads.
 """
