@@ -152,7 +152,8 @@ class Database:
         self, timesteps: Sequence[Mapping[str, Any] | BaseModel], **fields: Any
     ) -> RecordBatchResponse:
         """Record many timesteps (mappings or ``RecordRequest``s) in one transaction."""
-        items = [t if isinstance(t, BaseModel) else dict(t) for t in timesteps]
+        # Other mappings become dicts for pydantic; dicts and models pass as they are.
+        items = [t if isinstance(t, dict | BaseModel) else dict(t) for t in timesteps]
         return self.call("record_batch", {"timesteps": items, **fields})  # type: ignore[return-value]
 
     def tag(self, **fields: Any) -> TagResponse:
