@@ -42,6 +42,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 7",
         # and version 8 (session counters behind the log)
         "DROP VIEW session_totals",
+        "ALTER TABLE sessions DROP COLUMN pending",
         "DELETE FROM schema_migrations WHERE version = 8",
     ):
         conn.execute(statement)

@@ -30,16 +30,16 @@ def _step(session: str, ts_us: int = T0) -> NewTimestep:
     return step(session, ts_us, "x")
 
 
-def _row(path: Path, session: str) -> tuple[int, int]:
-    """The raw sessions row: (next_tick, timesteps)."""
+def _row(path: Path, session: str) -> tuple[int, int, int]:
+    """The raw sessions row: (next_tick, timesteps, pending)."""
     conn = sqlite3.connect(path)
     try:
         row = conn.execute(
-            "SELECT next_tick, timesteps FROM sessions WHERE session_id = ?", (session,)
+            "SELECT next_tick, timesteps, pending FROM sessions WHERE session_id = ?", (session,)
         ).fetchone()
     finally:
         conn.close()
-    return row[0], row[1]
+    return row[0], row[1], row[2]
 
 
 def _summary(store: SQLiteStore, session: str) -> tuple[int, int, int]:
@@ -68,22 +68,23 @@ def test_lone_records_leave_the_row_behind_by_less_than_settle_every(
     lags = []
     for tick in range(1, n + 1):
         store.record([_step("a", 1_000 + tick)])
-        next_tick, counted = _row(path, "a")
+        next_tick, counted, pending = _row(path, "a")
         lags.append(tick - counted)
         assert next_tick == counted + 1  # the row is a consistent checkpoint
+        assert pending == (counted < tick)  # marked exactly while it is behind
         assert _summary(store, "a") == (tick, tick, 1_000 + tick)
     assert max(lags) == SETTLE_EVERY - 1  # behind, and never by SETTLE_EVERY
     assert lags[SETTLE_EVERY - 1] == 0  # the SETTLE_EVERY-th record folded them in
     store.close()
-    assert _row(path, "a") == (n + 1, n)  # closing folds the rest
+    assert _row(path, "a") == (n + 1, n, 0)  # closing folds the rest
 
 
 def test_a_batch_folds_what_lone_records_left(store: SQLiteStore, path: Path) -> None:
     for _ in range(3):
         store.record([_step("a")])
     store.record([_step("a"), _step("b"), _step("a")])
-    assert _row(path, "a") == (6, 5)
-    assert _row(path, "b") == (2, 1)
+    assert _row(path, "a") == (6, 5, 0)
+    assert _row(path, "b") == (2, 1, 0)
 
 
 def test_a_second_store_sees_and_continues_what_the_first_left_uncounted(
@@ -101,7 +102,7 @@ def test_a_second_store_sees_and_continues_what_the_first_left_uncounted(
         assert _summary(other, "a") == _summary(store, "a") == (5, 5, 50)
     finally:
         other.close()  # folds what it left: all it knows is read from the log
-    assert _row(path, "a") == (6, 5)
+    assert _row(path, "a") == (6, 5, 0)
 
 
 def test_the_latest_session_counts_uncounted_timesteps(store: SQLiteStore) -> None:
@@ -123,7 +124,7 @@ def test_a_process_killed_before_folding_loses_no_count(path: Path) -> None:
     )
     assert child.returncode == -signal.SIGKILL, child.stderr
     assert child.stdout.count("ack ") == 10
-    assert _row(path, "s") == (1, 0)  # the row never moved
+    assert _row(path, "s") == (1, 0, 1)  # the row never moved, but says it is behind
     store = SQLiteStore(path)
     try:
         assert _summary(store, "s")[:2] == (10, 10)
@@ -131,7 +132,7 @@ def test_a_process_killed_before_folding_loses_no_count(path: Path) -> None:
         assert _summary(store, "s")[:2] == (11, 11)
     finally:
         store.close()
-    assert _row(path, "s") == (12, 11)
+    assert _row(path, "s") == (12, 11, 0)
 
 
 def test_an_import_counts_what_the_row_had_not(store: SQLiteStore) -> None:
@@ -161,7 +162,7 @@ def test_close_does_not_wait_for_another_process_lock(store: SQLiteStore, path: 
         holder.execute("ROLLBACK")
     finally:
         holder.close()
-    assert _row(path, "a") == (1, 0)
+    assert _row(path, "a") == (1, 0, 1)
     reopened = SQLiteStore(path)
     try:
         assert _summary(reopened, "a")[:2] == (1, 1)

@@ -225,9 +225,9 @@ MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
         ],
     ),
     # A lone record no longer rewrites its session's row: the row counts behind the log and
-    # this view adds the rest (``sessions``). A version before 8 would trust the row's
+    # a view adds the rest (``sessions``). A version before 8 would trust the row's
     # next_tick, so it must not open a file written since.
-    (8, "session counters behind the log", [sessions.VIEW]),
+    (8, "session counters behind the log", sessions.MIGRATION),
 ]
 
 

@@ -65,7 +65,7 @@ class _Tail:
     epoch: int  # Writer.rollbacks when read
     seq: int
     indexed: int
-    sessions: dict[str, list[int]]  # [next tick, timesteps its row has not counted, latest ts_us]
+    sessions: dict[str, list[int]]  # per session, as ``sessions.uncounted`` returns it
 
 
 class SQLiteStore(EpisodeMethods, GraphMethods):
@@ -186,7 +186,8 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                 tail = _Tail(version, self.writer.rollbacks, seq, indexed, {})
             seq, indexed, known = tail.seq, tail.indexed, tail.sessions
             # Per session in this job: [next tick, timesteps its row has not counted, their
-            # latest ts_us]; copies, so that a job that fails leaves the tail as it was.
+            # latest ts_us, whether its row is marked pending]; copies, so that a job that
+            # fails leaves the tail as it was.
             state: dict[str, list[int]] = {}
             values = []
             out = []
@@ -233,10 +234,14 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                 indexed = seq
             # A batch folds its sessions' counts into their rows (one UPDATE per session,
             # whatever its size); a lone record only once SETTLE_EVERY are uncounted.
+            # A lone record marks its session's row pending once, when it is the first uncounted.
             for session, st in state.items():
                 if not lone or st[1] >= sessions.SETTLE_EVERY:
                     cursor.execute(sessions.FOLD, (st[0], st[2], st[1], session))
-                    st[1] = st[2] = 0
+                    st[1] = st[2] = st[3] = 0
+                elif not st[3]:
+                    cursor.execute(sessions.MARK, (session,))
+                    st[3] = 1
             if close_event is not None:
                 ended = [(it.session_id, it.event_id) for it in items if it.event_end]
                 for session, event_id in dict.fromkeys(ended):
