@@ -178,7 +178,7 @@ class _LineReader:
             raise anyio.EndOfStream from None
         try:
             return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-        except Exception as exc:  # the SDK answers a malformed line as its transport would
+        except Exception as exc:  # handed over as the SDK's transport does (it skips it)
             return exc
 
     def __aiter__(self) -> _LineReader:

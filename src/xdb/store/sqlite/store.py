@@ -233,8 +233,8 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                 textindex.catch_up(conn)
                 indexed = seq
             # A batch folds its sessions' counts into their rows (one UPDATE per session,
-            # whatever its size); a lone record only once SETTLE_EVERY are uncounted.
-            # A lone record marks its session's row pending once, when it is the first uncounted.
+            # whatever its size); a lone record only once SETTLE_EVERY are uncounted, and
+            # marks its session's row pending when it is the first uncounted.
             for session, st in state.items():
                 if not lone or st[1] >= sessions.SETTLE_EVERY:
                     cursor.execute(sessions.FOLD, (st[0], st[2], st[1], session))
