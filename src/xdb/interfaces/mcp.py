@@ -160,8 +160,8 @@ def build_server(
     )
     if not _tracing():
         # The SDK wraps every message in an OpenTelemetry span, a no-op without a tracer
-        # installed that still costs ~50 us a call here (~5% of the server's share of a
-        # round trip); its docs say to drop it from this list to opt out.
+        # installed that still costs ~20 us a call (measured alone; ~2% of the server's
+        # share of a round trip); its docs say to drop it from this list to opt out.
         server.middleware = [
             m for m in server.middleware if type(m).__name__ != "OpenTelemetryMiddleware"
         ]
