@@ -166,37 +166,6 @@ async def test_dotted_names_and_groups(db: xdb.Database) -> None:
         assert (await c.list_tools()).tools == []
 
 
-_MIDDLEWARE = (
-    "import opentelemetry.trace as trace, xdb\n"
-    "from xdb.interfaces.mcp import build_server\n"
-    "{install}\n"
-    "with xdb.connect(':memory:') as db:\n"
-    "    print([type(m).__name__ for m in build_server(db).middleware])\n"
-)
-
-
-@pytest.mark.parametrize(
-    ("install", "kept"),
-    [
-        ("", []),
-        ("trace.set_tracer_provider(trace.NoOpTracerProvider())", ["OpenTelemetryMiddleware"]),
-    ],
-    ids=["no tracer: no spans", "a tracer installed: spans kept"],
-)
-def test_the_sdk_spans_are_kept_only_when_a_tracer_is_installed(
-    install: str, kept: list[str]
-) -> None:
-    # A fresh process each: a tracer provider can be installed only once per process.
-    done = subprocess.run(
-        [sys.executable, "-c", _MIDDLEWARE.format(install=install)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == repr(kept)
-
-
 # --------------------------------------------------------------------------- every tool
 
 

@@ -149,7 +149,7 @@ def build_server(
             structured_content=data,
         )
 
-    server: Server[Any] = Server(
+    return Server(
         "xdb",
         version=__version__,
         instructions=_INSTRUCTIONS,
@@ -158,22 +158,6 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
-    if not _tracing():
-        # The SDK wraps every message in an OpenTelemetry span, a no-op without a tracer
-        # installed that still costs ~20 us a call (measured alone; ~2% of the server's
-        # share of a round trip); its docs say to drop it from this list to opt out.
-        server.middleware = [
-            m for m in server.middleware if type(m).__name__ != "OpenTelemetryMiddleware"
-        ]
-    return server
-
-
-def _tracing() -> bool:
-    """Whether this process has an OpenTelemetry tracer installed (``opentelemetry-instrument
-    xdb mcp`` does it before xdb starts): then the SDK's spans are kept."""
-    from opentelemetry import trace
-
-    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
 
 
 class _LineReader:
