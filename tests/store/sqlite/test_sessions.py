@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -166,5 +167,41 @@ def test_close_does_not_wait_for_another_process_lock(store: SQLiteStore, path: 
     reopened = SQLiteStore(path)
     try:
         assert _summary(reopened, "a")[:2] == (1, 1)
+    finally:
+        reopened.close()
+
+
+def test_a_record_queued_behind_the_fold_at_close_counts_from_the_log(path: Path) -> None:
+    store = SQLiteStore(path)
+    for _ in range(3):
+        store.record([_step("a")])  # uncounted, and the store's tail knows it
+    gate, holding = threading.Event(), threading.Event()
+
+    def hold(conn: sqlite3.Connection) -> None:
+        holding.set()
+        gate.wait()
+
+    def queued(n: int) -> None:
+        while len(store.writer._queue) < n:  # spin: no sleep decides the order
+            pass
+
+    holder = threading.Thread(target=store.writer.submit, args=(hold,))
+    holder.start()
+    holding.wait()  # the writer is busy: what follows queues, in this order
+    closer = threading.Thread(target=store.close)
+    closer.start()
+    queued(1)  # the fold close asks for
+    made: list[list[tuple[str, int]]] = []
+    batch = threading.Thread(target=lambda: made.append(store.record([_step("a"), _step("a")])))
+    batch.start()
+    queued(2)
+    gate.set()
+    for t in (holder, closer, batch):
+        t.join()
+    assert made == [[("ts-a-4", 4), ("ts-a-5", 5)]]
+    assert _row(path, "a") == (6, 5, 0)  # folded once, not the first three twice
+    reopened = SQLiteStore(path)
+    try:
+        assert _summary(reopened, "a")[:2] == (5, 5)
     finally:
         reopened.close()

@@ -152,12 +152,20 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
         closed file has nothing to add up. Not worth a wait: if another process holds the
         write lock, they stay uncounted, which readers and writers allow for (``sessions``)."""
         tail = self._tail
-        behind = [s for s, st in tail.sessions.items() if st[1]] if tail is not None else []
-        if not behind or self.memory:
+        # list(): one step under the GIL, while a record job may be adding sessions.
+        if self.memory or tail is None or not any(st[1] for st in list(tail.sessions.values())):
             return
+
+        def fold(conn: sqlite3.Connection) -> None:
+            # In the writer, so no record job runs meanwhile; and the tail goes, or a record
+            # queued behind this fold would count (and mark) from a state it no longer has.
+            tail, self._tail = self._tail, None
+            if tail is not None:
+                sessions.settle(conn, [s for s, st in tail.sessions.items() if st[1]])
+
         try:
             self._wconn.execute("PRAGMA busy_timeout = 100")
-            self.writer.submit(lambda conn: sessions.settle(conn, behind), lock_wait=0)
+            self.writer.submit(fold, lock_wait=0)
         except XdbError:
             pass
 
