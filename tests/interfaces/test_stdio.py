@@ -188,6 +188,44 @@ def test_a_line_that_is_not_json_is_skipped_and_the_next_request_answered(
     assert [got[n]["result"]["structuredContent"]["tick"] for n in sorted(got)] == [1, 2]
 
 
+def _call(n: int) -> bytes:
+    params = {"name": "xdb_record", "arguments": {"event_type": "input", "content": f"{n}"}}
+    request = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {**params, **META}}
+    return json.dumps(request).encode() + b"\n"
+
+
+def test_a_client_that_stops_reading_stops_the_server_with_one_line(tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "p.sqlite3"), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        server.stdin.write(_call(1))
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1  # the SDK is serving
+        server.stdout.close()  # the client stops reading: the next answer cannot be written
+        try:
+            server.stdin.write(_call(2) + _call(3))
+            server.stdin.close()
+        except BrokenPipeError:
+            pass  # the server stopped first
+        server.wait(timeout=60)
+        assert server.stderr is not None
+        err = server.stderr.read()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        if server.stderr is not None:
+            server.stderr.close()
+    text = err.decode()
+    assert server.returncode == 2, text
+    assert text.startswith("error: ") and text.count("\n") == 1, text  # no traceback
+
+
 def test_a_client_that_leaves_at_once_ends_the_server_cleanly(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "xdb", "--db", str(tmp_path / "e.sqlite3"), "mcp"],

@@ -170,8 +170,11 @@ class _LineReader:
 
     def __init__(self, lines: AsyncIterator[str]) -> None:
         self._lines = lines
+        self.stopped = False
 
     async def receive(self) -> SessionMessage | Exception:
+        if self.stopped:
+            raise anyio.EndOfStream
         try:
             line = await anext(self._lines)
         except StopAsyncIteration:
@@ -201,15 +204,30 @@ class _LineReader:
 
 
 class _LineWriter:
-    """The server's write stream: each answer goes out as one line when it is sent."""
+    """The server's write stream: each answer goes out as one line when it is sent.
 
-    def __init__(self, sink: LineSink) -> None:
+    When the output fails (the client has gone, or a file is full), serving stops as it
+    does when the SDK's writer task fails: nothing more is read, the answers still to come
+    are dropped as the SDK drops them on a broken stream, and ``serve_lines`` raises the
+    error once the server is done.
+    """
+
+    def __init__(self, sink: LineSink, reader: _LineReader) -> None:
         self._sink = sink
+        self._reader = reader
+        self.failed: OSError | None = None
 
     async def send(self, item: SessionMessage, /) -> None:
+        if self.failed is not None:
+            raise anyio.BrokenResourceError from self.failed
         text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-        await self._sink.write(text + "\n")
-        await self._sink.flush()
+        try:
+            await self._sink.write(text + "\n")
+            await self._sink.flush()
+        except OSError as exc:
+            self.failed = exc
+            self._reader.stopped = True
+            raise anyio.BrokenResourceError from exc
 
     async def aclose(self) -> None:
         pass
@@ -223,7 +241,11 @@ class _LineWriter:
 
 async def serve_lines(server: Server[Any], lines: AsyncIterator[str], sink: LineSink) -> None:
     """Run ``server`` over a line source and sink until the source ends (see ``stdio``)."""
-    await server.run(_LineReader(lines), _LineWriter(sink), server.create_initialization_options())
+    reader = _LineReader(lines)
+    writer = _LineWriter(sink, reader)
+    await server.run(reader, writer, server.create_initialization_options())
+    if writer.failed is not None:
+        raise writer.failed
 
 
 class _Sink:
