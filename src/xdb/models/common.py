@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -88,6 +88,11 @@ DEFAULT_ROLE = {
     EventType.STEERING: Role.SYSTEM,
     EventType.SYSTEM: Role.SYSTEM,
 }
+
+
+# Field types every request module shares.
+NonEmpty = Annotated[str, Field(min_length=1)]
+Score = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
 class Model(BaseModel):

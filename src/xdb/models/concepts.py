@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-from xdb.models.common import Model
-
-NonEmpty = Annotated[str, Field(min_length=1)]
+from xdb.models.common import Model, NonEmpty
 
 
 class ImportConceptsRequest(Model):

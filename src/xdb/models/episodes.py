@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from xdb.models.common import Model, TimeRange
+from xdb.models.common import Model, NonEmpty, Score, TimeRange
 from xdb.timeutil import as_utc
-
-Score = Annotated[float, Field(ge=0.0, le=1.0)]
-NonEmpty = Annotated[str, Field(min_length=1)]
 
 DEFAULT_NAMESPACE = "default"
 

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from xdb.models.common import Model, TimeRange
+from xdb.models.common import Model, NonEmpty, TimeRange
 from xdb.models.episodes import GraphEdge, GraphNode, NodeType, Relation
-
-NonEmpty = Annotated[str, Field(min_length=1)]
 
 
 class WalkDirection(StrEnum):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -13,7 +13,9 @@ from xdb.models.common import (
     EventType,
     Fidelity,
     Model,
+    NonEmpty,
     Role,
+    Score,
     TagSource,
     TagType,
     TargetType,
@@ -21,9 +23,6 @@ from xdb.models.common import (
     TimeRange,
 )
 from xdb.timeutil import as_utc
-
-Score = Annotated[float, Field(ge=0.0, le=1.0)]
-NonEmpty = Annotated[str, Field(min_length=1)]
 
 # --------------------------------------------------------------------------- domain objects
 

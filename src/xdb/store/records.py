@@ -25,7 +25,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from xdb.errors import InvalidRequest, from_validation_errors
 from xdb.ids import new_id, parse_timestep_id
-from xdb.models.episodes import AddEpisodeRequest, NonEmpty, Provenance
+from xdb.models.common import NonEmpty
+from xdb.models.episodes import AddEpisodeRequest, Provenance
 from xdb.store import rows
 from xdb.store.protocol import NewEpisode
 from xdb.store.sqlbuild import Connection, Dialect
