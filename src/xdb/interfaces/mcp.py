@@ -19,7 +19,7 @@ import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 import anyio.to_thread
@@ -160,7 +160,21 @@ def build_server(
     )
 
 
-class _LineReader:
+class _InPlaceStream:
+    """What the SDK's stream protocols ask besides reading or writing: nothing to open or
+    close, since the lines' source and sink belong to the caller of ``serve_lines``."""
+
+    async def aclose(self) -> None:
+        pass
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        pass
+
+
+class _LineReader(_InPlaceStream):
     """The server's read stream: parses each line of the client's as it is asked for.
 
     The SDK's own stdio transport reads in a task of its own and hands each message over a
@@ -193,17 +207,8 @@ class _LineReader:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        pass
 
-    async def __aenter__(self) -> _LineReader:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        pass
-
-
-class _LineWriter:
+class _LineWriter(_InPlaceStream):
     """The server's write stream: each answer goes out as one line when it is sent.
 
     When the output fails (the client has gone, or a file is full), serving stops as it
@@ -228,15 +233,6 @@ class _LineWriter:
             self.failed = exc
             self._reader.stopped = True
             raise anyio.BrokenResourceError from exc
-
-    async def aclose(self) -> None:
-        pass
-
-    async def __aenter__(self) -> _LineWriter:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        pass
 
 
 async def serve_lines(server: Server[Any], lines: AsyncIterator[str], sink: LineSink) -> None:

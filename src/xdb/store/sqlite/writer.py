@@ -40,7 +40,7 @@ class Writer:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         # The writer's own statements (and a hot job's) on one cursor: conn.execute makes a
-        # cursor per statement, ~1 us each of a single record's five.
+        # cursor per statement, ~1 us each of a single record's four.
         self.cursor = conn.cursor()
         self._mutex = threading.Lock()
         self._queue: list[_Job] = []
