@@ -9,6 +9,7 @@ the seeded random order included (both stores use the same shuffle of seqs).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import numpy as np
@@ -17,6 +18,7 @@ import pytest
 from tests.store._data import DAY, T0, episode
 from xdb.errors import StoreError
 from xdb.store.protocol import ConceptCondition, EpisodeFilter, NewEpisode, Store
+from xdb.store.records import episode_record
 
 MakeStore = Callable[[str], Store]
 MIN = 60_000_000
@@ -407,4 +409,35 @@ def test_episodes_match_across_stores(make_store: MakeStore) -> None:
     assert sqlite.episodes_by_seqs(range(10)) == postgres.episodes_by_seqs(range(10))
     assert sqlite.load_vectors("m") == postgres.load_vectors("m")
     assert sqlite.missing_vectors("m", 10) == postgres.missing_vectors("m", 10)
+    assert list(sqlite.export_records()) == list(postgres.export_records())
+
+
+def test_an_import_leaves_what_one_insert_after_another_leaves(make_store: MakeStore) -> None:
+    # PostgreSQL imports a run of episodes in one batch (``plan_inserts`` works out the
+    # contexts); SQLite inserts them one by one. The batch lands among stored episodes of the
+    # same sessions, with tied start times, long contents, a stored id and a repeated one.
+    rng = random.Random(3)
+
+    def made(n: int) -> NewEpisode:
+        words = " ".join(
+            rng.choice(["cat", "train", "Paris", "midnight", "rain"]) for _ in range(3)
+        )
+        return episode(
+            n,
+            f"Note {n} on {words}." + ("x" * 1500 if n % 7 == 0 else ""),
+            session=rng.choice(["a", "b", "c", None]),
+            start_us=T0 + rng.randrange(15) * MIN,
+            concepts=[(f"c/{rng.randrange(3)}", 0.5, "stable"), ("c/0", 0.9, "stable")],
+        )
+
+    stored = [made(n) for n in range(1, 25)]
+    imported = [episode_record(made(n)) for n in range(25, 85)]
+    imported += [episode_record(stored[3]), imported[5]]
+    sqlite, postgres = make_store("sqlite"), make_store("postgres")
+    for s in (sqlite, postgres):
+        for e in stored:
+            s.add_episode(e)
+        assert s.import_records(imported)["episode"] == 60
+    assert sqlite.text_changes(0, 10_000) == postgres.text_changes(0, 10_000)
+    assert sqlite.episodes_by_seqs(range(100)) == postgres.episodes_by_seqs(range(100))
     assert list(sqlite.export_records()) == list(postgres.export_records())

@@ -140,25 +140,27 @@ def import_episode(
 ) -> bool:
     """Insert an episode with the store's ``insert`` unless its id is stored; True when it
     was inserted."""
+    episode_id = record.episode_id or new_id("episode")
+    if conn.execute(f"SELECT 1 FROM episodes WHERE id = {d.mark}", (episode_id,)).fetchone():
+        return False
+    insert(conn, new_episode(record, episode_id))
+    return True
+
+
+def new_episode(record: EpisodeRecord, episode_id: str) -> NewEpisode:
+    """The row an imported episode record makes."""
     # Imported lazily: the operations register themselves on import, in an order the
     # interfaces list them in, which a store module must not decide.
     from xdb.ops.episodes import episode_row
 
-    episode_id = record.episode_id or new_id("episode")
-    if conn.execute(f"SELECT 1 FROM episodes WHERE id = {d.mark}", (episode_id,)).fetchone():
-        return False
     if record.provenance is None:
         record = record.model_copy(
             update={"provenance": Provenance(session_id=record.session_id, source="import")}
         )
     created = to_us(record.created_at) if record.created_at else now_us()
-    insert(
-        conn,
-        episode_row(
-            record, episode_id=episode_id, created_us=created, created_by=record.created_by
-        ),
+    return episode_row(
+        record, episode_id=episode_id, created_us=created, created_by=record.created_by
     )
-    return True
 
 
 def check_version(raw: dict[str, Any], number: int) -> None:

@@ -15,11 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from psycopg.types.json import Json
-
 from xdb.errors import StoreError
 from xdb.store import sqlbuild
-from xdb.store.context import context
+from xdb.store.context import CONTEXT_CHARS, Placed, context, plan_inserts
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
@@ -39,80 +37,147 @@ _INSERT_COLUMNS = (
 )
 
 
-def _json(value: Any) -> Json:
-    return Json(value, dumps=json_text)
-
-
 def insert(conn: Conn, ep: NewEpisode) -> int:
     """Insert an episode; call under ``lock_episodes``."""
-    if conn.execute("SELECT 1 FROM episodes WHERE id = %s", (ep.id,)).fetchone():
-        # SQLite's UNIQUE(id) says this as an IntegrityError; here ids are unique per
-        # namespace in the schema (distribution), so the lock makes this check the guard.
-        raise StoreError(f"write failed and was rolled back: episode id {ep.id!r} exists")
-    row = conn.execute(
-        f"INSERT INTO episodes ({_INSERT_COLUMNS}) VALUES"
-        " (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING seq",
+    return insert_many(conn, [ep])[0]
+
+
+def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
+    """Insert episodes as as many ``insert`` calls in order would, in a few round trips
+    whatever their number (an import of 100k episodes took ~10 minutes one by one); their
+    seqs. Call under ``lock_episodes``."""
+    if not eps:
+        return []
+    ids = [ep.id for ep in eps]
+    taken = {r[0] for r in conn.execute("SELECT id FROM episodes WHERE id = ANY(%s)", (ids,))}
+    seen: set[str] = set()
+    for episode_id in ids:
+        if episode_id in taken or episode_id in seen:
+            # SQLite's UNIQUE(id) says this as an IntegrityError; here ids are unique per
+            # namespace in the schema (distribution), so the lock makes this check the guard.
+            raise StoreError(f"write failed and was rolled back: episode id {episode_id!r} exists")
+        seen.add(episode_id)
+    # Seqs drawn in order under the lock, so they are what one insert after another draws;
+    # knowing them first lets each row go in once, with its final context.
+    seqs = sorted(
+        int(r[0])
+        for r in conn.execute(
+            "SELECT nextval(pg_get_serial_sequence('episodes', 'seq')) FROM generate_series(1, %s)",
+            (len(eps),),
+        )
+    )
+    new = [
+        Placed(seq, ep.namespace, ep.session_id, ep.start_us, ep.content, "")
+        for seq, ep in zip(seqs, eps, strict=True)
+    ]
+    changed, log = plan_inserts(_nearby(conn, new), new)
+    mine = set(seqs)
+    conn.execute(
+        f"INSERT INTO episodes (seq, context, {_INSERT_COLUMNS}) OVERRIDING SYSTEM VALUE"
+        " SELECT * FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],"
+        " %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bigint[], %s::bigint[],"
+        " %s::text[], %s::json[], %s::json[], %s::json[], %s::json[], %s::json[])",
         (
-            ep.namespace,
-            ep.id,
-            ep.kind,
-            ep.session_id,
-            ep.summary,
-            ep.content,
-            ep.start_us,
-            ep.end_us,
-            ep.created_us,
-            ep.created_by,
-            _json(ep.concept_tags),
-            _json(ep.labels),
-            _json(ep.motive_profile),
-            _json(ep.metadata),
-            _json(ep.provenance),
+            seqs,
+            [changed.get(seq, "") for seq in seqs],
+            *map(list, zip(*(_values(ep) for ep in eps), strict=True)),
         ),
-    ).fetchone()
-    assert row is not None
-    seq = int(row[0])
-    # SQLite keeps the first row of a repeated concept with the highest score, and the last
-    # confidence of a repeated label; one multi-row insert may not touch a row twice, so
-    # the repeats are folded here.
-    concepts: dict[str, list[Any]] = {}
-    for t in ep.concept_tags:
-        seen = concepts.setdefault(t["concept_id"], [t["score"], t["kind"]])
-        seen[0] = max(seen[0], t["score"])
-    labels = {(lb["concept_id"], lb["label"]): lb["confidence"] for lb in ep.labels}
-    if concepts:
+    )
+    others = [(seq, text) for seq, text in changed.items() if seq not in mine]
+    if others:
+        conn.execute(
+            "UPDATE episodes e SET context = u.c FROM unnest(%s::bigint[], %s::text[]) AS u(s, c)"
+            " WHERE e.seq = u.s",
+            ([s for s, _ in others], [c for _, c in others]),
+        )
+    _insert_concepts(conn, seqs, eps)
+    conn.execute(
+        "INSERT INTO episode_text_changes (namespace, seq) SELECT n, s"
+        " FROM unnest(%s::text[], %s::bigint[]) WITH ORDINALITY AS u(n, s, o) ORDER BY o",
+        ([n for n, _ in log], [s for _, s in log]),
+    )
+    return seqs
+
+
+def _values(ep: NewEpisode) -> tuple[Any, ...]:
+    """An episode's values in ``_INSERT_COLUMNS`` order, JSON columns as their text."""
+    return (
+        ep.namespace,
+        ep.id,
+        ep.kind,
+        ep.session_id,
+        ep.summary,
+        ep.content,
+        ep.start_us,
+        ep.end_us,
+        ep.created_us,
+        ep.created_by,
+        json_text(ep.concept_tags),
+        json_text(ep.labels),
+        json_text(ep.motive_profile),
+        json_text(ep.metadata),
+        json_text(ep.provenance),
+    )
+
+
+def _nearby(conn: Conn, new: Sequence[Placed]) -> list[Placed]:
+    """The stored episodes two either side of each new one in its session (``plan_inserts``)."""
+    placed = [ep for ep in new if ep.session_id is not None]
+    if not placed:
+        return []
+    side = (
+        "(SELECT seq, namespace, session_id, start_us, left(content, %s), context FROM episodes"
+        " WHERE session_id = u.sid AND (start_us, seq) {} (u.st, u.sq)"
+        " ORDER BY start_us {}, seq {} LIMIT 2)"
+    )
+    found = conn.execute(
+        "SELECT DISTINCT x.* FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) AS u(sid, st, sq)"
+        f" CROSS JOIN LATERAL ({side.format('<', 'DESC', 'DESC')}"
+        f" UNION ALL {side.format('>', 'ASC', 'ASC')}) x",
+        (
+            [ep.session_id for ep in placed],
+            [ep.start_us for ep in placed],
+            [ep.seq for ep in placed],
+            CONTEXT_CHARS,
+            CONTEXT_CHARS,
+        ),
+    )
+    return [Placed(int(r[0]), r[1], r[2], int(r[3]), r[4], r[5]) for r in found]
+
+
+def _insert_concepts(conn: Conn, seqs: Sequence[int], eps: Sequence[NewEpisode]) -> None:
+    """The episodes' concept and label rows, each set in one statement."""
+    concept_rows: list[tuple[Any, ...]] = []
+    label_rows: list[tuple[Any, ...]] = []
+    for seq, ep in zip(seqs, eps, strict=True):
+        # SQLite keeps the first row of a repeated concept with the highest score, and the
+        # last confidence of a repeated label; one multi-row insert may not touch a row
+        # twice, so the repeats are folded here.
+        concepts: dict[str, list[Any]] = {}
+        for t in ep.concept_tags:
+            seen = concepts.setdefault(t["concept_id"], [t["score"], t["kind"]])
+            seen[0] = max(seen[0], t["score"])
+        labels = {(lb["concept_id"], lb["label"]): lb["confidence"] for lb in ep.labels}
+        concept_rows.extend(
+            (ep.namespace, seq, ep.id, ep.start_us, ep.end_us, c, score, kind)
+            for c, (score, kind) in concepts.items()
+        )
+        label_rows.extend((ep.namespace, seq, c, lb, conf) for (c, lb), conf in labels.items())
+    if concept_rows:
         conn.execute(
             "INSERT INTO episode_concepts"
             " (namespace, episode_seq, episode_id, start_us, end_us, concept_id, score, kind)"
-            " SELECT %s, %s, %s, %s, %s, * FROM unnest(%s::text[], %s::float8[], %s::text[])",
-            (
-                ep.namespace,
-                seq,
-                ep.id,
-                ep.start_us,
-                ep.end_us,
-                list(concepts),
-                [v[0] for v in concepts.values()],
-                [v[1] for v in concepts.values()],
-            ),
+            " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::bigint[],"
+            " %s::bigint[], %s::text[], %s::float8[], %s::text[])",
+            tuple(map(list, zip(*concept_rows, strict=True))),
         )
-    if labels:
+    if label_rows:
         conn.execute(
             "INSERT INTO episode_labels (namespace, episode_seq, concept_id, label, confidence)"
-            " SELECT %s, %s, * FROM unnest(%s::text[], %s::text[], %s::float8[])",
-            (
-                ep.namespace,
-                seq,
-                [k[0] for k in labels],
-                [k[1] for k in labels],
-                list(labels.values()),
-            ),
+            " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[],"
+            " %s::float8[])",
+            tuple(map(list, zip(*label_rows, strict=True))),
         )
-    # The new episode's context, and its session neighbours' (each now has a new neighbour).
-    _log_text_change(conn, ep.namespace, seq)
-    for affected in (seq, *_neighbour_seqs(conn, seq)):
-        refresh_context(conn, affected)
-    return seq
 
 
 def _log_text_change(conn: Conn, namespace: str, seq: int) -> None:

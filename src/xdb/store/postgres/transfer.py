@@ -3,8 +3,8 @@
 The record format, its validation and the export's order are ``xdb.store.records``,
 shared with the SQLite store, so an export from either store imports into the other.
 The export reads one REPEATABLE READ snapshot through server-side cursors, so memory stays
-flat however large the database. The import is one transaction; timesteps, nearly all of
-any real export, go in batches rather than a statement each.
+flat however large the database. The import is one transaction; runs of timesteps (nearly
+all of any real export) and of episodes go in batches rather than a statement or ten each.
 """
 
 from __future__ import annotations
@@ -14,17 +14,19 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from xdb.errors import InvalidRequest
+from xdb.ids import new_id
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
 from xdb.store import graph_transfer, records, rows
 from xdb.store.postgres import episodes
 from xdb.store.postgres.connection import Conn, lock_episodes
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
+from xdb.store.protocol import NewEpisode
 from xdb.store.records import (
     FORMAT,
     EpisodeRecord,
     SessionRecord,
     check_version,
-    import_episode,
+    new_episode,
     parse,
     unknown_kind,
 )
@@ -119,20 +121,36 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
     tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
     graph = graph_transfer.GraphImport(conn, POSTGRES)
     pending: list[Timestep] = []
+    pending_episodes: list[EpisodeRecord] = []
 
     def flush() -> None:
-        nonlocal skipped
-        added = _insert_timesteps(conn, pending)
-        counts["timestep"] += added
-        skipped += len(pending) - added
-        pending.clear()
+        nonlocal skipped, episode_count
+        if pending:
+            added = _insert_timesteps(conn, pending)
+            counts["timestep"] += added
+            skipped += len(pending) - added
+            pending.clear()
+        if pending_episodes:
+            added = _insert_episodes(conn, pending_episodes)
+            episode_count = (episode_count or 0) + added
+            skipped += len(pending_episodes) - added
+            pending_episodes.clear()
 
     for number, raw in enumerate(records, 1):
         kind = raw.get("kind")
         body = {k: v for k, v in raw.items() if k != "kind"}
         if kind == "timestep":
+            if pending_episodes:
+                flush()
             pending.append(parse(Timestep, body, number, kind))
             if len(pending) >= BATCH:
+                flush()
+            continue
+        if kind == "episode":
+            if pending:
+                flush()
+            pending_episodes.append(parse(EpisodeRecord, body, number, kind))
+            if len(pending_episodes) >= BATCH:
                 flush()
             continue
         flush()  # keep the records' order: what follows may refer to these timesteps
@@ -218,11 +236,6 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
             )
             counts["comment"] += added
             skipped += 1 - added
-        elif kind == "episode":
-            record = parse(EpisodeRecord, body, number, kind)
-            inserted = import_episode(conn, record, episodes.insert, POSTGRES)
-            episode_count = (episode_count or 0) + (1 if inserted else 0)
-            skipped += 0 if inserted else 1
         elif kind in graph_transfer.KINDS:
             skipped += 1 - graph.add(kind, body, number)
         else:
@@ -231,6 +244,19 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
     if episode_count is not None:
         counts["episode"] = episode_count
     return {**counts, **graph.counts, "skipped": skipped}
+
+
+def _insert_episodes(conn: Conn, batch: list[EpisodeRecord]) -> int:
+    """Insert the episodes whose ids are not stored (nor earlier in the batch), in order, as
+    ``import_episode`` one after another would; how many were inserted."""
+    ids = [record.episode_id or new_id("episode") for record in batch]
+    stored = {r[0] for r in conn.execute("SELECT id FROM episodes WHERE id = ANY(%s)", (ids,))}
+    fresh: dict[str, NewEpisode] = {}
+    for record, episode_id in zip(batch, ids, strict=True):
+        if episode_id not in stored and episode_id not in fresh:
+            fresh[episode_id] = new_episode(record, episode_id)
+    episodes.insert_many(conn, list(fresh.values()))
+    return len(fresh)
 
 
 def _insert_new(conn: Conn, table: str, columns: str, values: tuple[Any, ...]) -> int:
