@@ -373,6 +373,13 @@ def test_vectors_store_load_and_drop(filled: Store) -> None:
     assert filled.drop_other_vectors("m") == 1
     assert filled.load_vectors("other") == []
     assert [v[1] for v in filled.load_vectors("m")] == [1, 2]
+    # An episode twice in one call: the first of its vectors is stored, numbered in order.
+    twice = [(4, _vector(4, 4)), (3, _vector(3, 3)), (4, _vector(5, 5))]
+    assert filled.store_vectors("other", twice) == [4, 5, 0]
+    assert [(v[1], v[2]) for v in filled.load_vectors("other")] == [
+        (4, twice[0][1]),
+        (3, twice[1][1]),
+    ]
 
 
 def test_missing_vectors_cut_long_content(store: Store) -> None:
