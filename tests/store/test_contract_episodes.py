@@ -354,6 +354,9 @@ def test_vectors_store_load_and_drop(filled: Store) -> None:
     exact = _vector(0.1, -0.0, 1e-40, 3.4e38, -1.5, 2.0 / 3.0)
     assert filled.store_vectors("m", [(1, exact), (2, _vector(1, 2, 3, 4, 5, 6))]) == [1, 2]
     assert filled.store_vectors("m", [(1, _vector(9, 9, 9, 9, 9, 9)), (99, exact)]) == [0, 0]
+    # A vector PostgreSQL could not hold is no error where nothing would be stored.
+    nan = _vector(float("nan"), 0, 0, 0, 0, 0)
+    assert filled.store_vectors("m", [(99, nan), (1, nan)]) == [0, 0]
     assert [s for s, _, _ in filled.missing_vectors("m", 10)] == [3, 4, 5, 6]
     assert filled.store_vectors("other", [(3, _vector(1, 1))]) == [3]
     loaded = filled.load_vectors("m")

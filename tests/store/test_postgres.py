@@ -65,6 +65,10 @@ def test_text_postgresql_cannot_hold_is_an_invalid_request(postgres_url: str) ->
             with pytest.raises(InvalidRequest):
                 store.store_vectors("m", [(1, bad)])
         assert store.load_vectors("m") == []
+        # A refused episode leaves no gap in the seqs, as on SQLite (its rows roll back).
+        with pytest.raises(InvalidRequest):
+            store.add_episode(episode(2, "e\x002"))
+        assert store.add_episode(episode(3, "e3")) == 2
         assert store.record([step("s", T0, "ok")]) == [("ts-s-1", 1)]
     finally:
         store.close()

@@ -52,20 +52,22 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
     taken = {r[0] for r in conn.execute("SELECT id FROM episodes WHERE id = ANY(%s)", (ids,))}
     seen: set[str] = set()
     for episode_id in ids:
-        if episode_id in taken or episode_id in seen:
-            # SQLite's UNIQUE(id) says this as an IntegrityError; here ids are unique per
-            # namespace in the schema (distribution), so the lock makes this check the guard.
+        # SQLite's UNIQUE(id) says this as an IntegrityError; here ids are unique per
+        # namespace in the schema (distribution), so the lock makes this check the guard.
+        if episode_id in taken:
             raise StoreError(f"write failed and was rolled back: episode id {episode_id!r} exists")
+        if episode_id in seen:
+            raise StoreError(f"write failed and was rolled back: episode id {episode_id!r} twice")
         seen.add(episode_id)
-    # Seqs drawn in order under the lock, so they are what one insert after another draws;
-    # knowing them first lets each row go in once, with its final context.
-    seqs = sorted(
-        int(r[0])
-        for r in conn.execute(
-            "SELECT nextval(pg_get_serial_sequence('episodes', 'seq')) FROM generate_series(1, %s)",
-            (len(eps),),
-        )
-    )
+    values = [_values(ep) for ep in eps]  # what fails in Python fails before any numbering
+    # The seqs one insert after another would draw, read without drawing them (the lock
+    # keeps them ours); knowing them first lets each row go in once, with its final context.
+    # The sequence moves past them only once the rows are in, so an insert PostgreSQL
+    # refuses leaves no gap (a nextval would stay drawn).
+    found = conn.execute(_NEXT_SEQ).fetchone()
+    assert found is not None
+    sequence, first, step = found
+    seqs = [first + i * step for i in range(len(eps))]
     new = [
         Placed(seq, ep.namespace, ep.session_id, ep.start_us, ep.content, "")
         for seq, ep in zip(seqs, eps, strict=True)
@@ -80,9 +82,10 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         (
             seqs,
             [changed.get(seq, "") for seq in seqs],
-            *map(list, zip(*(_values(ep) for ep in eps), strict=True)),
+            *map(list, zip(*values, strict=True)),
         ),
     )
+    conn.execute("SELECT setval(%s::regclass, %s)", (sequence, seqs[-1]))
     others = [(seq, text) for seq, text in changed.items() if seq not in mine]
     if others:
         conn.execute(
@@ -97,6 +100,14 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         ([n for n, _ in log], [s for _, s in log]),
     )
     return seqs
+
+
+# The episodes' seq sequence, the seq its next draw gives, and its step.
+_NEXT_SEQ = (
+    "SELECT x.s::text, coalesce(pg_sequence_last_value(x.s) + q.seqincrement, q.seqstart),"
+    " q.seqincrement FROM (SELECT pg_get_serial_sequence('episodes', 'seq')::regclass AS s) x"
+    " JOIN pg_sequence q ON q.seqrelid = x.s"
+)
 
 
 def _values(ep: NewEpisode) -> tuple[Any, ...]:

@@ -1,10 +1,11 @@
 """Episode vectors in a pgvector ``vector`` column; the in-memory index is built from them.
 
 The store's callers speak float32 little-endian bytes (what the SQLite store keeps as a
-BLOB). They travel as ``float4[]`` cast to ``vector`` and come back through
-``vector_send`` (a 4-byte header, then big-endian float4), both exact, so the bytes read
-back are the bytes written. pgvector refuses what a BLOB would take (an empty vector,
-NaN or infinity); those surface as InvalidRequest. Each vector records its model; ``vseq``
+BLOB). They travel as pgvector's text form (each float32's shortest decimal, which reads
+back as the same float32) and come back through ``vector_send`` (a 4-byte header, then
+big-endian float4), both exact, so the bytes read back are the bytes written. pgvector
+refuses what a BLOB would take (an empty vector, NaN or infinity) when it is to be
+stored; that surfaces as InvalidRequest. Each vector records its model; ``vseq``
 orders vectors by arrival and is drawn under ``lock_episodes``, so it is also commit order.
 
 Storing a model's first vector makes its HNSW index (``vector_index``); searching is in
