@@ -72,7 +72,9 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         Placed(seq, ep.namespace, ep.session_id, ep.start_us, ep.content, "")
         for seq, ep in zip(seqs, eps, strict=True)
     ]
-    changed, log = plan_inserts(_nearby(conn, new), new)
+    stored = _nearby(conn, new)
+    changed, log = plan_inserts(stored, new)
+    nearby = {ep.seq: ep.namespace for ep in stored}
     mine = set(seqs)
     conn.execute(
         f"INSERT INTO episodes (seq, context, {_INSERT_COLUMNS}) OVERRIDING SYSTEM VALUE"
@@ -86,12 +88,14 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         ),
     )
     conn.execute("SELECT setval(%s::regclass, %s)", (sequence, seqs[-1]))
-    others = [(seq, text) for seq, text in changed.items() if seq not in mine]
+    # Stored neighbours whose context changed; by namespace too, so each shard updates its own.
+    others = [(nearby[seq], seq, text) for seq, text in changed.items() if seq not in mine]
     if others:
         conn.execute(
-            "UPDATE episodes e SET context = u.c FROM unnest(%s::bigint[], %s::text[]) AS u(s, c)"
-            " WHERE e.seq = u.s",
-            ([s for s, _ in others], [c for _, c in others]),
+            "UPDATE episodes e SET context = u.c"
+            " FROM unnest(%s::text[], %s::bigint[], %s::text[]) AS u(n, s, c)"
+            " WHERE e.namespace = u.n AND e.seq = u.s",
+            tuple(map(list, zip(*others, strict=True))),
         )
     _insert_concepts(conn, seqs, eps)
     conn.execute(
