@@ -153,6 +153,29 @@ def episode(row: Sequence[Any]) -> StoredEpisode:
     )
 
 
+def episode_values(ep: NewEpisode) -> tuple[Any, ...]:
+    """An episode's stored values, as both stores insert them: id, namespace, kind,
+    session_id, summary, content, start_us, end_us, created_us, created_by, then the JSON
+    columns (concept_tags, labels, motive_profile, metadata, provenance) as their text."""
+    return (
+        ep.id,
+        ep.namespace,
+        ep.kind,
+        ep.session_id,
+        ep.summary,
+        ep.content,
+        ep.start_us,
+        ep.end_us,
+        ep.created_us,
+        ep.created_by,
+        json_text(ep.concept_tags),
+        json_text(ep.labels),
+        json_text(ep.motive_profile),
+        json_text(ep.metadata),
+        json_text(ep.provenance),
+    )
+
+
 def json_text(value: Any) -> str:
     """Compact JSON, non-ASCII kept: how both stores write an episode's JSON columns."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

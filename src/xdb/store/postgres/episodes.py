@@ -22,7 +22,7 @@ from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.rows import episode as to_stored
-from xdb.store.rows import json_text, text_document
+from xdb.store.rows import episode_values, text_document
 from xdb.store.sqlbuild import POSTGRES
 
 # JSON columns are read as their text: json.loads gives the same values SQLite's store does.
@@ -31,8 +31,8 @@ COLUMNS = (
     " created_by, concept_tags::text, labels::text, motive_profile::text, metadata::text,"
     " provenance::text"
 )
-_INSERT_COLUMNS = (
-    "namespace, id, kind, session_id, summary, content, start_us, end_us, created_us,"
+_INSERT_COLUMNS = (  # in ``rows.episode_values`` order
+    "id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
     " created_by, concept_tags, labels, motive_profile, metadata, provenance"
 )
 
@@ -59,7 +59,7 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         if episode_id in seen:
             raise StoreError(f"write failed and was rolled back: episode id {episode_id!r} twice")
         seen.add(episode_id)
-    values = [_values(ep) for ep in eps]  # what fails in Python fails before any numbering
+    values = [episode_values(ep) for ep in eps]  # what fails in Python fails before any numbering
     # The seqs one insert after another would draw, read without drawing them (the lock
     # keeps them ours); knowing them first lets each row go in once, with its final context.
     # The sequence moves past them only once the rows are in, so an insert PostgreSQL
@@ -84,7 +84,7 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         (
             seqs,
             [changed.get(seq, "") for seq in seqs],
-            *map(list, zip(*values, strict=True)),
+            *_columns(values),
         ),
     )
     conn.execute("SELECT setval(%s::regclass, %s)", (sequence, seqs[-1]))
@@ -95,7 +95,7 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
             "UPDATE episodes e SET context = u.c"
             " FROM unnest(%s::text[], %s::bigint[], %s::text[]) AS u(n, s, c)"
             " WHERE e.namespace = u.n AND e.seq = u.s",
-            tuple(map(list, zip(*others, strict=True))),
+            _columns(others),
         )
     _insert_concepts(conn, seqs, eps)
     conn.execute(
@@ -114,25 +114,9 @@ _NEXT_SEQ = (
 )
 
 
-def _values(ep: NewEpisode) -> tuple[Any, ...]:
-    """An episode's values in ``_INSERT_COLUMNS`` order, JSON columns as their text."""
-    return (
-        ep.namespace,
-        ep.id,
-        ep.kind,
-        ep.session_id,
-        ep.summary,
-        ep.content,
-        ep.start_us,
-        ep.end_us,
-        ep.created_us,
-        ep.created_by,
-        json_text(ep.concept_tags),
-        json_text(ep.labels),
-        json_text(ep.motive_profile),
-        json_text(ep.metadata),
-        json_text(ep.provenance),
-    )
+def _columns(rows: Sequence[Sequence[Any]]) -> tuple[list[Any], ...]:
+    """Rows as one list per column: the arrays an ``unnest`` insert takes."""
+    return tuple(map(list, zip(*rows, strict=True)))
 
 
 def _nearby(conn: Conn, new: Sequence[Placed]) -> list[Placed]:
@@ -184,14 +168,14 @@ def _insert_concepts(conn: Conn, seqs: Sequence[int], eps: Sequence[NewEpisode])
             " (namespace, episode_seq, episode_id, start_us, end_us, concept_id, score, kind)"
             " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::bigint[],"
             " %s::bigint[], %s::text[], %s::float8[], %s::text[])",
-            tuple(map(list, zip(*concept_rows, strict=True))),
+            _columns(concept_rows),
         )
     if label_rows:
         conn.execute(
             "INSERT INTO episode_labels (namespace, episode_seq, concept_id, label, confidence)"
             " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[],"
             " %s::float8[])",
-            tuple(map(list, zip(*label_rows, strict=True))),
+            _columns(label_rows),
         )
 
 

@@ -17,8 +17,7 @@ from xdb.store import sqlbuild
 from xdb.store.context import context
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.rows import episode as to_stored
-from xdb.store.rows import json_text as _dumps
-from xdb.store.rows import text_document
+from xdb.store.rows import episode_values, text_document
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.schema import next_number
 
@@ -33,26 +32,7 @@ _INSERT = (
 
 
 def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
-    cur = conn.execute(
-        _INSERT,
-        (
-            ep.id,
-            ep.namespace,
-            ep.kind,
-            ep.session_id,
-            ep.summary,
-            ep.content,
-            ep.start_us,
-            ep.end_us,
-            ep.created_us,
-            ep.created_by,
-            _dumps(ep.concept_tags),
-            _dumps(ep.labels),
-            _dumps(ep.motive_profile),
-            _dumps(ep.metadata),
-            _dumps(ep.provenance),
-        ),
-    )
+    cur = conn.execute(_INSERT, episode_values(ep))
     seq = int(cur.lastrowid or 0)
     conn.executemany(
         "INSERT INTO episode_concepts"
