@@ -26,6 +26,7 @@ __all__ = [
     "StoreError",
     "XdbError",
     "from_validation_errors",
+    "path_error",
 ]
 
 
@@ -84,6 +85,16 @@ class MigrationError(StoreError):
     """The database's schema is newer than this xdb or could not be migrated."""
 
     code = "migration_error"
+
+
+def path_error(field: str, path: object, exc: OSError) -> InvalidRequest:
+    """A filesystem error on a path the caller gave, as the caller's mistake: it names the
+    field and the path (shortened: a 4,000-character name would drown the message)."""
+    shown = str(path)
+    if len(shown) > 120:
+        shown = f"{shown[:100]}...({len(shown)} characters)"
+    reason = exc.strerror or type(exc).__name__
+    return InvalidRequest(f"{field}: cannot use {shown!r}: {reason}", field=field)
 
 
 def _field_path(loc: Iterable[Any]) -> str:

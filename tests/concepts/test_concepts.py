@@ -148,12 +148,24 @@ def test_versions_coexist_and_short_forms_mean_the_newest(target: str, tmp_path:
         assert caught.value.field == "concept_id"
 
 
+def _spoil(pack: Path, name: str, value: object) -> Path:
+    """``pack`` with the file called ``name`` replaced by ``value`` as JSON."""
+    (target,) = pack.rglob(name)
+    target.write_text(json.dumps(value))
+    return pack
+
+
 @pytest.mark.parametrize(
     ("make", "words"),
     [
         (lambda p: p, ["not a directory"]),
         (lambda p: (p.mkdir(), p)[1], ["no pack.json"]),
         (lambda p: (p.mkdir(), (p / "pack.json").write_text("{"), p)[2], ["not valid JSON"]),
+        # A filesystem error on the given path (ENAMETOOLONG) is the caller's, not ours.
+        (lambda p: p / ("word " * 1000), ["cannot use", "File name too long"]),
+        (lambda p: _spoil(write_pack(p), "leaf.json", {"term": "Leaf", "layer": "two"}), ["layer"]),
+        (lambda p: _spoil(write_pack(p), "leaf.json", ["Leaf"]), ["needs a term"]),
+        (lambda p: _spoil(write_pack(p), "hierarchy.json", []), ["child_to_parent"]),
     ],
 )
 def test_a_bad_pack_is_a_clear_error_and_writes_nothing(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xdb.errors import InvalidRequest
+from xdb.errors import InvalidRequest, path_error
 from xdb.store.protocol import ConceptRow, PackRow
 
 # Columns of their own; everything else a concept file says is kept in ``details``.
@@ -49,30 +49,50 @@ def _load(path: Path, what: str) -> Any:
         ) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidRequest(f"path: {path} is not valid JSON ({exc})", field="path") from None
+    except OSError as exc:  # a name too long, a file we may not read, a directory...
+        raise path_error("path", path, exc) from None
 
 
 def _strings(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
+def _is_term(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
+
+
+def _is_layer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def read_pack(directory: str | Path) -> Pack:
     """Every concept of the pack in ``directory``; a clear error for anything malformed."""
-    root = Path(directory).expanduser()
-    if not root.is_dir():
-        raise InvalidRequest(f"path: {str(root)!r} is not a directory", field="path")
+    try:
+        root = Path(directory).expanduser()
+        if not root.is_dir():
+            raise InvalidRequest(f"path: {str(root)!r} is not a directory", field="path")
+        files = sorted((root / "concepts").glob("layer*/*.json"))
+    except OSError as exc:  # is_dir() raises for a name too long, a loop of links...
+        raise path_error("path", directory, exc) from None
     manifest = _load(root / "pack.json", "pack.json")
     hierarchy = _load(root / "hierarchy.json", "hierarchy.json")
     spec_id = manifest.get("spec_id") if isinstance(manifest, dict) else None
     if not isinstance(spec_id, str) or not spec_id:
         raise InvalidRequest("path: pack.json has no spec_id", field="path")
-    parents: dict[str, str] = hierarchy.get("child_to_parent", {})
-    files = sorted((root / "concepts").glob("layer*/*.json"))
+    parents = hierarchy.get("child_to_parent", {}) if isinstance(hierarchy, dict) else None
+    if not isinstance(parents, dict):
+        raise InvalidRequest("path: hierarchy.json needs a child_to_parent object", field="path")
     if not files:
         raise InvalidRequest(f"path: no concepts/layerN/*.json under {root}", field="path")
     raw: list[dict[str, Any]] = [_load(f, f.name) for f in files]
-    by_key = {f"{d['term']}:{d['layer']}": d["term"] for d in raw if "term" in d and "layer" in d}
+    for f, d in zip(files, raw, strict=True):
+        if not (isinstance(d, dict) and _is_term(d.get("term")) and _is_layer(d.get("layer"))):
+            raise InvalidRequest(
+                f"path: {f} needs a term (text) and a layer (a whole number)", field="path"
+            )
+    by_key = {f"{d['term']}:{d['layer']}": d["term"] for d in raw}
     if len(by_key) != len(raw):
-        raise InvalidRequest("path: every concept file needs a term and a layer", field="path")
+        raise InvalidRequest("path: two concept files name the same term and layer", field="path")
     children: dict[str, int] = {}
     for child_key, parent_key in parents.items():
         if child_key in by_key and parent_key in by_key:
