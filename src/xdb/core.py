@@ -52,6 +52,7 @@ from xdb.models.log import (
 )
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
 from xdb.store.protocol import Store
+from xdb.timeutil import now_us
 
 if TYPE_CHECKING:
     from xdb.embed.protocol import Embedder
@@ -73,12 +74,18 @@ class Database:
         self.store = store
         self.caller = caller or Caller()
         self._session_id = session_id
+        self._proposed_session = new_id("session")
         self._session_lock = threading.Lock()
         self._settings = {"quota_bytes": quota_bytes}
         self.indexer = Indexer(store, partial(_embedder, embedder))
         # The default caller's context, made once: every call needs one (hot for record).
         self._context = Context(
-            store, self.caller, lambda: self.session_id, self._settings, self.indexer
+            store,
+            self.caller,
+            lambda: self.session_id,
+            self._settings,
+            self.indexer,
+            self._recording_session,
         )
 
     # ------------------------------------------------------------------ sessions
@@ -86,11 +93,27 @@ class Database:
     @property
     def session_id(self) -> str:
         """The current session: the one given to connect(), else the most recently active
-        one in the database, else a new one (created by its first record)."""
+        one in the database, else a new one (made by the first record).
+
+        Once the database has a session the handle keeps it. Before then this is a proposed
+        id, kept only if this handle's record is the first: processes that start on an
+        empty database at once all record into the one session the first of them made
+        (``Store.claim_session``), rather than each into its own."""
         if self._session_id is None:
             with self._session_lock:
                 if self._session_id is None:
-                    self._session_id = self.store.latest_session() or new_id("session")
+                    found = self.store.latest_session()
+                    if found is None:
+                        return self._proposed_session
+                    self._session_id = found
+        return self._session_id
+
+    def _recording_session(self) -> str:
+        """The current session for a record: claimed in the store when there is none yet."""
+        if self._session_id is None:
+            with self._session_lock:
+                if self._session_id is None:
+                    self._session_id = self.store.claim_session(self._proposed_session, now_us())
         return self._session_id
 
     def start_session(self, session_id: str | None = None) -> str:
@@ -134,7 +157,14 @@ class Database:
         who = caller or self.caller
         ctx = self._context
         if ctx.caller is not who:
-            ctx = Context(self.store, who, ctx.current_session, self._settings, self.indexer)
+            ctx = Context(
+                self.store,
+                who,
+                ctx.current_session,
+                self._settings,
+                self.indexer,
+                self._recording_session,
+            )
         response = op.handler(ctx, request)
         return self._release(who, op, response)
 

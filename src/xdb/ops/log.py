@@ -54,7 +54,7 @@ def _new_timestep(req: RecordRequest, now: int, default_session: str) -> NewTime
 
 
 def record(ctx: Context, req: RecordRequest) -> RecordResponse:
-    session = req.session_id or ctx.current_session()
+    session = ctx.session_to_record(req.session_id)
     item = _new_timestep(req, now_us(), session)
     if req.event_end and req.event_id is not None:
         ((ts_id, tick),) = ctx.store.record([item], close_event=episode_maker(ctx))
@@ -67,7 +67,9 @@ def record(ctx: Context, req: RecordRequest) -> RecordResponse:
 
 def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     now = now_us()
-    default = ctx.current_session() if any(t.session_id is None for t in req.timesteps) else ""
+    default = (
+        ctx.session_to_record(None) if any(t.session_id is None for t in req.timesteps) else ""
+    )
     items = [_new_timestep(t, now, default) for t in req.timesteps]
     ends = any(it.event_end and it.event_id for it in items)
     made = ctx.store.record(items, close_event=episode_maker(ctx) if ends else None)

@@ -33,9 +33,18 @@ class Context:
     current_session: Callable[[], str]
     settings: Mapping[str, Any] = field(default_factory=dict)
     indexer: Indexer | None = None  # embeds episodes and holds the vector index
+    # The current session for a write that records timesteps: like ``current_session``, but
+    # on a database with no session yet it makes one, once for every process (see
+    # ``Database.session_id``). None: ``current_session``.
+    recording_session: Callable[[], str] | None = None
 
     def session(self, requested: str | None) -> str:
         return requested if requested is not None else self.current_session()
+
+    def session_to_record(self, requested: str | None) -> str:
+        if requested is not None:
+            return requested
+        return (self.recording_session or self.current_session)()
 
 
 @dataclass(frozen=True)

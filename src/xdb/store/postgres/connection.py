@@ -31,6 +31,8 @@ logger = logging.getLogger(__name__)
 
 # Serialises the writes that number episodes, their vectors and their text changes (below).
 EPISODE_LOCK = 0x7864_6200_0002
+# Taken by store.claim_session: the first session of an empty database is made once.
+SESSION_LOCK = 0x7864_6200_0003
 RETRIES = 5  # attempts at a write PostgreSQL aborted to break a deadlock
 
 

@@ -11,7 +11,13 @@ from xdb.store import rows, tagging
 from xdb.store.graph import Flavor
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.postgres import episodes, transfer
-from xdb.store.postgres.connection import Conn, Connections, lock_episodes, redacted
+from xdb.store.postgres.connection import (
+    SESSION_LOCK,
+    Conn,
+    Connections,
+    lock_episodes,
+    redacted,
+)
 from xdb.store.postgres.episode_methods import EpisodeMethods
 from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
@@ -53,6 +59,7 @@ WITH s AS (
 )
 SELECT session_id, next_tick FROM s
 """
+_LATEST_SESSION = "SELECT session_id FROM sessions ORDER BY last_us DESC, pos DESC LIMIT 1"
 # A tag whose type and name are taken is skipped (``tagging.insert_tag``).
 _INSERT_TAG = (
     f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES ({POSTGRES.marks(10)}) ON CONFLICT DO NOTHING"
@@ -180,12 +187,25 @@ class PostgresStore(EpisodeMethods, GraphMethods):
     # ------------------------------------------------------------------ reads
 
     def latest_session(self) -> str | None:
-        row = self._db.read(
-            lambda c: c.execute(
-                "SELECT session_id FROM sessions ORDER BY last_us DESC, pos DESC LIMIT 1"
-            ).fetchone()
-        )
+        row = self._db.read(lambda c: c.execute(_LATEST_SESSION).fetchone())
         return None if row is None else str(row[0])
+
+    def claim_session(self, candidate: str, ts_us: int) -> str:
+        def job(conn: Conn) -> str:
+            # One lock for every first-session decision, held to commit: processes starting
+            # on an empty database take turns, and the later ones find the first one's.
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (SESSION_LOCK,))
+            row = conn.execute(_LATEST_SESSION).fetchone()
+            if row is not None:
+                return str(row[0])
+            conn.execute(
+                "INSERT INTO sessions (session_id, next_tick, created_us, last_us, timesteps)"
+                " VALUES (%s, 1, %s, %s, 0) ON CONFLICT (session_id) DO NOTHING",
+                (candidate, ts_us, ts_us),
+            )
+            return candidate
+
+        return self._db.write(job)
 
     def get_tag(self, tag_id: str) -> Tag | None:
         row = self._db.read(

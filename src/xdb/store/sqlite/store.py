@@ -41,6 +41,7 @@ MMAP_BYTES = 2**31 - 2**16  # SQLite's default compile-time ceiling (SQLITE_MAX_
 
 
 # A tag whose type and name are taken is skipped (``tagging.insert_tag``).
+_LATEST_SESSION = "SELECT session_id FROM session_totals ORDER BY last_us DESC, made DESC LIMIT 1"
 _INSERT_TAG = f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES ({SQLITE.marks(10)})"
 
 
@@ -289,12 +290,25 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     # ------------------------------------------------------------------ reads
 
     def latest_session(self) -> str | None:
-        row = self._read(
-            lambda c: c.execute(
-                "SELECT session_id FROM session_totals ORDER BY last_us DESC, made DESC LIMIT 1"
-            ).fetchone()
-        )
+        row = self._read(lambda c: c.execute(_LATEST_SESSION).fetchone())
         return None if row is None else str(row[0])
+
+    def claim_session(self, candidate: str, ts_us: int) -> str:
+        def job(conn: sqlite3.Connection) -> str:
+            # BEGIN IMMEDIATE (the writer's) holds the file's write lock: no other process
+            # can make its own first session between this look and the insert.
+            row = conn.execute(_LATEST_SESSION).fetchone()
+            if row is not None:
+                return str(row[0])
+            conn.execute(
+                "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
+                " VALUES (?, 1, ?, ?)",
+                (candidate, ts_us, ts_us),
+            )
+            return candidate
+
+        found: str = self._write(job, keeps_tail=True)  # a new session is no tail of ours
+        return found
 
     def get_tag(self, tag_id: str) -> Tag | None:
         row = self._read(
