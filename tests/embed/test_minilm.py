@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from xdb.embed import get_embedder
-from xdb.embed.minilm import WEIGHTS_SHA256, MiniLMEmbedder, find_model_dir
+from xdb.embed.minilm import FILES_SHA256, WEIGHTS_SHA256, MiniLMEmbedder, find_model_dir
+from xdb.errors import StoreError
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +123,19 @@ def test_weights_are_the_upstream_file() -> None:
     digest = hashlib.sha256((find_model_dir() / "model.safetensors").read_bytes()).hexdigest()
     assert digest == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
     assert digest == WEIGHTS_SHA256  # what every load checks
+
+
+@pytest.mark.parametrize("name", sorted(FILES_SHA256))
+def test_a_file_that_is_not_the_release_fails_loudly_at_load(name: str, tmp_path: Path) -> None:
+    for source in find_model_dir().iterdir():
+        if source.is_file():
+            (tmp_path / source.name).symlink_to(source)
+    (tmp_path / name).unlink()
+    shutil.copyfile(find_model_dir() / name, tmp_path / name)
+    with (tmp_path / name).open("ab") as f:
+        f.write(b" ")  # one byte more: still loadable, no longer the release
+    with pytest.raises(StoreError, match=f"{name} is not the all-MiniLM-L6-v2 release"):
+        MiniLMEmbedder(model_dir=tmp_path).embed(["hello"])
 
 
 @pytest.mark.parametrize("module", ["xdb", "xdb.embed"])

