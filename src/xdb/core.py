@@ -314,6 +314,7 @@ def connect(
     caller: Caller | None = None,
     quota_bytes: int | None = None,
     embedder: str | Embedder | None = None,
+    create: bool = True,
 ) -> Database:
     """Open (creating if needed) an experience database.
 
@@ -321,10 +322,15 @@ def connect(
     None means ``XDB_DB`` or the default file in the user's data directory. ``embedder`` is
     an ``Embedder`` or a spec (``minilm``, ``openai``, ``hash``); None means ``XDB_EMBEDDER``,
     else ``minilm``. The model loads when episodes are first embedded or searched.
+
+    A missing file is made when ``create`` is true (its directory must exist, except the
+    default file's); with ``create=False`` it must exist. Either mistake raises
+    ``InvalidRequest`` naming the path, and nothing is made.
     """
-    from xdb.config import default_db
+    from xdb.config import default_db, prepare_location
 
     location = os.fspath(target) if target is not None else default_db()
+    prepare_location(location, create=create)
     store: Store
     if location.startswith(("postgresql://", "postgres://")):
         from xdb.store.postgres import PostgresStore  # psycopg: only for this store

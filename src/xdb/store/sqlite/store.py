@@ -7,7 +7,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 from xdb.errors import StoreError, XdbError
@@ -84,8 +83,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.location = str(path)
         self.memory = self.location == ":memory:"
-        if not self.memory:
-            Path(self.location).parent.mkdir(parents=True, exist_ok=True)
+        # No directory is made here: xdb.connect decides what a path may create.
         try:
             self._wconn = _open(self.location)
             if not self.memory:
