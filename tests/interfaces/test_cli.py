@@ -12,12 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import click
 import httpx
 import pytest
 from click.testing import CliRunner
 
+import xdb
+from tests.concepts.packs import write_pack
 from tests.interfaces.cli_runner import fails, ok, run
 from xdb.interfaces.cli import cli
+from xdb.ops.registry import operations
 
 
 @pytest.fixture
@@ -93,6 +97,9 @@ def test_record_batch_bad_line_names_it(db: Path, tmp_path: Path) -> None:
     bad.write_text('{"event_type": "output", "content": "a"}\n{"event_type": "noise"}\n')
     message = fails(db, "record-batch", "--file", str(bad))
     assert "timesteps[1].event_type" in message and "timesteps[1].content" in message
+    assert not db.exists()  # bad input is refused before the database is opened (or made)
+    xdb.connect(db).close()
+    assert fails(db, "record-batch", "--file", str(bad)) == message
     assert ok(db, "status")["experience_stats"]["total_timesteps"] == 0
 
 
@@ -186,6 +193,7 @@ def test_query_filters_paging_and_jsonl(db: Path) -> None:
     ],
 )
 def test_errors_are_one_line_and_exit_2(db: Path, args: list[str], words: list[str]) -> None:
+    xdb.connect(db).close()  # a command that only reads would refuse a missing file first
     message = fails(db, *args)
     for word in words:
         assert word in message, message
@@ -369,11 +377,18 @@ def test_the_console_script_pipes_an_export_into_an_import(db: Path, tmp_path: P
     assert export(copy) == export(db)
 
 
-def test_xdb_mcp_serves_stdio_with_the_cli_session(db: Path) -> None:
+def placed(where: str, command: str, *options: str) -> list[str]:
+    """A command line with the global options before or after the command's name."""
+    return [*options, command] if where == "before" else [command, *options]
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_xdb_mcp_serves_stdio_with_the_cli_session(db: Path, where: str) -> None:
     from mcp import Client, StdioServerParameters
 
-    args = ["-m", "xdb.interfaces.cli", "--db", str(db), "--session", "via-mcp", "mcp"]
-    params = StdioServerParameters(command=sys.executable, args=[*args, "--toolsets", "xdb"])
+    line = placed(where, "mcp", "--db", str(db), "--session", "via-mcp")
+    args = ["-m", "xdb.interfaces.cli", *line, "--toolsets", "xdb"]
+    params = StdioServerParameters(command=sys.executable, args=args)
 
     async def session() -> tuple[set[str], Any]:
         async with Client(params, mode="legacy") as client:
@@ -384,13 +399,16 @@ def test_xdb_mcp_serves_stdio_with_the_cli_session(db: Path) -> None:
     names, made = anyio.run(session)
     assert "xdb_record" in names and "xdb_status" in names
     assert made == {"timestep_id": "ts-via-mcp-1", "tick": 1}
+    assert ok(db, "status", session="via-mcp")["current_tick"] == 1  # it wrote to --db
 
 
-def test_xdb_serve_answers_http(db: Path) -> None:
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_xdb_serve_answers_http(db: Path, where: str) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = ["-m", "xdb.interfaces.cli", "--db", str(db), "--session", "web", "serve"]
+    line = placed(where, "serve", "--db", str(db), "--session", "web")
+    command = ["-m", "xdb.interfaces.cli", *line]
     server = subprocess.Popen(
         [sys.executable, *command, "--port", str(port), "--no-mcp"],
         stdout=subprocess.DEVNULL,
@@ -420,3 +438,243 @@ def test_the_cli_loads_no_server_or_progress_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+# --------------------------------------------------------------------------- global options
+
+
+def invoke(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> Any:
+    """The CLI in-process with exactly these arguments (no --db added)."""
+    base = {"XDB_DEBUG": "", "XDB_EMBEDDER": "hash", "XDB_DB": "", "XDB_SESSION": ""}
+    return CliRunner().invoke(cli, list(args), env={**base, **(env or {})}, input=stdin)
+
+
+def one_error(result: Any) -> str:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return str(lines[0])
+
+
+def command_paths(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> list[list[str]]:
+    """Every command under ``xdb``, generated and hand-written, groups' subcommands too."""
+    found: list[list[str]] = []
+    for name, command in group.commands.items():
+        found.append([*prefix, name])
+        if isinstance(command, click.Group):
+            found += command_paths(command, (*prefix, name))
+    return found
+
+
+def needed(path: list[str], tmp_path: Path) -> list[str]:
+    """What a command needs besides its options to get as far as opening the database."""
+    if path == ["concepts", "import"]:
+        return [str(tmp_path)]
+    if path == ["import"]:
+        (tmp_path / "empty.jsonl").write_text('{"kind": "xdb-export", "version": 1}\n')
+        return [str(tmp_path / "empty.jsonl")]
+    if path == ["migrate"]:
+        return ["--to", str(tmp_path / "target.sqlite3")]
+    return []
+
+
+@pytest.mark.parametrize("path", command_paths(), ids=" ".join)
+def test_every_command_takes_the_global_options_after_its_name(
+    path: list[str], tmp_path: Path
+) -> None:
+    helped = invoke(*path, "--help")
+    assert helped.exit_code == 0, helped.output
+    words = " ".join(helped.stdout.split())
+    assert "--db PATH" in words and "--session ID" in words
+    assert "given in both places, the values must be the same" in words
+    # Before and after the command they are one option: two different values are refused
+    # in one line naming the option and both values, and nothing is opened or made.
+    first, second = tmp_path / "first.sqlite3", tmp_path / "second.sqlite3"
+    rest = needed(path, tmp_path)
+    message = one_error(invoke("--db", str(first), *path, "--db", str(second), *rest))
+    assert "--db" in message and str(first) in message and str(second) in message
+    message = one_error(invoke("--session", "a", *path, "--session", "b", *rest))
+    assert "--session" in message and "'a'" in message and "'b'" in message
+    assert not first.exists() and not second.exists()
+
+
+def test_global_options_after_the_command_mean_the_same(db: Path, tmp_path: Path) -> None:
+    where = ["--db", str(db), "--session", "late"]
+    made = invoke("record", "hello", "--event-type", "input", *where)
+    assert made.exit_code == 0, made.output
+    assert json.loads(made.stdout) == {"timestep_id": "ts-late-1", "tick": 1}
+    # The command line outranks the environment wherever the option stands.
+    env = {"XDB_DB": str(tmp_path / "other.sqlite3"), "XDB_SESSION": "other"}
+    status = invoke("status", *where, env=env)
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.stdout)["current_tick"] == 1
+    assert not (tmp_path / "other.sqlite3").exists()
+    # The same value in both places is no conflict.
+    again = invoke("--db", str(db), "recent", "--db", str(db), "--session", "late")
+    assert [t["content"] for t in json.loads(again.stdout)["timesteps"]] == ["hello"]
+    # The environment still stands in for an option given nowhere.
+    from_env = invoke("status", env={"XDB_DB": str(db), "XDB_SESSION": "late"})
+    assert json.loads(from_env.stdout)["session_id"] == "late"
+    # Hand-written commands and a group's subcommand read it the same way.
+    dump = tmp_path / "dump.jsonl"
+    assert invoke("export", str(dump), "--db", str(db)).exit_code == 0
+    copy = tmp_path / "copy.sqlite3"
+    imported = invoke("import", str(dump), "--db", str(copy))
+    assert json.loads(imported.stdout)["timestep"] == 1, imported.output
+    moved = tmp_path / "moved.sqlite3"
+    migrated = invoke("migrate", "--to", str(moved), "--db", str(copy), "--no-progress")
+    assert json.loads(migrated.stdout)["copied"]["timestep"] == 1, migrated.output
+    reindexed = invoke("reindex", "--db", str(moved), "--embedder", "hash", "--no-progress")
+    assert reindexed.exit_code == 0, reindexed.output
+    pack = tmp_path / "pack"
+    write_pack(pack)
+    loaded = invoke("concepts", "import", str(pack), "--db", str(moved))
+    assert json.loads(loaded.stdout)["created"] is True, loaded.output
+    listed = invoke("concepts", "--db", str(moved))
+    assert [c["name"] for c in json.loads(listed.stdout)["concepts"]] == ["Root"], listed.output
+
+
+# --------------------------------------------------------------------------- what a path makes
+
+# Commands that only read, with what they need to pass validation (so that the database is
+# what they stop at).
+READERS = {
+    **{
+        op.command: [
+            arg
+            for name, info in op.request.model_fields.items()
+            if info.is_required()
+            for arg in ("--" + name.replace("_", "-"), "x")
+        ]
+        for op in operations()
+        if op.command and op.readonly
+    },
+    "export": [],
+}
+WRITERS = {
+    "record": ["x", "--event-type", "input"],
+    "record-batch": ["--timesteps", '[{"event_type": "input", "content": "x"}]'],
+    "tag": ["x", "--timestep-id", "ts-s1-1"],
+    "create-tag": ["x", "--tag-type", "custom"],
+    "comment": ["x"],
+    "add-episode": ["x"],
+    "delete-episode": ["--episode-id", "episode-x"],
+    "add-node": ["--node-type", "Decision", "--name", "x"],
+    "link": ["--src", "a", "--dst", "b"],
+}
+
+
+def test_the_tables_cover_every_generated_command() -> None:
+    generated = {op.command for op in operations() if op.command}
+    assert generated == (READERS.keys() | WRITERS.keys()) - {"export"}
+
+
+@pytest.mark.parametrize("command", sorted(READERS))
+def test_a_command_that_only_reads_refuses_a_missing_database(command: str, tmp_path: Path) -> None:
+    for missing in (tmp_path / "typo.sqlite3", tmp_path / "no" / "dir" / "x.sqlite3"):
+        message = one_error(invoke(*command.split(), *READERS[command], "--db", str(missing)))
+        assert f"database {missing} does not exist" in message
+        assert "--db / XDB_DB" in message and "xdb record" in message
+    assert list(tmp_path.iterdir()) == []  # no file, no directory
+
+
+def test_migrate_refuses_a_missing_source_and_makes_no_target(tmp_path: Path) -> None:
+    target = tmp_path / "target.sqlite3"
+    missing = tmp_path / "typo.sqlite3"
+    message = one_error(invoke("migrate", "--from", str(missing), "--to", str(target)))
+    assert f"database {missing} does not exist; check --from" in message
+    message = one_error(invoke("migrate", "--to", str(target), "--db", str(missing)))
+    assert f"database {missing} does not exist; check --db / XDB_DB" in message
+    xdb.connect(missing).close()
+    nowhere = tmp_path / "no" / "target.sqlite3"
+    message = one_error(invoke("migrate", "--from", str(missing), "--to", str(nowhere)))
+    assert f"directory {nowhere.parent} does not exist" in message and "--to" in message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["typo.sqlite3"]
+
+
+@pytest.mark.parametrize(
+    "line", [[c, *args] for c, args in WRITERS.items()] + [["import", "-"], ["reindex"]], ids=str
+)
+def test_a_command_that_writes_makes_the_file_but_no_directory(
+    line: list[str], tmp_path: Path
+) -> None:
+    nowhere = tmp_path / "no" / "dir" / "x.sqlite3"
+    message = one_error(invoke(*line, "--db", str(nowhere), stdin=""))
+    assert f"directory {nowhere.parent} does not exist" in message
+    assert "--db / XDB_DB" in message and f"mkdir -p {nowhere.parent}" in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_makes_a_missing_file_and_a_read_then_finds_it(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    assert invoke("record", "x", "--event-type", "input", "--db", str(path)).exit_code == 0
+    assert path.exists()
+    status = invoke("status", "--db", str(path))
+    assert json.loads(status.stdout)["experience_stats"]["total_timesteps"] == 1
+
+
+def test_memory_is_no_file_to_refuse() -> None:
+    status = invoke("status", "--db", ":memory:")
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.stdout)["experience_stats"]["total_timesteps"] == 0
+
+
+@pytest.mark.parametrize("command", [["mcp"], ["serve", "--port", "1"]], ids=str)
+def test_servers_refuse_a_missing_directory_before_serving(
+    command: list[str], tmp_path: Path
+) -> None:
+    nowhere = tmp_path / "no" / "x.sqlite3"
+    done = _process(*command, "--db", str(nowhere), stdin="")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"error: directory {nowhere.parent} does not exist (for database {nowhere}); "
+        f"check --db / XDB_DB, or make the directory first (mkdir -p {nowhere.parent})\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_default_file_and_its_directory_are_made_by_a_write_only(tmp_path: Path) -> None:
+    """A real process in a fresh home: a read makes nothing, the first write makes the user
+    data directory and the file, and a read then finds it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDB_", "XDG_"))}
+    env.update(HOME=str(tmp_path), XDB_EMBEDDER="hash")
+    script = [sys.executable, "-m", "xdb.interfaces.cli"]
+
+    def xdb_(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*script, *args], capture_output=True, text=True, env=env, timeout=60)
+
+    default = tmp_path / ".local" / "share" / "xdb" / "xdb.sqlite3"
+    refused = xdb_("status")
+    assert refused.returncode == 2
+    assert refused.stderr.startswith(f"error: database {default} does not exist;")
+    assert list(tmp_path.iterdir()) == []
+    made = xdb_("record", "hi", "--event-type", "input")
+    assert made.returncode == 0, made.stderr
+    assert default.is_file()
+    status = xdb_("status")
+    assert json.loads(status.stdout)["experience_stats"]["total_timesteps"] == 1
+
+
+# --------------------------------------------------------------------------- help
+
+
+def test_required_fields_are_marked_in_help_but_not_enforced_by_click(db: Path) -> None:
+    ctx = click.Context(cli, info_name="xdb")
+    for op in operations():
+        if not op.command:
+            continue
+        command = cli.commands[op.command]
+        options = {p.name: p for p in command.params if isinstance(p, click.Option)}
+        for name, info in op.request.model_fields.items():
+            option = options[name]
+            assert not option.required, (op.name, name)  # the request model checks it
+            record = option.get_help_record(click.Context(command, parent=ctx))
+            assert record is not None
+            assert record[1].endswith("[required]") == info.is_required(), (op.name, name)
+    helped = " ".join(invoke("record", "--help").stdout.split())
+    choices = "[input|output|tool_call|tool_response|steering|system]"
+    assert f"--event-type {choices} What happened. [required]" in helped
+    # Missing, it is reported by the request model, in the words of every interface.
+    message = one_error(invoke("record", "x", "--db", str(db)))
+    assert message == "error: event_type: is required"

@@ -21,11 +21,13 @@ from typing import Any
 
 import click
 from click.exceptions import NoArgsIsHelpError
+from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from xdb import __version__
 from xdb.core import Database, connect
-from xdb.errors import InvalidRequest, XdbError
+from xdb.errors import InvalidRequest, XdbError, from_validation_errors
+from xdb.interfaces import cli_options
 from xdb.interfaces.fields import choices, describe, field_kind, json_example, value_metavar
 from xdb.ops.registry import Operation, operations
 
@@ -86,6 +88,10 @@ def _option(name: str, info: FieldInfo) -> click.Option:
         text = f"{text} A JSON value, e.g. '{json_example(name, info)}'."
     if kind == "list":
         text = f"{text} Repeat the option for several values."
+    if info.is_required():
+        # Marked as click marks its own required options, but not enforced by click: the
+        # request model says what is missing, in the same words as on every interface.
+        text = f"{text.strip()}  [required]"
     # Default None (or an empty tuple) marks "not given": only given fields reach the model,
     # so its own defaults and validators apply exactly as on every other interface.
     return click.Option(
@@ -171,7 +177,13 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
             from xdb.interfaces.jsonl import read_timesteps
 
             request["timesteps"] = read_timesteps(_read_text(source))
-        response = database().run(op, request)
+        try:
+            # Validated before the database opens: bad input names its field and leaves no
+            # new file behind, and a typo in --db does not hide it.
+            model = op.request.model_validate(request)
+        except ValidationError as exc:
+            raise from_validation_errors(exc.errors()) from None
+        response = database(create=not op.readonly).run(op, model)
         data = response.model_dump(mode="json")
         if not jsonl:
             emit(data)
@@ -254,22 +266,7 @@ def fail(message: str, code: int = 2) -> int:
 
 
 @click.group("xdb", cls=XdbGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--db",
-    "db_path",
-    envvar="XDB_DB",
-    metavar="PATH",
-    help="Database file (or :memory:). Default: $XDB_DB, else xdb/xdb.sqlite3 in the user "
-    "data directory.",
-)
-@click.option(
-    "--session",
-    "session",
-    envvar="XDB_SESSION",
-    metavar="ID",
-    help="The current session. Default: $XDB_SESSION, else the most recently active session "
-    "in the database, else a new one.",
-)
+@cli_options.group_options
 @click.version_option(__version__, "--version", prog_name="xdb")
 @click.pass_context
 def cli(ctx: click.Context, db_path: str | None, session: str | None) -> None:
@@ -277,17 +274,34 @@ def cli(ctx: click.Context, db_path: str | None, session: str | None) -> None:
 
     Every command prints its result as JSON. Errors print one line to stderr and exit 2.
     """
-    ctx.obj = {"db_path": db_path, "session": session}
+    ctx.obj = cli_options.group_values(ctx, {"db_path": db_path, "session": session})
 
 
-def database() -> Database:
-    """The database named by the group's options, opened once per invocation."""
+# How the CLI says where a database path came from, and how to make a new database.
+DB_NAME = "--db / XDB_DB"
+DB_MAKE = "make a new one with a command that writes (xdb record ...)"
+
+
+def db_location() -> str:
+    """The database path or URL the command line (or the environment) names."""
+    from xdb.config import default_db
+
+    path: str = click.get_current_context().find_root().obj["db_path"] or default_db()
+    return path
+
+
+def database(*, create: bool = True) -> Database:
+    """The database named by the global options, opened once per invocation. ``create``:
+    whether a missing file may be made (false for a command that only reads)."""
     root = click.get_current_context().find_root()
     if "db" not in root.obj:
-        from xdb.config import default_db
+        from xdb.config import prepare_location
 
+        location = db_location()
+        prepare_location(location, create=create, name=DB_NAME, make=DB_MAKE)
         db = connect(
-            root.obj["db_path"] or default_db(),
+            location,
+            create=create,
             session_id=root.obj["session"],
             embedder=root.obj.get("embedder"),  # None: XDB_EMBEDDER, else minilm
         )
@@ -373,12 +387,13 @@ def mcp_command(dotted_names: bool, toolsets: str | None) -> None:
                 f"known: {', '.join(sorted(known))}",
                 field="toolsets",
             )
-    from xdb.config import default_db
+    from xdb.config import prepare_location
     from xdb.interfaces.stdio import serve as serve_stdio
 
-    # The database opens on the loader thread, while the first requests are being answered.
-    root = click.get_current_context().find_root().obj
-    path, session = root["db_path"] or default_db(), root["session"]
+    # The database opens on the loader thread, while the first requests are being answered;
+    # a path that cannot be opened is refused here, before anything is served.
+    path, session = db_location(), click.get_current_context().find_root().obj["session"]
+    prepare_location(path, create=True, name=DB_NAME, make=DB_MAKE)
     with suppress(KeyboardInterrupt):  # Ctrl-C is how a person stops a stdio server
         serve_stdio(
             lambda: connect(path, session_id=session), dotted_names=dotted_names, groups=groups
@@ -416,7 +431,7 @@ def export_command(file: str) -> None:
     """
     from xdb.interfaces.jsonl import export_jsonl
 
-    counts = export_jsonl(database(), file)
+    counts = export_jsonl(database(create=False), file)
     if file != "-":
         emit(counts)
 
@@ -444,14 +459,17 @@ def migrate_command(source: str | None, target: str, progress: bool | None) -> N
     """
     from tqdm import tqdm
 
-    from xdb.config import default_db
+    from xdb.config import prepare_location
     from xdb.migrate import copy, record_count
 
-    root = click.get_current_context().find_root().obj
-    source = source or root["db_path"] or default_db()
+    named = "--from" if source else DB_NAME
+    source = source or db_location()
+    # Both checked before either is opened: a mistyped target leaves no source migrated.
+    prepare_location(source, create=False, name=named, make="")
+    prepare_location(target, create=True, name="--to", make=DB_MAKE)
     show = sys.stderr.isatty() if progress is None else progress
     with (
-        connect(source) as src,
+        connect(source, create=False) as src,
         connect(target) as dst,
         tqdm(
             total=record_count(src) if show else None,
@@ -505,6 +523,11 @@ def reindex_command(embedder: str | None, progress: bool | None) -> None:
         # visited, so the run ends where the work did.
         bar.total = bar.n
     emit(result)
+
+
+# Last, once every command is in place: each accepts --db and --session after its name too.
+for _command in cli.commands.values():
+    cli_options.add_to(_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
