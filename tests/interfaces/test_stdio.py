@@ -4,6 +4,7 @@ nothing, in both protocol eras, over pipes and over plain files."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -243,3 +244,136 @@ def test_the_front_module_does_not_load_the_sdk() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------- oversized lines
+
+
+def _record_line(n: int | str, content: str, *, id_last: bool = False) -> bytes:
+    """A tools/call line; ``id_last`` writes it as the TypeScript SDK does (id at the end)."""
+    params = {"name": "xdb_record", "arguments": {"event_type": "input", "content": content}}
+    request: dict[str, Any] = {"jsonrpc": "2.0", "id": n, "method": "tools/call"}
+    request["params"] = {**params, **META}
+    if id_last:
+        request = {"method": "tools/call", "params": request["params"], "jsonrpc": "2.0", "id": n}
+    return json.dumps(request).encode() + b"\n"
+
+
+def _peak_kib(pid: int) -> int:
+    """The process's peak resident memory so far (VmHWM), in KiB."""
+    for text in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if text.startswith("VmHWM:"):
+            return int(text.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def test_a_line_over_the_limit_is_refused_and_the_server_keeps_serving(tmp_path: Path) -> None:
+    limit = 64 * 1024
+    server = subprocess.Popen(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "big.sqlite3"), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "XDB_MAX_MESSAGE_BYTES": str(limit)},
+    )
+    assert server.stdin is not None and server.stdout is not None
+    big = "x" * (limit + 1)
+
+    def send(data: bytes) -> dict[str, Any]:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(data)
+        server.stdin.flush()
+        answer: dict[str, Any] = json.loads(server.stdout.readline())
+        return answer
+
+    try:
+        # Read while the SDK still loads (the quick front), then by the SDK's reader.
+        first = send(_record_line(1, big))
+        assert first["id"] == 1 and first["error"]["code"] == -32600
+        assert f"{limit:,} bytes" in first["error"]["message"]
+        assert "XDB_MAX_MESSAGE_BYTES" in first["error"]["message"]
+        assert send(_record_line(2, "small"))["result"]["structuredContent"]["tick"] == 1
+        # The TypeScript SDK writes the id last; a line with no id is answered with id null.
+        assert send(_record_line("ts-3", big, id_last=True))["id"] == "ts-3"
+        junk = send(b'{"junk": "' + b"y" * limit + b'"}\n')
+        assert (junk["id"], junk["error"]["code"]) == (None, -32600)
+        assert "over the limit" in junk["error"]["message"]
+        # Exactly at the limit (newline not counted) is a message like any other.
+        exact = _record_line(4, "")
+        exact = _record_line(4, "z" * (limit - len(exact) + 1))
+        assert len(exact) == limit + 1
+        assert send(exact)["result"]["structuredContent"]["tick"] == 2
+        # A line far over the limit is dropped piece by piece, never held whole.
+        before = _peak_kib(server.pid)
+        huge = _record_line(5, "w" * (48 * 1024 * 1024))
+        assert send(huge)["id"] == 5
+        assert _peak_kib(server.pid) - before < 16 * 1024, "the dropped line was buffered"
+        del huge
+        assert send(_record_line(6, "after"))["result"]["structuredContent"]["tick"] == 3
+        server.stdin.close()
+        assert server.wait(timeout=60) == 0
+        assert server.stderr is not None
+        err = server.stderr.read().decode()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        for pipe in (server.stdout, server.stderr):
+            if pipe is not None:
+                pipe.close()
+    assert "Traceback" not in err, err
+    assert err.count("over the limit") == 4, err
+    with xdb.connect(tmp_path / "big.sqlite3") as reopened:
+        contents = [t.content for t in reopened.query().timesteps]
+    assert [len(c) for c in contents] == [5, len(exact) - len(_record_line(4, "")), 5]
+
+
+def test_the_default_limit_refuses_a_line_over_64_mib(tmp_path: Path) -> None:
+    over = 64 * 1024 * 1024 + 1
+    requests = b"".join([_record_line(1, "v" * over), _record_line(2, "next")])
+    done = subprocess.run(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "d.sqlite3"), "mcp"],
+        input=requests,
+        capture_output=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if k != "XDB_MAX_MESSAGE_BYTES"},
+    )
+    assert done.returncode == 0, done.stderr
+    got = {m["id"]: m for m in map(json.loads, done.stdout.decode().splitlines())}
+    assert "67,108,864 bytes" in got[1]["error"]["message"]
+    assert got[2]["result"]["structuredContent"]["tick"] == 1
+    assert b"Traceback" not in done.stderr
+
+
+def test_an_oversized_line_in_a_file_is_refused_too(tmp_path: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    answers = tmp_path / "answers.jsonl"
+    # Over the limit and over the file reader's 1 MiB piece; the last line has no newline.
+    requests.write_bytes(
+        _record_line(1, "f" * (2 * 1024 * 1024)) + _record_line(2, "kept").rstrip(b"\n")
+    )
+    with requests.open("rb") as stdin, answers.open("wb") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "xdb", "--db", str(tmp_path / "f.sqlite3"), "mcp"],
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            env={**os.environ, "XDB_MAX_MESSAGE_BYTES": "1500000"},
+        )
+    assert done.returncode == 0, done.stderr
+    got = {m["id"]: m for m in map(json.loads, answers.read_text().splitlines())}
+    assert "1,500,000 bytes" in got[1]["error"]["message"]
+    assert got[2]["result"]["structuredContent"]["tick"] == 1
+
+
+def test_a_bad_limit_setting_is_one_line_of_error(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "b.sqlite3"), "mcp"],
+        input=b"",
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "XDB_MAX_MESSAGE_BYTES": "lots"},
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("error: XDB_MAX_MESSAGE_BYTES must be a positive")

@@ -16,6 +16,10 @@ hop to a worker thread for every line read, written and flushed (~0.3 ms a call 
 its server reads and writes them in place rather than through the transport's reader and
 writer tasks (``mcp.serve_lines``): a call takes 6 turns of the event loop instead of 10.
 
+A line longer than the message limit (``XDB_MAX_MESSAGE_BYTES``, 64 MiB by default) is
+read on and dropped in pieces, never held whole, and answered here with a JSON-RPC error;
+the next line is served as usual (``limits``).
+
 This module does not import the SDK: it is what runs while the SDK loads.
 """
 
@@ -25,9 +29,19 @@ import asyncio
 import json
 import os
 import stat
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from xdb.interfaces.limits import (
+    BoundedLines,
+    Oversized,
+    Pieces,
+    StreamPieces,
+    message_limit,
+    refusal,
+)
 
 if TYPE_CHECKING:
     from xdb.core import Database
@@ -36,7 +50,6 @@ ANSWERS_FILE = Path(__file__).with_name("mcp_answers.json")
 # The id under which a recorded initialize is replayed to the SDK; its answer is not sent.
 REPLAY_ID = "xdb-replayed-initialize"
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
-_LINE_LIMIT = 1 << 26  # one JSON-RPC message may be large (a record_batch of many tokens)
 
 
 class LineSink(Protocol):
@@ -58,7 +71,11 @@ class Lines:
     """
 
     def __init__(
-        self, first: list[str], pending: asyncio.Future[bytes] | None, reader: Any, out: _Out
+        self,
+        first: list[str],
+        pending: asyncio.Future[bytes] | None,
+        reader: BoundedLines,
+        out: _Out,
     ) -> None:
         self._first = first
         self._pending = pending
@@ -173,14 +190,15 @@ class Front:
         return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
 
 
-class _FileReader:
-    """``readline`` for a stdin that is a regular file (asyncio pipes refuse those)."""
+class _FilePieces:
+    """Pieces of the lines of a stdin that is a regular file (asyncio pipes refuse those)."""
 
     def __init__(self, fd: int) -> None:
         self._file = os.fdopen(fd, "rb")
 
-    async def readline(self) -> bytes:
-        return self._file.readline()
+    async def read_piece(self) -> tuple[bytes, bool]:
+        piece = self._file.readline(StreamPieces.PIECE)
+        return piece, len(piece) < StreamPieces.PIECE or piece.endswith(b"\n")
 
 
 class _FileWriter:
@@ -205,16 +223,19 @@ def _claim_stdio() -> tuple[int, int]:
     return rfd, wfd
 
 
-async def _open(rfd: int, wfd: int) -> tuple[Any, Any]:
+async def _open(rfd: int, wfd: int) -> tuple[Pieces, Any]:
     loop = asyncio.get_running_loop()
-    reader: Any
+    pieces: Pieces
     writer: Any
     if stat.S_ISREG(os.fstat(rfd).st_mode):
-        reader = _FileReader(rfd)
+        pieces = _FilePieces(rfd)
     else:
-        reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+        # The stream holds at most a piece or two: a long line is put together (or, over the
+        # limit, dropped) piece by piece by BoundedLines.
+        reader = asyncio.StreamReader(limit=StreamPieces.PIECE)
         proto = asyncio.StreamReaderProtocol(reader)
         await loop.connect_read_pipe(lambda: proto, os.fdopen(rfd, "rb", buffering=0))
+        pieces = StreamPieces(reader)
     if stat.S_ISREG(os.fstat(wfd).st_mode):
         writer = _FileWriter(wfd)
     else:
@@ -222,13 +243,24 @@ async def _open(rfd: int, wfd: int) -> tuple[Any, Any]:
             asyncio.streams.FlowControlMixin, os.fdopen(wfd, "wb", buffering=0)
         )
         writer = asyncio.StreamWriter(transport, protocol, None, loop)
-    return reader, writer
+    return pieces, writer
 
 
 async def _serve(
-    load: Callable[[], Runner], answers: dict[str, Any], groups: set[str] | None
+    load: Callable[[], Runner], answers: dict[str, Any], groups: set[str] | None, limit: int
 ) -> None:
-    reader, writer = await _open(*_claim_stdio())
+    pieces, writer = await _open(*_claim_stdio())
+
+    async def refuse(line: Oversized) -> None:
+        # Answered here, before the SDK sees anything: its reader would have to hold the
+        # whole line, and the asyncio stream's limit error ended the SDK's session (every
+        # later call got "Connection closed"). One line on stderr says it too.
+        reply = refusal(line, limit)
+        print(f"xdb mcp: {reply['error']['message']}", file=sys.stderr, flush=True)
+        writer.write(json.dumps(reply, separators=(",", ":")).encode("utf-8") + b"\n")
+        await writer.drain()
+
+    reader = BoundedLines(pieces, limit, refuse)
     loading = asyncio.get_running_loop().run_in_executor(None, load)
     front = Front(answers, groups)
     out = _Out(writer)
@@ -236,7 +268,8 @@ async def _serve(
     while not loading.done():
         if pending is None:
             pending = asyncio.ensure_future(reader.readline())
-        await asyncio.wait({pending, loading}, return_when=asyncio.FIRST_COMPLETED)
+        either: set[asyncio.Future[Any]] = {pending, loading}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         if not pending.done():
             break  # loaded: the SDK takes the read in flight
         line = pending.result()
@@ -255,13 +288,20 @@ async def _serve(
 
 
 def serve(
-    open_db: Callable[[], Database], *, dotted_names: bool = False, groups: set[str] | None = None
+    open_db: Callable[[], Database],
+    *,
+    dotted_names: bool = False,
+    groups: set[str] | None = None,
+    line_limit: int | None = None,
 ) -> None:
     """Serve the database ``open_db()`` opens on stdin/stdout until the client closes stdin.
 
     The SDK import, ``open_db`` and the server's construction run on a worker thread while
-    the opening requests are answered (blocks until the client leaves).
+    the opening requests are answered (blocks until the client leaves). A line (one message)
+    over ``line_limit`` bytes (default: ``XDB_MAX_MESSAGE_BYTES``, else 64 MiB) is dropped
+    unread and answered with a JSON-RPC error (``limits``).
     """
+    limit = message_limit() if line_limit is None else line_limit
     opened: list[Database] = []
 
     def load() -> Runner:
@@ -275,7 +315,8 @@ def serve(
 
     recorded = json.loads(ANSWERS_FILE.read_text("utf-8"))
     try:
-        asyncio.run(_serve(load, recorded["dotted" if dotted_names else "underscore"], groups))
+        answers = recorded["dotted" if dotted_names else "underscore"]
+        asyncio.run(_serve(load, answers, groups, limit))
     finally:
         for db in opened:
             db.close()
