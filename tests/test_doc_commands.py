@@ -1,0 +1,530 @@
+"""Every command line shown in README.md and docs/*.md, run as a user would type it.
+
+The lines come from the shell blocks (```sh, bash, shell, console) and from the ``# or: xdb
+...`` alternatives in Python blocks. Each line is one test. It runs under bash, in a home and
+working directory of its own block (a fresh temporary pair per block), with the venv's bin
+first on PATH, so ``xdb`` is the console script under test. The lines of a block run in order,
+as a person typing the block would: a line finds what the lines above it made (asked for
+alone, a line runs the ones above it first).
+
+What the docs take for granted is made first, and nothing else: the database a command that
+only reads is pointed at, ``tokens.jsonl``, the unpacked ``first-light`` pack (and its
+concepts, for the lines that browse them), the session ``s1`` with two ticks and the event
+``call-1`` the examples name. Placeholder ids (``episode-01h...``, ``ts-session-...-1``) become
+real ids made just before; the example PostgreSQL URL becomes a database on the suite's
+embedded server. Nothing else in a line changes: the command, its options and their places
+are as documented.
+
+Servers (``xdb serve``, ``xdb mcp``, ``make run``) are started, must answer (HTTP ``GET
+/v1/xdb/status``; MCP ``initialize``, ``tools/list`` and a read-only tool call as JSON-RPC
+lines over stdio), and are stopped. Embeddings use the hashing stand-in (``XDB_EMBEDDER=hash``):
+no line here is about the model.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import queue
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+import pytest
+
+import xdb
+from tests.concepts.packs import unpack_first_light
+from xdb.ops.registry import operations
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SHELLS = {"sh", "bash", "shell", "console", "zsh"}
+BIN = Path(sys.executable).parent
+PORT = 8765  # where `xdb serve` and `make run` listen when the line does not say
+SECONDS = 60.0  # the most any one line may take
+EXAMPLE_URL = "postgresql://xdb:secret@db.internal:5432/xdb"
+
+# Documented lines that are not run here, each with why. (`make run` is run: it is a server.)
+NOT_RUN = {
+    "make test": "runs the whole suite, this test included; CI runs it itself",
+    "make lint": "ruff and mypy over the source, not a behaviour of xdb; CI runs it",
+    "make bench": "the benchmarks take many minutes; they are run by hand and in CI",
+    "pip install xdb": "installs from a package index; the tests run offline against the "
+    "checkout already installed in this venv",
+}
+
+# Commands that only read: the database they name must exist (docs assume it does).
+READERS = {op.command for op in operations() if op.command and op.readonly} | {"export"}
+CONCEPT_READERS = {"concepts", "get-concept", "find-concept", "concept-usage-summary"}
+
+
+@dataclass(frozen=True)
+class Line:
+    doc: str  # the document, relative to the repository
+    number: int  # its line number there
+    text: str
+    block: str  # "README.md:93": the document and the line of the block's opening fence
+    index: int  # its place in the block
+    fence: str  # the block's language: a shell, or python for an `# or:` alternative
+
+
+def extract(path: Path) -> list[Line]:
+    rel = str(path.relative_to(ROOT))
+    found: list[Line] = []
+    fence: str | None = None
+    block = ""
+    pending = ""
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        stripped = raw.strip()
+        if stripped.startswith("```"):
+            if fence is None:
+                fence, block = stripped[3:].strip().lower(), f"{rel}:{number}"
+            else:
+                fence = None
+            continue
+        if fence in SHELLS:
+            text = stripped.removeprefix("$ ")
+            if not text or text.startswith("#"):
+                continue
+            if text.endswith("\\"):  # a continued line: run it whole
+                pending += text[:-1] + " "
+                continue
+            text, pending = pending + text, ""
+            index = sum(1 for line in found if line.block == block)
+            found.append(Line(rel, number, text, block, index, fence))
+        elif fence == "python" and "# or: " in raw:
+            # `db.import_concepts(path="first-light")  # or: xdb concepts import first-light`
+            text = raw.split("# or: ", 1)[1].strip()
+            found.append(Line(rel, number, text, f"{rel}:{number}", 0, fence))
+    return found
+
+
+LINES = [line for doc in DOCS for line in extract(doc)]
+BLOCKS: dict[str, list[Line]] = {}
+for _line in LINES:
+    BLOCKS.setdefault(_line.block, []).append(_line)
+
+
+def words_of(text: str) -> list[str]:
+    return shlex.split(text, comments=True)
+
+
+def subcommand(words: list[str]) -> list[str]:
+    """``xdb [--db X] [--session S] COMMAND [SUB] ...`` -> [COMMAND, SUB] (SUB: a group's)."""
+    if not words or words[0] != "xdb":
+        return []
+    rest = words[1:]
+    while rest and rest[0] in ("--db", "--session"):
+        rest = rest[2:]
+    if not rest:
+        return []
+    if rest[0] == "concepts" and rest[1:2] == ["import"]:
+        return rest[:2]
+    return rest[:1]
+
+
+def option(words: list[str], name: str) -> str | None:
+    for i, word in enumerate(words[:-1]):
+        if word == name:
+            return words[i + 1]
+    return None
+
+
+# --------------------------------------------------------------------------- the sandbox
+
+
+class Sandbox:
+    """A block's home, working directory and environment, and what its lines need made."""
+
+    def __init__(self, folder: Path, request: pytest.FixtureRequest, template: Callable[[], Path]):
+        self.home, self.work = folder / "home", folder / "work"
+        self.home.mkdir(parents=True)
+        self.work.mkdir()
+        self.request, self.template = request, template
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("XDB_", "XDG_"))}
+        env.update(
+            HOME=str(self.home),
+            PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+            XDB_EMBEDDER="hash",
+        )
+        self.env = env
+        self.ran = 0  # lines of the block run so far
+        self.lent: tuple[Any, str] | None = None
+
+    def default_file(self) -> Path:
+        return self.home / ".local" / "share" / "xdb" / "xdb.sqlite3"
+
+    def path(self, given: str) -> str:
+        """A path as the shell and xdb would read it in this sandbox."""
+        if given == ":memory:" or "://" in given:
+            return given
+        if given.startswith("~/"):
+            return str(self.home / given[2:])
+        return str(self.work / given)
+
+    def target(self, words: list[str]) -> str:
+        """The database a line's command opens: --db, else $XDB_DB, else the default file."""
+        given = option(words, "--db") or self.env.get("XDB_DB")
+        return self.path(given) if given else str(self.default_file())
+
+    def postgres_url(self) -> str:
+        if self.lent is None:
+            server = self.request.getfixturevalue("postgres_server")
+            self.lent = (server, server.lend_database())
+        return self.lent[1]
+
+    def close(self) -> None:
+        if self.lent is not None:
+            server, url = self.lent
+            server.give_back(url)
+
+    # ---------------------------------------------------------------- what the docs assume
+
+    def open(self, target: str) -> xdb.Database:
+        if target == str(self.default_file()):
+            self.default_file().parent.mkdir(parents=True, exist_ok=True)
+        return xdb.connect(target, embedder="hash")
+
+    def ensure_database(self, target: str) -> None:
+        if "://" not in target and not Path(target).exists():
+            self.open(target).close()
+
+    def ensure_concepts(self, target: str) -> None:
+        if "://" not in target and not Path(target).exists():
+            Path(target).parent.mkdir(parents=True, exist_ok=True)  # the default file's
+            shutil.copyfile(self.template(), target)
+            return
+        with self.open(target) as db:
+            if not db.concept_packs().packs:
+                db.import_concepts(path=str(self.template().parent / "first-light"))
+
+    def ensure_examples_log(self, target: str) -> None:
+        """Session s1 with ticks 1 and 2, which are the event call-1 (the examples' ids)."""
+        with self.open(target) as db:
+            if db.status(session_id="s1").current_tick >= 2:
+                return
+            db.record(session_id="s1", event_type="tool_call", content="capital_of('France')",
+                      event_id="call-1", event_start=True)  # fmt: skip
+            db.record(session_id="s1", event_type="tool_response", content="Paris",
+                      event_id="call-1", event_end=True)  # fmt: skip
+
+    def first_timestep(self, target: str) -> str:
+        """The id of tick 1 of the current session (recorded if there is none yet)."""
+        with self.open(target) as db:
+            if db.status().current_tick < 1:
+                db.record(event_type="input", content="hello")
+            return f"ts-{db.session_id}-1"
+
+    def new_episode(self, target: str) -> str:
+        with self.open(target) as db:
+            made = db.add_episode(content="Rolled back the deploy", kind="incident",
+                                  namespace="proj")  # fmt: skip
+            return made.episode_id
+
+    def prepare(self, text: str) -> str:
+        """Make what the line assumes; return it with its placeholders filled in."""
+        if EXAMPLE_URL in text:
+            text = text.replace(EXAMPLE_URL, self.postgres_url())
+        words = words_of(text)
+        command = subcommand(words)
+        if not command:
+            return text
+        target = self.target(words)
+        if "episode-01h..." in text:
+            text = text.replace("episode-01h...", self.new_episode(target))
+        if "ts-session-...-1" in text:
+            text = text.replace("ts-session-...-1", self.first_timestep(target))
+        if command[0] == "migrate":
+            source = option(words, "--from")
+            if source is not None and "://" not in source and not Path(self.path(source)).exists():
+                with self.open(self.path(source)) as db:  # a file worth bringing along
+                    db.record(event_type="input", content="brought along")
+        elif command[0] in READERS:
+            self.ensure_database(target)
+        if command[0] in CONCEPT_READERS and command != ["concepts", "import"]:
+            self.ensure_concepts(target)
+        unpacked = self.work / "first-light"
+        if command == ["concepts", "import"] and "first-light" in words and not unpacked.exists():
+            shutil.copytree(self.template().parent / "first-light", unpacked)
+        if "ts-s1-2" in words or "call-1" in words:
+            self.ensure_examples_log(target)
+        if "tokens.jsonl" in words and not (self.work / "tokens.jsonl").exists():
+            tokens = [{"event_type": "output", "content": t, "token_id": i}
+                      for i, t in enumerate(["Paris", " is", " the", " capital"])]  # fmt: skip
+            (self.work / "tokens.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tokens))
+        return text
+
+
+# --------------------------------------------------------------------------- running a line
+
+
+def run_line(box: Sandbox, line: Line) -> None:
+    words = words_of(line.text)
+    reason = NOT_RUN.get(" ".join(words))
+    if reason:
+        pytest.skip(f"{line.text!r} is not run: {reason}")
+    if words[0] == "export":  # the block's later lines see it, as in the user's shell
+        name, value = box.prepare(" ".join(words[1:])).split("=", 1)
+        box.env[name] = value
+        return
+    text = line.text
+    if words[:3] == ["claude", "mcp", "add"]:
+        # Claude Code is not installed here. `claude mcp add NAME -- CMD...` records CMD,
+        # which the client then starts as its stdio MCP server: so CMD is what runs.
+        text = line.text.split(" -- ", 1)[1]
+    text = box.prepare(text)
+    words = words_of(text)
+    if words == ["make", "run"]:
+        if not (ROOT / ".venv" / "bin" / "xdb").exists():
+            pytest.skip("make run serves from .venv, which this checkout has not made")
+        # -o: the venv's stamp counts as up to date, so make goes straight to its recipe
+        # (`.venv/bin/xdb serve`) instead of reinstalling the venv this suite runs in.
+        check_http(box, "make -o .venv/.installed run", cwd=ROOT)
+    elif subcommand(words) == ["serve"]:
+        check_http(box, text, cwd=box.work)
+    elif subcommand(words) == ["mcp"]:
+        check_mcp(box, text, words)
+    else:
+        done = subprocess.run(
+            ["bash", "-c", text],
+            cwd=box.work,
+            env=box.env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=SECONDS,
+        )
+        assert done.returncode == 0, (
+            f"{line.doc}:{line.number}: `{text}` exited {done.returncode}\n"
+            f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
+        )
+    db = option(words, "--db")
+    if db is not None and "://" not in db:
+        assert Path(box.path(db)).exists(), f"`{text}` did not use --db {db}"
+
+
+class Server:
+    """A line started as a long-running process (its process group, so make's child too)."""
+
+    def __init__(self, box: Sandbox, text: str, cwd: Path, stdin: bool) -> None:
+        self.proc = subprocess.Popen(
+            ["bash", "-c", f"exec {text}"],
+            cwd=cwd,
+            env=box.env,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        self.text = text
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.errors: list[str] = []
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        threading.Thread(
+            target=self._pump, args=(self.proc.stdout, self.lines), daemon=True
+        ).start()
+        threading.Thread(target=self._collect, args=(self.proc.stderr,), daemon=True).start()
+
+    @staticmethod
+    def _pump(stream: IO[str], into: queue.Queue[str | None]) -> None:
+        for line in stream:
+            into.put(line)
+        into.put(None)
+
+    def _collect(self, stream: IO[str]) -> None:
+        self.errors.extend(stream)
+
+    def problem(self, what: str) -> str:
+        return f"`{self.text}`: {what}\nstderr: {''.join(self.errors)[-3000:]}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=30)
+
+
+@contextmanager
+def port_of_our_own() -> Iterator[None]:
+    """The documented port, held by one test process at a time (a lock file), and free."""
+    with open(Path(tempfile.gettempdir()) / f"xdb-doc-commands-{PORT}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            try:
+                probe.bind(("127.0.0.1", PORT))
+            except OSError:
+                pytest.skip(f"port {PORT}, where the documented line serves, is in use")
+        yield
+
+
+def check_http(box: Sandbox, text: str, cwd: Path) -> None:
+    with port_of_our_own():
+        server = Server(box, text, cwd, stdin=False)
+        try:
+            url = f"http://127.0.0.1:{PORT}/v1/xdb/status"
+            deadline = SECONDS
+            while True:
+                try:
+                    response = httpx.get(url, timeout=5)
+                    break
+                except httpx.TransportError:
+                    pass
+                try:  # waits a moment for the server, and notices one that gave up
+                    code = server.proc.wait(timeout=0.1)
+                except subprocess.TimeoutExpired:
+                    deadline -= 0.1
+                    assert deadline > 0, server.problem("did not answer HTTP")
+                    continue
+                raise AssertionError(server.problem(f"exited {code} before answering"))
+            assert response.status_code == 200, server.problem(response.text)
+            assert "experience_stats" in response.json()
+        finally:
+            server.stop()
+
+
+def check_mcp(box: Sandbox, text: str, words: list[str]) -> None:
+    server = Server(box, text, box.work, stdin=True)
+    stdin = server.proc.stdin
+    assert stdin is not None
+
+    def ask(number: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        stdin.write(json.dumps({"jsonrpc": "2.0", "id": number, "method": method,
+                                "params": params}) + "\n")  # fmt: skip
+        stdin.flush()
+        while True:
+            try:
+                line = server.lines.get(timeout=SECONDS)
+            except queue.Empty:
+                raise AssertionError(server.problem(f"no answer to {method}")) from None
+            assert line is not None, server.problem(f"closed stdout before answering {method}")
+            message: dict[str, Any] = json.loads(line)
+            if message.get("id") == number:
+                assert "result" in message, server.problem(f"{method}: {message}")
+                result: dict[str, Any] = message["result"]
+                return result
+
+    try:
+        client = {"name": "doc-commands", "version": "1"}
+        ask(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                              "clientInfo": client})  # fmt: skip
+        stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        tools = ask(2, "tools/list", {})["tools"]
+        names = {tool["name"] for tool in tools}
+        groups = option(words, "--toolsets")
+        chosen = set(groups.split(",")) if groups else {op.group for op in operations()}
+        assert names == {op.tool_name() for op in operations() if op.group in chosen}
+        # One call that reaches the database: a read-only tool needing no arguments.
+        tool = next(
+            t["name"]
+            for t in tools
+            if t.get("annotations", {}).get("readOnlyHint") and not t["inputSchema"].get("required")
+        )
+        called = ask(3, "tools/call", {"name": tool, "arguments": {}})
+        assert not called.get("isError"), server.problem(f"{tool}: {called}")
+        stdin.close()  # the client leaves; the server ends
+        code = server.proc.wait(timeout=SECONDS)
+        assert code == 0, server.problem(f"exited {code}")
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- the tests
+
+
+@pytest.fixture(scope="module")
+def first_light_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[], Path]]:
+    """A database holding the first-light pack (unpacked beside it), made once if needed."""
+    made: list[Path] = []
+
+    def get() -> Path:
+        if not made:
+            folder = tmp_path_factory.mktemp("first-light")
+            pack = unpack_first_light(folder)
+            with xdb.connect(folder / "template.sqlite3", embedder="hash") as db:
+                db.import_concepts(path=str(pack))
+            made.append(folder / "template.sqlite3")
+        return made[0]
+
+    yield get
+
+
+@pytest.fixture(scope="module")
+def sandboxes() -> Iterator[dict[str, Sandbox]]:
+    boxes: dict[str, Sandbox] = {}
+    yield boxes
+    for box in boxes.values():
+        box.close()
+
+
+@pytest.mark.parametrize("line", LINES, ids=[f"{line.doc}:{line.number}" for line in LINES])
+def test_documented_command_line(
+    line: Line,
+    sandboxes: dict[str, Sandbox],
+    first_light_database: Callable[[], Path],
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
+) -> None:
+    if line.block not in sandboxes:
+        folder = tmp_path_factory.mktemp("doc")
+        sandboxes[line.block] = Sandbox(folder, request, first_light_database)
+    box = sandboxes[line.block]
+    box.request = request
+    # The lines above this one in its block, if not run yet (this line asked for alone).
+    for earlier in BLOCKS[line.block][box.ran : line.index]:
+        with suppress(pytest.skip.Exception):
+            run_line(box, earlier)
+    box.ran = line.index + 1  # counted even if it fails: its failure is reported here
+    run_line(box, line)
+
+
+def test_every_shell_block_is_found() -> None:
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        fences = sum(
+            1
+            for raw in text.splitlines()
+            if raw.strip().startswith("```") and raw.strip()[3:].strip().lower() in SHELLS
+        )
+        rel = str(doc.relative_to(ROOT))
+        blocks = {line.block for line in LINES if line.doc == rel and line.fence in SHELLS}
+        assert len(blocks) == fences, rel  # a block of nothing but comments would be a gap
+    # The lines the first-contact issue was about are among them.
+    texts = {line.text.split("#")[0].strip() for line in LINES}
+    assert "xdb mcp --db ~/agent.sqlite3" in texts
+    assert "claude mcp add xdb -- xdb mcp --db ~/agent.sqlite3" in texts
+
+
+def test_no_command_line_hides_in_an_unlabelled_block() -> None:
+    """A shell line in a block labelled as something else (or nothing) would not run here."""
+    for doc in DOCS:
+        fence: str | None = None
+        for number, raw in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            stripped = raw.strip()
+            if stripped.startswith("```"):
+                fence = None if fence is not None else stripped[3:].strip().lower()
+                continue
+            if fence is not None and fence not in SHELLS:
+                looks = stripped.startswith(("xdb ", "$ ", "make ", "pip ", "claude "))
+                assert not looks, f"{doc.name}:{number}: label its block ```sh: {stripped}"
+
+
+def test_what_is_not_run_is_still_documented() -> None:
+    shown = {" ".join(words_of(line.text)) for line in LINES}
+    assert set(NOT_RUN) <= shown, set(NOT_RUN) - shown
