@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -636,3 +638,157 @@ def test_mcp_client_over_streamable_http(client: httpx.Client, base_url: str) ->
     assert result.structured_content == {"timestep_id": "ts-s1-1", "tick": 1}
     found = post(client, "/v1/xdb/query", {"text_search": "MCP"})["timesteps"]
     assert [t["content"] for t in found] == ["hello over MCP"]
+
+
+# --------------------------------------------------------------------------- request sizes
+
+
+@pytest.fixture
+def small(db: xdb.Database) -> Iterator[httpx.Client]:
+    """The app with small limits: 4,096 bytes for a body, 65,536 for a batch or MCP message."""
+    with (
+        running(create_app(db, body_limit=4096, message_limit=65536)) as url,
+        httpx.Client(base_url=url, timeout=15) as c,
+    ):
+        yield c
+
+
+def too_large(response: httpx.Response, *words: str) -> str:
+    assert response.status_code == 413, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json() == {
+        "error": {"type": "payload_too_large", "message": ANY, "field": None}
+    }
+    message: str = response.json()["error"]["message"]
+    for word in words:
+        assert word in message
+    return message
+
+
+class _Any:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+
+ANY: Any = _Any()
+
+
+def test_a_body_over_its_limit_is_413_in_the_envelope_and_writes_nothing(
+    small: httpx.Client,
+) -> None:
+    before = snapshot(small)
+    body = json.dumps({"event_type": "input", "content": "x" * 5000}).encode()
+    # Refused by its Content-Length, having read it to the end (so the client sees the
+    # answer rather than a reset connection): the message names the size and the setting.
+    message = too_large(
+        small.post("/v1/xdb/record", content=body, headers={"content-type": "application/json"}),
+        f"({len(body):,} bytes)",
+        "limit of 4,096 bytes",
+        "POST /v1/xdb/record",
+        "XDB_MAX_BODY_BYTES",
+    )
+    assert "Traceback" not in message
+
+    # Chunked (no Content-Length): counted as it streams in.
+    def pieces() -> Iterator[bytes]:
+        for start in range(0, len(body), 1000):
+            yield body[start : start + 1000]
+
+    chunked = small.post(
+        "/v1/xdb/record", content=pieces(), headers={"content-type": "application/json"}
+    )
+    assert "content-length" not in chunked.request.headers
+    too_large(chunked, "XDB_MAX_BODY_BYTES")
+    # A body of exactly the limit is read as usual.
+    exact = {"event_type": "input", "content": ""}
+    exact["content"] = "e" * (4096 - len(json.dumps(exact)))
+    assert len(json.dumps(exact)) == 4096
+    made = record(small, **exact)
+    # The batch route takes up to the message limit, and no more.
+    batch = {"timesteps": [{"event_type": "output", "content": "y" * 100}] * 50}
+    assert 4096 < len(json.dumps(batch)) < 65536
+    assert len(post(small, "/v1/xdb/record-batch", batch)["results"]) == 50
+    huge = {"timesteps": [{"event_type": "output", "content": "z" * 100}] * 700}
+    too_large(
+        small.post("/v1/xdb/record-batch", json=huge),
+        "limit of 65,536 bytes",
+        "XDB_MAX_MESSAGE_BYTES",
+    )
+    after = post(small, "/v1/xdb/query", {"all_sessions": True})
+    assert after["total_count"] == before[-1] + 51
+    assert made["tick"] == 1 and not any("z" in t["content"] for t in after["timesteps"])
+
+
+def test_the_default_limit_refuses_a_huge_body_before_reading_it(base_url: str) -> None:
+    host, port = base_url.removeprefix("http://").split(":")
+    head = (
+        "POST /v1/xdb/record HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n"
+    )
+    with socket.create_connection((host, int(port)), timeout=15) as sock:
+        # Only the start of the body is sent: the answer must not wait for the rest.
+        sock.sendall(head.encode() + b'{"event_type": "input", "content": "')
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    status, _, rest = answer.partition(b"\r\n")
+    assert status == b"HTTP/1.1 413 Request Entity Too Large", answer
+    error = json.loads(rest.partition(b"\r\n\r\n")[2])["error"]
+    assert error["type"] == "payload_too_large"
+    assert "(1,000,000,000 bytes)" in error["message"]
+    assert "4,194,304 bytes" in error["message"]
+
+
+def test_the_default_limits_over_real_clients(client: httpx.Client, base_url: str) -> None:
+    from mcp import Client
+
+    # The issue's 70 MB record. httpx sends the whole body before it reads: the server reads
+    # it on, dropping it as it comes, and the client gets the 413.
+    body = b'{"event_type": "input", "content": "' + b"r" * 70_000_000 + b'"}'
+    refused = client.post(
+        "/v1/xdb/record", content=body, headers={"content-type": "application/json"}
+    )
+    size, body = len(body), b""
+    too_large(refused, "4,194,304 bytes", f"({size:,} bytes)")
+    # A batch of 5 MiB is below its limit, over HTTP and over MCP (the SDK's own 4 MiB
+    # limit for /mcp is raised to the message limit).
+    batch = [{"event_type": "output", "content": f"{n} " + "b" * (1 << 20)} for n in range(5)]
+    assert len(post(client, "/v1/xdb/record-batch", {"timesteps": batch})["results"]) == 5
+
+    async def over_mcp() -> Any:
+        async with Client(f"{base_url}/mcp") as mcp_client:
+            return await mcp_client.call_tool("xdb_record_batch", {"timesteps": batch})
+
+    result = anyio.run(over_mcp)
+    assert not result.is_error, result.content
+    assert post(client, "/v1/xdb/status")["current_tick"] == 10
+
+
+def test_an_mcp_message_over_the_limit_is_a_jsonrpc_error(db: xdb.Database) -> None:
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
+
+    with running(create_app(db, body_limit=4096, message_limit=65536)) as url:
+
+        async def session() -> tuple[MCPError, Any]:
+            async with Client(f"{url}/mcp") as mcp_client:
+                big = {"event_type": "input", "content": "m" * 70000}
+                with pytest.raises(MCPError) as refused:
+                    await mcp_client.call_tool("xdb_record", big)
+                # The session goes on: the next call is served.
+                small = {"event_type": "input", "content": "small"}
+                return refused.value, await mcp_client.call_tool("xdb_record", small)
+
+        error, result = anyio.run(session)
+        assert error.error.code == -32600
+        assert "limit of 65,536 bytes" in error.error.message
+        assert "XDB_MAX_MESSAGE_BYTES" in error.error.message
+        assert result.structured_content == {"timestep_id": "ts-s1-1", "tick": 1}
+        # Seen raw: 413 with a JSON-RPC error (id null: the body was not read).
+        raw = httpx.post(
+            f"{url}/mcp",
+            content=b"{" + b" " * 70000 + b"}",
+            headers={"content-type": "application/json", "accept": "application/json"},
+        )
+        assert raw.status_code == 413
+        assert raw.json()["id"] is None and raw.json()["error"]["code"] == -32600

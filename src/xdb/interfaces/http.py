@@ -17,6 +17,11 @@ Every error, whatever raised it, is the same JSON envelope with the XdbError's s
 
     {"error": {"type": "invalid_request", "message": "content: ...", "field": "content"}}
 
+A request body over its limit is refused with 413 (``payload_too_large``) while it streams
+in (``limits``): ``XDB_MAX_MESSAGE_BYTES`` (64 MiB) for ``/v1/xdb/record-batch`` and
+``/mcp`` (whose 413 carries a JSON-RPC error, what MCP clients read), ``XDB_MAX_BODY_BYTES``
+(4 MiB) for every other route.
+
 Handlers are plain ``def``: FastAPI runs them in its threadpool, and ``Database`` is
 thread-safe, so a slow write never blocks the event loop.
 """
@@ -24,6 +29,7 @@ thread-safe, so a slow write never blocks the event loop.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -41,6 +47,7 @@ from starlette.types import ASGIApp
 from xdb import __version__
 from xdb.core import Database
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
+from xdb.interfaces import limits
 from xdb.ops.registry import Operation, operations
 
 __all__ = ["create_app", "serve"]
@@ -65,6 +72,7 @@ _ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorEnvelope, "description": "The caller may not do this"},
     404: {"model": ErrorEnvelope, "description": "An id that names nothing"},
     409: {"model": ErrorEnvelope, "description": "Conflicts with what is stored"},
+    413: {"model": ErrorEnvelope, "description": "The body is over its limit (names it)"},
     500: {"model": ErrorEnvelope, "description": "Internal or storage error"},
 }
 
@@ -81,6 +89,11 @@ def _envelope(
 ) -> JSONResponse:
     body = {"error": {"type": kind, "message": message, "field": field}}
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _too_large(message: str) -> bytes:
+    body = {"error": {"type": "payload_too_large", "message": message, "field": None}}
+    return json.dumps(body).encode("utf-8")
 
 
 def _from_xdb(exc: XdbError) -> JSONResponse:
@@ -285,15 +298,38 @@ def _inline(node: Any, defs: Mapping[str, Any]) -> Any:
 # --------------------------------------------------------------------------- the app
 
 
-def create_app(db: Database, *, mcp: bool = True, dotted_names: bool = False) -> FastAPI:
-    """A FastAPI app serving every operation of ``db`` (and MCP at ``/mcp`` when ``mcp``)."""
+# Routes whose body may be as large as one MCP message: a batch of token timesteps.
+_BULK = frozenset({"record_batch"})
+
+
+def create_app(
+    db: Database,
+    *,
+    mcp: bool = True,
+    dotted_names: bool = False,
+    body_limit: int | None = None,
+    message_limit: int | None = None,
+) -> FastAPI:
+    """A FastAPI app serving every operation of ``db`` (and MCP at ``/mcp`` when ``mcp``).
+
+    Bodies are limited to ``message_limit`` bytes on ``/mcp`` and the bulk routes and to
+    ``body_limit`` on the others (None: ``XDB_MAX_MESSAGE_BYTES`` / ``XDB_MAX_BODY_BYTES``,
+    else 64 MiB / 4 MiB; see ``limits``).
+    """
+    body = (limits.body_limit() if body_limit is None else body_limit, limits.BODY_LIMIT_ENV)
+    bulk = (
+        limits.message_limit() if message_limit is None else message_limit,
+        limits.MESSAGE_LIMIT_ENV,
+    )
     mcp_lifespan: Callable[[], AbstractAsyncContextManager[None]] | None = None
     mcp_app: ASGIApp | None = None
     if mcp:
         # Imported here so an HTTP-only server never loads the MCP library.
         from xdb.interfaces.mcp import streamable_http
 
-        mcp_app, mcp_lifespan = streamable_http(db, dotted_names=dotted_names)
+        mcp_app, mcp_lifespan = streamable_http(
+            db, dotted_names=dotted_names, message_limit=bulk[0]
+        )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -313,6 +349,14 @@ def create_app(db: Database, *, mcp: bool = True, dotted_names: bool = False) ->
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
     app.add_exception_handler(Exception, _on_unexpected)
+    bulk_paths = {op.http_path for op in operations() if op.name in _BULK}
+
+    def limit_for(path: str) -> tuple[int, str] | None:
+        if path == "/mcp" and mcp_app is not None:
+            return None  # the MCP app limits its own bodies, answering in JSON-RPC
+        return bulk if path in bulk_paths else body
+
+    app.add_middleware(limits.BodyLimit, limit=limit_for, error=_too_large)
 
     for op in operations():
         _add_post(app, db, op)

@@ -185,6 +185,14 @@ def refusal(line: Oversized, limit: int) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- HTTP bodies
 
+
+def jsonrpc_error(message: str) -> bytes:
+    """A refused MCP body's answer: id null, since the body was not read (the SDK's client
+    gives the error to the call it posted all the same)."""
+    error = {"code": INVALID_REQUEST, "message": message}
+    return json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode("utf-8")
+
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -195,37 +203,37 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class BodyLimit:
     """ASGI middleware: a request body over its path's limit is answered with 413.
 
-    ``limit(path)`` is the path's limit (None: not checked here); ``error(message)`` the
-    response body, in the shape the path's clients read. The body is counted as it arrives
-    (a ``Content-Length`` over the limit is refused before reading any of it), held up to
-    the limit and handed to the app once complete: every route here reads its body whole
-    anyway, and the app never sees a body it would have to refuse half-read.
+    ``limit(path)`` is the path's limit and the setting that sets it (None: not checked
+    here); ``error(message)`` the response body, in the shape the path's clients read. The
+    body is counted as it arrives (a ``Content-Length`` over the limit is refused before
+    reading any of it), held up to the limit and handed to the app once complete: every
+    route here reads its body whole anyway, and the app never sees a body it would have to
+    refuse half-read.
     """
 
     def __init__(
         self,
         app: ASGIApp,
-        limit: Callable[[str], int | None],
+        limit: Callable[[str], tuple[int, str] | None],
         error: Callable[[str], bytes],
-        setting: str,
     ) -> None:
         self.app = app
         self._limit = limit
         self._error = error
-        self._setting = setting
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        limit = self._limit(scope["path"]) if scope["type"] == "http" else None
-        if limit is None:
+        found = self._limit(scope["path"]) if scope["type"] == "http" else None
+        if found is None:
             await self.app(scope, receive, send)
             return
+        limit, setting = found
         headers = dict(scope.get("headers") or ())
         declared = _int(headers.get(b"content-length"))
         if declared is not None and declared > limit:
             # Read on only when it is worth it and the client is not waiting to be asked.
             if declared <= limit + _DRAIN and headers.get(b"expect") != b"100-continue":
                 await _drain(receive)
-            await self._refuse(scope, send, limit, f"{declared:,} bytes")
+            await self._refuse(scope, send, (limit, setting), f"{declared:,} bytes")
             return
         kept: deque[Message] = deque()
         size = 0
@@ -239,7 +247,7 @@ class BodyLimit:
                 kept.clear()
                 rest = await _drain(receive) if message.get("more_body", False) else 0
                 shown = f"{size + rest:,} bytes" if rest is not None else f"over {size:,} bytes"
-                await self._refuse(scope, send, limit, shown)
+                await self._refuse(scope, send, (limit, setting), shown)
                 return
             if not message.get("more_body", False):
                 break
@@ -249,11 +257,11 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, scope: Scope, send: Send, limit: int, size: str) -> None:
+    async def _refuse(self, scope: Scope, send: Send, limit: tuple[int, str], size: str) -> None:
         where = f"{scope.get('method', 'POST')} {scope['path']}"
         message = (
-            f"the request body ({size}) is over the limit of {limit:,} bytes for {where} "
-            f"({self._setting}); send less in one request"
+            f"the request body ({size}) is over the limit of {limit[0]:,} bytes for {where} "
+            f"({limit[1]}); send less in one request"
         )
         body = self._error(message)
         headers = [

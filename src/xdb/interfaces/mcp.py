@@ -34,6 +34,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from xdb import __version__
 from xdb.core import Database, connect
 from xdb.errors import XdbError
+from xdb.interfaces import limits
 from xdb.ops.registry import Operation, operations
 
 if TYPE_CHECKING:
@@ -340,6 +341,7 @@ def streamable_http(
     dotted_names: bool = False,
     groups: set[str] | None = None,
     allowed_hosts: Sequence[str] = (),
+    message_limit: int | None = None,
 ) -> tuple[ASGIApp, Callable[[], AbstractAsyncContextManager[None]]]:
     """An ASGI app serving the MCP streamable HTTP endpoint, and the lifespan it needs.
 
@@ -360,8 +362,11 @@ def streamable_http(
     straight to the ASGI app. The endpoint is stateless and answers with JSON rather than SSE:
     the tools never talk back to the client mid-call, so there is no session to keep.
     Requests are refused unless their Host is localhost/127.0.0.1/[::1] (any port) or one of
-    ``allowed_hosts`` (``"host:port"`` or ``"host:*"``), against DNS rebinding.
+    ``allowed_hosts`` (``"host:port"`` or ``"host:*"``), against DNS rebinding. A body over
+    ``message_limit`` bytes (None: ``XDB_MAX_MESSAGE_BYTES``, else 64 MiB) is answered with
+    413 and a JSON-RPC error naming the limit, which the SDK's client hands to the caller.
     """
+    limit = limits.message_limit() if message_limit is None else message_limit
     server = build_server(db, dotted_names=dotted_names, groups=groups)
     local = ("127.0.0.1", "localhost", "[::1]")
     hosts = [*local, *(f"{h}:*" for h in local), *allowed_hosts]
@@ -371,6 +376,18 @@ def streamable_http(
         allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")],
     )
     manager = StreamableHTTPSessionManager(
-        app=server, stateless=True, json_response=True, security_settings=security
+        app=server,
+        stateless=True,
+        json_response=True,
+        security_settings=security,
+        # The SDK's own check (a plain-text 413 its client reports as "Server returned an
+        # error response") sees only what passed ours.
+        max_request_body_size=limit,
     )
-    return StreamableHTTPASGIApp(manager), manager.run
+
+    checked = limits.BodyLimit(
+        StreamableHTTPASGIApp(manager),
+        lambda path: (limit, limits.MESSAGE_LIMIT_ENV),
+        limits.jsonrpc_error,
+    )
+    return checked, manager.run
