@@ -5,7 +5,9 @@ generated from the request model's fields. Values go to ``Database.run`` as type
 pydantic models validate them, so an error reads the same here as over MCP or HTTP. Every error
 leaves as one line, ``error: <message>``, on stderr with exit code 2. ``serve``, ``mcp``,
 ``import``, ``export`` and ``reindex`` are written by hand; they import their servers and
-libraries lazily so that ``xdb --help`` stays fast.
+libraries lazily so that ``xdb --help`` stays fast. The global options ``--db`` and
+``--session`` are accepted before or after every command (``cli_options``). A command that
+only reads never makes a database file (``xdb.config.prepare_location``).
 """
 
 from __future__ import annotations
@@ -464,9 +466,10 @@ def migrate_command(source: str | None, target: str, progress: bool | None) -> N
 
     named = "--from" if source else DB_NAME
     source = source or db_location()
-    # Both checked before either is opened: a mistyped target leaves no source migrated.
+    # Both are checked before either opens (opening upgrades an old file's schema): a
+    # mistyped --to leaves the source as it was.
     prepare_location(source, create=False, name=named, make="")
-    prepare_location(target, create=True, name="--to", make=DB_MAKE)
+    prepare_location(target, create=True, name="--to")
     show = sys.stderr.isatty() if progress is None else progress
     with (
         connect(source, create=False) as src,
