@@ -637,6 +637,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(
     tmp_path: Path, args: list[str], words: list[str]
 ) -> None:
     db = tmp_path / "cli.sqlite3"
+    xdb.connect(db).close()  # an empty database: reads of a missing one fail earlier
     message = fails(db, *args)
     for word in words:
         assert word in message, message
