@@ -9,6 +9,7 @@ import pytest
 
 import xdb
 from xdb.config import default_file
+from xdb.errors import InvalidRequest
 
 
 def test_create_false_refuses_a_missing_file_and_makes_nothing(tmp_path: Path) -> None:
@@ -94,3 +95,13 @@ def test_memory_needs_no_file() -> None:
 def test_a_postgresql_url_is_no_file(postgres_url: str) -> None:
     with xdb.connect(postgres_url, create=False, embedder="hash") as db:
         assert db.status().experience_stats.total_timesteps == 0
+
+
+@pytest.mark.parametrize("create", [True, False])
+def test_a_name_the_filesystem_cannot_hold_is_the_callers_error(
+    tmp_path: Path, create: bool
+) -> None:
+    too_long = tmp_path / ("x" * 300)  # over NAME_MAX (255) on every common filesystem
+    with pytest.raises(InvalidRequest, match="File name too long") as caught:
+        xdb.connect(too_long, create=create)
+    assert caught.value.field == "target"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from xdb.errors import InvalidRequest
+from xdb.errors import InvalidRequest, path_error
 
 
 def default_file() -> str:
@@ -52,9 +52,16 @@ def prepare_location(
     """
     if not is_file_location(location):
         return
-    path = Path(location)
+    try:
+        _check_location(Path(location), location, create, name, make)
+    except OSError as exc:  # a name too long, a path through a file...
+        raise path_error("target", location, exc) from None
+
+
+def _check_location(path: Path, location: str, create: bool, name: str, make: str) -> None:
+    exists = path.exists()  # raises for a name the filesystem can't hold, before SQLite would
     if not create:
-        if not path.exists():
+        if not exists:
             advice = f"check {name}, or {make}" if make else f"check {name}"
             raise InvalidRequest(f"database {location} does not exist; {advice}", field="target")
         return

@@ -551,6 +551,7 @@ READERS = {
         if op.command and op.readonly
     },
     "export": [],
+    "reindex": [],  # it writes vectors, but of episodes a missing database cannot have
 }
 WRITERS = {
     "record": ["x", "--event-type", "input"],
@@ -567,7 +568,7 @@ WRITERS = {
 
 def test_the_tables_cover_every_generated_command() -> None:
     generated = {op.command for op in operations() if op.command}
-    assert generated == (READERS.keys() | WRITERS.keys()) - {"export"}
+    assert generated == (READERS.keys() | WRITERS.keys()) - {"export", "reindex"}
 
 
 @pytest.mark.parametrize("command", sorted(READERS))
@@ -594,7 +595,7 @@ def test_migrate_refuses_a_missing_source_and_makes_no_target(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    "line", [[c, *args] for c, args in WRITERS.items()] + [["import", "-"], ["reindex"]], ids=str
+    "line", [[c, *args] for c, args in WRITERS.items()] + [["import", "-"]], ids=str
 )
 def test_a_command_that_writes_makes_the_file_but_no_directory(
     line: list[str], tmp_path: Path

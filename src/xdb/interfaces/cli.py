@@ -512,7 +512,7 @@ def reindex_command(embedder: str | None, progress: bool | None) -> None:
 
     if embedder is not None:
         click.get_current_context().find_root().obj["embedder"] = embedder.lower()
-    db = database()
+    db = database(create=False)  # nothing to embed in a database that does not exist
     show = sys.stderr.isatty() if progress is None else progress
     with tqdm(
         total=episode_count(db) if show else None,
