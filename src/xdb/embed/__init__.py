@@ -11,18 +11,24 @@ Chosen by ``get_embedder(spec)`` or, without a spec, the ``XDB_EMBEDDER`` variab
   and ``XDB_EMBED_DIM``.
 - ``hash``: the feature-hashing stand-in for benchmarks; it knows words, not meaning.
 
-Importing this package loads numpy only; a model loads on its first ``embed()``.
+``model_id(spec)`` names the model a spec stands for without making it. Importing this
+package loads nothing heavy (not even numpy): ``xdb.connect`` asks ``model_id`` whether a
+database has episodes waiting for vectors. A model loads on its first ``embed()``.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
-from xdb.embed.protocol import Embedder
-from xdb.errors import InvalidRequest
+from xdb.errors import InvalidRequest, StoreError
 
-__all__ = ["SPECS", "Embedder", "get_embedder"]
+if TYPE_CHECKING:
+    from xdb.embed.protocol import Embedder
+
+__all__ = ["SPECS", "Embedder", "get_embedder", "model_id"]
 
 SPECS = ("minilm", "openai", "hash")
 
@@ -67,9 +73,16 @@ def _hash() -> Embedder:
     return HashEmbedder()
 
 
-def get_embedder(spec: str | None = None) -> Embedder:
-    """The embedder for ``spec`` (else ``XDB_EMBEDDER``, else ``minilm``), one instance per
-    configuration per process so that a model loads once."""
+def __getattr__(name: str) -> Any:
+    # ``Embedder`` lives with numpy; it is imported only when asked for.
+    if name == "Embedder":
+        from xdb.embed.protocol import Embedder
+
+        return Embedder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _spec_name(spec: str | None) -> str:
     name = (spec if spec is not None else os.environ.get("XDB_EMBEDDER", "")).strip().lower()
     name = name or "minilm"
     if name not in SPECS:
@@ -77,6 +90,39 @@ def get_embedder(spec: str | None = None) -> Embedder:
             f"XDB_EMBEDDER must be one of {', '.join(SPECS)} (got {name!r})",
             field="XDB_EMBEDDER",
         )
+    return name
+
+
+def _openai_model_id(base_url: str, model: str) -> str:
+    """``OpenAIEmbedder(base_url, model).model_id``, worked out the same way (a test pins
+    them equal): ``openai:<model>@<host>``."""
+    base_url = base_url.rstrip("/")
+    try:
+        host = urlsplit(base_url).hostname or base_url
+    except ValueError as exc:  # e.g. an unclosed IPv6 bracket
+        raise StoreError(
+            f"embeddings server {base_url}/embeddings (model {model!r}): not a valid URL"
+            f" ({exc}); set XDB_EMBED_URL"
+        ) from None
+    return f"openai:{model}@{host}"
+
+
+def model_id(spec: str | None = None) -> str:
+    """The id ``get_embedder(spec).model_id`` has, found without making the embedder: no
+    numpy, no weights, no server asked. Raises as ``get_embedder`` would for a bad spec."""
+    name = _spec_name(spec)
+    if name == "minilm":
+        return "minilm:all-MiniLM-L6-v2"  # MiniLMEmbedder.model_id (a test pins them equal)
+    if name == "hash":
+        return "hash:384"  # HashEmbedder().model_id
+    url, model, _, _ = _openai_settings()
+    return _openai_model_id(url, model)
+
+
+def get_embedder(spec: str | None = None) -> Embedder:
+    """The embedder for ``spec`` (else ``XDB_EMBEDDER``, else ``minilm``), one instance per
+    configuration per process so that a model loads once."""
+    name = _spec_name(spec)
     key: tuple[str, ...] = (name,)
     factory = _minilm if name == "minilm" else _hash
     if name == "openai":
