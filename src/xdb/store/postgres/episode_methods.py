@@ -111,6 +111,12 @@ class EpisodeMethods:
     ) -> list[tuple[int, str, str]]:
         return self._db.read(lambda c: vector_rows.missing_vectors(c, model, limit, after_seq))
 
+    def vector_frontier(self, model: str) -> tuple[int, int]:
+        return self._db.read(lambda c: vector_rows.vector_frontier(c, model))
+
+    def vector_counts(self, model: str) -> tuple[int, int]:
+        return self._db.read(lambda c: vector_rows.vector_counts(c, model))
+
     def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]:
         return self._db.write(_locked(lambda c: vector_rows.store_vectors(c, model, vectors)))
 

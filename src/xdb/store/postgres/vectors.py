@@ -50,6 +50,29 @@ def missing_vectors(
     ]
 
 
+def vector_frontier(conn: Conn, model: str) -> tuple[int, int]:
+    """(newest episode, episode of ``model``'s newest vector), 0 for none: index lookups
+    (vseqs are drawn under ``lock_episodes``, so the newest vseq is the last stored)."""
+    row = conn.execute(
+        "SELECT (SELECT coalesce(max(seq), 0) FROM episodes),"
+        " coalesce((SELECT episode_seq FROM episode_vectors WHERE model = %s"
+        " ORDER BY vseq DESC LIMIT 1), 0)",
+        (model,),
+    ).fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
+def vector_counts(conn: Conn, model: str) -> tuple[int, int]:
+    """(episodes, those with a vector from ``model``): a vector exists only for a stored
+    episode, one per episode and model, so counting ``model``'s vectors counts them."""
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM episodes),"
+        " (SELECT count(*) FROM episode_vectors WHERE model = %s)",
+        (model,),
+    ).fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
 def store_vectors(conn: Conn, model: str, rows: Sequence[tuple[int, bytes]]) -> list[int]:
     """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone or
     already there). Call under ``lock_episodes``."""

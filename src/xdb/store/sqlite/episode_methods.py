@@ -98,6 +98,14 @@ class EpisodeMethods:
         )
         return result
 
+    def vector_frontier(self, model: str) -> tuple[int, int]:
+        result: tuple[int, int] = self._read(lambda c: vector_rows.vector_frontier(c, model))
+        return result
+
+    def vector_counts(self, model: str) -> tuple[int, int]:
+        result: tuple[int, int] = self._read(lambda c: vector_rows.vector_counts(c, model))
+        return result
+
     def store_vectors(self, model: str, vectors: Sequence[tuple[int, bytes]]) -> list[int]:
         result: list[int] = self._write(lambda c: vector_rows.store_vectors(c, model, vectors))
         return result
