@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from xdb.errors import NotFound, from_validation_errors
+from xdb.errors import InvalidRequest, NotFound, from_validation_errors
 from xdb.ids import new_id
 from xdb.index.embedding import Indexer
+from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
 from xdb.models.concepts import (
     ConceptNeighborhoodResponse,
@@ -69,15 +70,24 @@ class Database:
         caller: Caller | None = None,
         quota_bytes: int | None = None,
         embedder: str | Embedder | None = None,
+        embed_wait: float | None = None,
     ) -> None:
+        """``embed_wait``: how many seconds ``close`` waits for the episodes this handle
+        added to get vectors (None: ``XDB_EMBED_WAIT``, else 30; ``inf``: no bound).
+        Opening starts the embedding worker, which resumes any backlog in the background."""
         operations()  # make sure every operation is registered
+        try:
+            self.embed_wait = embed_wait_setting(embed_wait)
+        except InvalidRequest:
+            store.close()  # the handle owns the store from here
+            raise
         self.store = store
         self.caller = caller or Caller()
         self._session_id = session_id
         self._proposed_session = new_id("session")
         self._session_lock = threading.Lock()
         self._settings = {"quota_bytes": quota_bytes}
-        self.indexer = Indexer(store, partial(_embedder, embedder))
+        self.indexer = Indexer(store, partial(_embedder, embedder), partial(_model_id, embedder))
         # The default caller's context, made once: every call needs one (hot for record).
         self._context = Context(
             store,
@@ -87,6 +97,9 @@ class Database:
             self.indexer,
             self._recording_session,
         )
+        self.embedding_left: int | None = None  # set by close()
+        # Last: a backlog any process left is embedded while this handle is open.
+        self.indexer.start()
 
     # ------------------------------------------------------------------ sessions
 
@@ -282,7 +295,9 @@ class Database:
         return self.store.export_records()
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
-        """Restore exported records in one transaction; returns counts per kind."""
+        """Restore exported records in one transaction; returns counts per kind. Imported
+        episodes come without vectors: the worker embeds them in the background, and
+        ``wait_for_embeddings`` (or ``close``, within ``embed_wait``) waits for them."""
         counts = self.store.import_records(records)
         if counts.get("episode"):
             self.indexer.notify()  # imported episodes come without vectors
@@ -290,15 +305,31 @@ class Database:
 
     # ------------------------------------------------------------------ lifecycle
 
-    def wait_for_embeddings(self, timeout: float | None = None) -> bool:
+    def wait_for_embeddings(
+        self, timeout: float | None = None, progress: Callable[[int], None] | None = None
+    ) -> bool:
         """Block until every episode has a vector from the current model; False on timeout
         or when the embedder failed (``db.indexer.failure`` says why; the next add, search
-        or wait retries)."""
-        return self.indexer.wait(timeout)
+        or wait retries). ``progress`` is called with the number of episodes each batch
+        embedded (a progress bar's ``update``)."""
+        return self.indexer.wait(timeout, progress)
 
-    def close(self) -> None:
-        self.indexer.close()
-        self.store.close()
+    def close(self, timeout: float | None = None) -> int:
+        """Close the handle; return how many episodes are left without a vector.
+
+        If this handle added episodes, first wait until every episode has a vector, for at
+        most ``timeout`` seconds (None: ``embed_wait``). A handle that added none does not
+        wait for a backlog others left: the worker stops after the batch in flight. What
+        is left is logged (a warning when this handle added episodes), kept in
+        ``embedding_left``, and embedded by the next process that opens the database, or
+        by ``xdb reindex``."""
+        wait = self.embed_wait if timeout is None else embed_wait_setting(timeout)
+        try:
+            left = self.indexer.close(wait)
+        finally:
+            self.store.close()
+        self.embedding_left = left
+        return left
 
     def __enter__(self) -> Database:
         return self
@@ -347,6 +378,15 @@ def connect(
         quota_bytes=quota_bytes,
         embedder=embedder,
     )
+
+
+def _model_id(spec: str | Embedder | None) -> str:
+    """The model's id without making the embedder (``xdb.embed.model_id``: no numpy)."""
+    if spec is None or isinstance(spec, str):
+        from xdb.embed import model_id
+
+        return model_id(spec)
+    return spec.model_id
 
 
 def _embedder(spec: str | Embedder | None) -> Embedder:

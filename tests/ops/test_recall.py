@@ -213,3 +213,51 @@ def test_current_session_resumes_latest(target: str) -> None:
         fresh = second.start_session()
         assert second.record(event_type="input", content="c").tick == 1
         assert second.session_id == fresh != first.session_id
+
+
+class _Down:
+    """An embedding model whose server is down: its episodes wait for vectors."""
+
+    model_id = "down:1"
+    dimension = 4
+
+    def embed(self, texts: object) -> object:
+        raise RuntimeError("the embeddings server is down")
+
+
+def test_status_reports_the_embedding_backlog(target: str) -> None:
+    with xdb.connect(target, embedder=_Down()) as down:  # type: ignore[arg-type]
+        for i in range(3):
+            down.add_episode(content=f"episode {i} about kites")
+        assert down.wait_for_embeddings(10) is False
+        embedding = down.status().embedding
+        assert (embedding.model, embedding.episodes, embedding.episodes_with_vectors) == (
+            "down:1",
+            3,
+            0,
+        )
+        assert embedding.backlog == 3
+        assert embedding.failure is not None and "server is down" in embedding.failure
+    # A process with a working model resumes the backlog at open; status counts it done.
+    with xdb.connect(target, embedder="hash") as db:
+        assert db.indexer.wait(30, wake=False)
+        assert db.status().embedding.model_dump() == {
+            "model": "hash:384",
+            "episodes": 3,
+            "episodes_with_vectors": 3,
+            "backlog": 0,
+            "failure": None,
+        }
+
+
+def test_status_names_a_model_that_cannot_be_made(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with xdb.connect(target, embedder="hash") as db:
+        db.add_episode(content="one about kites")
+    monkeypatch.setenv("XDB_EMBEDDER", "openai")
+    monkeypatch.delenv("XDB_EMBED_URL", raising=False)
+    with xdb.connect(target) as db:
+        embedding = db.status().embedding
+    assert (embedding.model, embedding.episodes, embedding.backlog) == (None, 1, 1)
+    assert embedding.failure is not None and "XDB_EMBED_URL" in embedding.failure

@@ -7,14 +7,36 @@ the work to do is read from the database ("episodes without a vector from this m
 crash between writing an episode and embedding it loses nothing: the next worker finds it.
 A model change works the same way: episodes lacking the new model's vectors get embedded,
 and searches only ever use the current model's vectors.
+
+The rule for a handle's life (``Database`` starts and closes its ``Indexer``):
+
+- **Open resumes.** The worker starts with the handle and first looks for a backlog, any
+  process's: two index lookups (``Store.vector_frontier``: the newest episode, and the
+  episode of the model's newest vector), with the model's id worked out from its spec
+  (``xdb.embed.model_id``), so neither numpy nor the model loads unless there is work.
+  Vectors are made in seq order, so the episodes after that vector's are the backlog, and
+  the walk starts there rather than at the first episode.
+- **Close waits for what the handle wrote, within a bound.** A handle that added episodes
+  waits in ``close`` until no episode lacks a vector, for at most ``embed_wait`` seconds
+  (``XDB_EMBED_WAIT``, default 30), then stops the worker. A handle that added none (``xdb
+  status``, a search) does not wait for a backlog someone else left: the worker stops
+  after the step in flight. Either way ``close`` returns how many episodes it left without
+  a vector, and warns when a handle that wrote leaves some: the next process that opens
+  the database resumes them, or ``xdb reindex`` embeds them at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import math
+import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from xdb.errors import InvalidRequest
 
 if TYPE_CHECKING:
     from xdb.embed.protocol import Embedder
@@ -26,6 +48,12 @@ logger = logging.getLogger(__name__)
 
 BATCH = 64
 PREFIX_CHARS = 2000  # what gets embedded: MiniLM reads 256 tokens, ~1,000-1,500 characters
+# How long close() waits for the episodes a handle wrote to get vectors. MiniLM embeds
+# ~70 episodes/s on a 2-core machine, so 30 s covers a script's ~2,000 episodes (loading
+# the model takes ~1 s of it), while a process stopped by a huge backlog is not mistaken
+# for a hung one; the rest is picked up by the next process that opens the database.
+DEFAULT_WAIT = 30.0
+WAIT_VARIABLE = "XDB_EMBED_WAIT"
 
 
 def embedding_text(summary: str, content: str) -> str:
@@ -35,29 +63,90 @@ def embedding_text(summary: str, content: str) -> str:
     return f"{summary}\n{content}"[:PREFIX_CHARS]
 
 
+def embed_wait(given: float | None = None) -> float:
+    """Seconds close() waits for embeddings: ``given``, else ``XDB_EMBED_WAIT``, else 30.
+    ``inf`` waits as long as it takes; 0 does not wait."""
+    field, shown, value = "embed_wait", repr(given), math.nan
+    if given is None:
+        text = os.environ.get(WAIT_VARIABLE, "").strip()
+        if not text:
+            return DEFAULT_WAIT
+        field, shown = WAIT_VARIABLE, repr(text)
+        with contextlib.suppress(ValueError):
+            value = float(text)
+    elif isinstance(given, int | float) and not isinstance(given, bool):
+        value = float(given)
+    if not value >= 0:  # NaN too
+        raise InvalidRequest(
+            f"{field} must be a number of seconds >= 0, or inf (got {shown})", field=field
+        )
+    return value
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
 class Indexer:
-    def __init__(self, store: Any, embedder: Callable[[], Embedder]) -> None:
+    """The embedding worker of one handle (see the module's docstring for its rule)."""
+
+    def __init__(
+        self,
+        store: Any,
+        embedder: Callable[[], Embedder],
+        model_id: Callable[[], str] | None = None,
+    ) -> None:
         self._store = store
         self._make_embedder = embedder
+        # The model's id without making the embedder (``xdb.embed.model_id``); without
+        # one, the embedder is made to ask it.
+        self._model_id_of = model_id
+        self._model: str | None = None
         self._embedder: Embedder | None = None
         self._index: VectorIndex | None = None
         self._lock = threading.Lock()
         self._wake = threading.Condition()
-        self._pending = True  # there may be episodes to embed
+        self._pending = False  # there may be episodes to embed
         self._busy = False
+        self._looking = False  # the worker's first look for a backlog is under way
         self._closed = False
+        self.stopping = threading.Event()  # set when close() stops the worker
         self._thread: threading.Thread | None = None
         self.failure: str | None = None  # the last embedding error, for status
+        self.error: Exception | None = None  # that error itself, for a caller to raise
         self._text: TextIndex | None = None
         self._text_failed = False
-        self._embedded_up_to: dict[str, int] = {}  # per model: the last seq given a vector
+        # Per model: where the forward walk goes on from (every episode up to it has a
+        # vector). Resuming sets it from the store; ``rescan`` starts again from 0.
+        self._cursor: dict[str, int] = {}
+        self._rescan = False
+        self._wrote = False  # episodes were written through this handle: close waits
+        self._caught_up = False  # the worker's last look found no episode without a vector
+        self._interrupted = False  # a wait was interrupted (Ctrl-C): close does not wait
+        self.visited = 0  # episodes this worker has embedded (a progress bar's count)
+        self.stored = 0  # vectors it stored (less when another process stored some first)
+        self.reindexed = (0, 0)  # (visited, stored) when the last reindex returned
+        self.left: int | None = None  # set by close(): episodes it left without a vector
 
     @property
     def embedder(self) -> Embedder:
         with self._lock:
             if self._embedder is None:
                 self._embedder = self._make_embedder()
+                self._model = self._embedder.model_id  # the embedder's own word wins
             return self._embedder
+
+    @property
+    def model_id(self) -> str:
+        """The current model's id, found without loading it (or numpy). Raises what making
+        the embedder would (a bad ``XDB_EMBEDDER``, an ``openai`` spec without its URL)."""
+        model = self._model
+        if model is None:
+            model = self._model_id_of() if self._model_id_of is not None else None
+            if model is None:
+                model = self.embedder.model_id
+            self._model = model
+        return model
 
     def index(self) -> VectorIndex:
         """The vector index of the current model, loaded on first use and caught up."""
@@ -108,37 +197,193 @@ class Indexer:
         if self._index is not None:
             self._index.remove(seq)
 
+    # ------------------------------------------------------------------ the worker's life
+
+    def start(self) -> None:
+        """Start the worker: it looks for episodes any process left without a vector and
+        embeds them in the background (at open; cheap when there are none)."""
+        with self._wake:
+            self._start()
+
     def notify(self) -> None:
-        """New episodes may need vectors: start or wake the worker."""
+        """Episodes were written: start or wake the worker. ``close`` waits for them."""
+        self._wrote = True
+        self._kick()
+
+    def _kick(self, rescan: bool = False) -> None:
         with self._wake:
             if self._closed:
                 return
             self._pending = True
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="xdb-embedder", daemon=True)
-                self._thread.start()
+            self._caught_up = False
+            self._rescan = self._rescan or rescan
+            self._start()
             self._wake.notify_all()
 
-    def wait(self, timeout: float | None = None) -> bool:
+    def _start(self) -> None:  # under self._wake
+        if self._thread is None and not self._closed:
+            self._looking = True
+            self._thread = threading.Thread(target=self._run, name="xdb-embedder", daemon=True)
+            self._thread.start()
+
+    def wait(
+        self,
+        timeout: float | None = None,
+        progress: Callable[[int], None] | None = None,
+        *,
+        rescan: bool = False,
+        counted: int | None = None,
+        wake: bool = True,
+    ) -> bool:
         """Block until the worker has nothing left to do (or the timeout). True when every
-        episode has a vector; False on timeout or when embedding failed (see ``failure``)."""
-        self.notify()
-        with self._wake:
-            idle = self._wake.wait_for(
-                lambda: self._closed or not (self._pending or self._busy), timeout
-            )
-        return idle and self.failure is None
+        episode has a vector; False on timeout or when embedding failed (see ``failure``).
 
-    def close(self) -> None:
+        ``progress`` is called from this thread with the number of episodes embedded since
+        its last call, after each batch; ``counted``: how many of the episodes this worker
+        embedded before (``visited``) it has heard of already (default: all). ``rescan``:
+        walk from the first episode instead of from where the worker is, so that an
+        episode skipped by any means gets its vector (``xdb reindex``). ``wake=False``
+        only watches the worker (what it found at open, what it was woken for) without
+        waking it, so that it does no more than it would have done anyway."""
+        if timeout is not None and math.isinf(timeout):
+            timeout = None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if wake:
+            self._kick(rescan)
+        cond = self._wake
+        try:
+            with cond:
+                seen = self.visited if counted is None else counted
+
+                def ready() -> bool:
+                    moved = progress is not None and self.visited != seen
+                    return self._closed or self._idle() or moved
+
+                while True:
+                    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    in_time = cond.wait_for(ready, left)
+                    if progress is not None and self.visited != seen:
+                        done, seen = self.visited - seen, self.visited
+                        cond.release()
+                        try:
+                            progress(done)
+                        finally:
+                            cond.acquire()
+                    idle = self._idle()
+                    if not in_time or self._closed or idle:
+                        return in_time and (self._closed or idle) and self.failure is None
+        except BaseException:
+            self._interrupted = True  # e.g. Ctrl-C: close() then leaves at once
+            raise
+
+    def _idle(self) -> bool:  # under self._wake
+        return not (self._pending or self._busy or self._looking)
+
+    def close(self, wait: float = 0.0) -> int:
+        """Stop the worker; return how many episodes are left without a vector.
+
+        When episodes were written through this indexer, first wait up to ``wait`` seconds
+        for every episode to get one (``inf``: as long as it takes). Otherwise the worker
+        stops after the step in flight: a handle that only read leaves the backlog it found
+        to the next process. Warns when episodes this handle wrote are left."""
         with self._wake:
-            self._closed = True
+            if self._closed:
+                return self.left or 0
+            owed = self._wrote and not self._interrupted
+        started = time.monotonic()
+        try:
+            if owed and wait > 0:
+                self.wait(wait)
+        finally:
+            with self._wake:
+                self._closed = True
+                self.stopping.set()
+                self._wake.notify_all()
+            if self._thread is not None:
+                self._thread.join()
+            if self._text is not None:
+                self._text.close()
+        self.left = self._count_left()
+        if self.left:
+            self._say_left(owed, time.monotonic() - started, wait)
+        return self.left
+
+    def _count_left(self) -> int:
+        """Episodes without a vector from the current model: none if the worker's last
+        look found none, else two index lookups, and two counts only if there are some."""
+        if self._caught_up and self.failure is None:
+            return 0
+        try:
+            try:
+                model = self.model_id
+            except Exception:
+                model = ""  # no model can be made: no episode can get a vector
+            if model:
+                newest, embedded = self._store.vector_frontier(model)
+                if newest <= embedded:
+                    return 0
+            episodes, vectors = self._store.vector_counts(model)
+            return int(episodes - vectors)
+        except Exception as exc:  # the store failed: nothing to count with
+            logger.warning("could not count the episodes left without vectors: %s", exc)
+            return 0
+
+    def _say_left(self, owed: bool, waited: float, wait: float) -> None:
+        why = f" (embedding failed: {self.failure})" if self.failure else ""
+        if not owed:
+            # Someone else's backlog, or this handle's wait was interrupted: no warning
+            # for a handle that wrote nothing (every `xdb status` would print one).
+            level, how = (logging.INFO, "this handle added none, so close did not wait")
+            if self._interrupted:
+                level, how = logging.WARNING, "the wait for them was interrupted"
+        else:
+            level = logging.WARNING
+            how = f"close waited {waited:.1f} s of at most {wait:g} s ({WAIT_VARIABLE})"
+        logger.log(
+            level,
+            "%d episode(s) left without a vector%s; %s. The next process that opens %s embeds"
+            " them in the background, or run `xdb reindex` to embed them now",
+            self.left,
+            why,
+            how,
+            self._store.location,
+        )
+
+    def coverage(self) -> tuple[str | None, int, int, str | None]:
+        """(model, episodes, episodes with its vector, last failure) for status: counts over
+        indexes, the model's id without loading it; model None when none can be made."""
+        failure = self.failure
+        try:
+            model: str | None = self.model_id
+        except Exception as exc:
+            model, failure = None, _describe(exc)
+        episodes, vectors = self._store.vector_counts(model or "")
+        return model, int(episodes), int(vectors) if model else 0, failure
+
+    def _resume(self) -> None:
+        """The worker's first step: is there a backlog, left by any process?"""
+        found: tuple[str, int, int] | None = None
+        try:
+            if not self._closed:
+                model = self.model_id
+                found = (model, *self._store.vector_frontier(model))
+        except Exception as exc:
+            # A misconfigured embedder or a failing store: the first add, search or wait
+            # meets it again and says so.
+            logger.debug("not resuming embedding: %s", _describe(exc))
+        with self._wake:
+            self._looking = False
+            if found is not None:
+                model, newest, embedded = found
+                self._cursor.setdefault(model, embedded)
+                if newest > embedded:
+                    self._pending = True
+                elif not self._pending:
+                    self._caught_up = True
             self._wake.notify_all()
-        if self._thread is not None:
-            self._thread.join()
-        if self._text is not None:
-            self._text.close()
 
     def _run(self) -> None:
+        self._resume()
         while True:
             with self._wake:
                 while not self._pending and not self._closed:
@@ -147,33 +392,53 @@ class Indexer:
                     return
                 self._pending = False
                 self._busy = True
+                self._caught_up = False
+            caught_up = False
             try:
                 if self._text is not None:
                     self._text.sync()  # keep searches from paying for the commit
-                while not self._closed and self._embed_batch():
-                    pass
-                self.failure = None
+                while not self._closed:
+                    if not self._embed_batch():
+                        caught_up = True
+                        break
+                self.failure = self.error = None
             except Exception as exc:
-                # The database keeps the episodes; the next add or search retries them.
-                self.failure = f"{type(exc).__name__}: {exc}"
+                # The database keeps the episodes; the next add, search or wait retries.
+                self.error = exc
+                self.failure = _describe(exc)
                 logger.warning("embedding episodes failed, will retry: %s", self.failure)
             finally:
                 with self._wake:
                     self._busy = False
+                    self._caught_up = caught_up and not self._pending
                     self._wake.notify_all()
 
     def _embed_batch(self) -> bool:
-        embedder = self.embedder
-        model = embedder.model_id
+        """Embed the next batch; False when no episode lacks a vector. Returns True without
+        embedding when close() came while the embedder was being made."""
+        model = self.model_id
+        with self._wake:
+            if self._rescan:
+                self._rescan = False
+                self._cursor[model] = 0
         # Walk forward from the last episode embedded: new episodes always get higher seqs,
         # and rescanning from the first one made a 1M-episode backlog quadratic.
-        todo = self._store.missing_vectors(model, BATCH, self._embedded_up_to.get(model, 0))
+        todo = self._store.missing_vectors(model, BATCH, self._cursor.get(model, 0))
         if not todo:
             return False
+        embedder = self.embedder  # the first time: numpy and the model's code load
+        if self._closed:
+            return True
+        if embedder.model_id != model:
+            return True  # the spec's id was not the embedder's: walk again with the latter
         vectors = embedder.embed([embedding_text(summary, content) for _, summary, content in todo])
         rows = [(seq, vectors[i].astype("float32").tobytes()) for i, (seq, _, _) in enumerate(todo)]
-        self._store.store_vectors(model, rows)
-        self._embedded_up_to[model] = todo[-1][0]  # only once stored: a failure retries
+        vseqs = self._store.store_vectors(model, rows)
+        with self._wake:
+            self._cursor[model] = todo[-1][0]  # only once stored: a failure retries
+            self.visited += len(todo)
+            self.stored += sum(1 for vseq in vseqs if vseq)
+            self._wake.notify_all()
         if self._index is not None:
             self.index()  # pull the new vectors into the loaded index
         return True

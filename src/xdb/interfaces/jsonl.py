@@ -8,6 +8,7 @@ episode records) belongs to the store; this module only moves it between a file 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import sys
@@ -20,7 +21,9 @@ from typing import IO, Any
 from xdb.core import Database
 from xdb.errors import InvalidRequest, XdbError
 
-__all__ = ["export_jsonl", "import_jsonl", "read_timesteps"]
+__all__ = ["embed_backlog", "export_jsonl", "import_jsonl", "read_timesteps"]
+
+logger = logging.getLogger(__name__)
 
 KINDS = ("session", "tag", "timestep", "tag_application", "comment")
 
@@ -77,13 +80,55 @@ def _count_lines(path: str) -> int:
 
 
 def import_jsonl(
-    db: Database, source: str, *, progress: bool = False, delay: float = 0.0
+    db: Database,
+    source: str,
+    *,
+    progress: bool = False,
+    delay: float = 0.0,
+    embed: bool = True,
 ) -> dict[str, int]:
     """Import the JSONL file ``source`` (``-``: stdin) in one transaction; counts per kind.
 
     ``progress`` shows a bar on stderr, after ``delay`` seconds (so a quick import never
     flashes one); a regular file's lines are counted first to give the bar a total.
+    With ``embed``, imported episodes are then embedded before this returns (a second bar
+    counts them), so they are searchable by meaning at once; an embedder that fails
+    leaves them to the next process that opens the database, with a warning.
     """
+    counts = _import(db, source, progress, delay)
+    if embed and counts.get("episode"):
+        embed_backlog(db, progress=progress, delay=delay)
+    return counts
+
+
+def embed_backlog(db: Database, *, progress: bool = False, delay: float = 0.0) -> bool:
+    """Wait, without a bound, until every episode has a vector, showing a bar of the
+    episodes embedded on stderr; False (and a warning) when the embedder failed."""
+    from tqdm import tqdm
+
+    _, episodes, with_vectors, _ = db.indexer.coverage()
+    with tqdm(
+        total=episodes - with_vectors,
+        desc="embedding",
+        unit=" episodes",
+        file=sys.stderr,
+        disable=not progress,
+        delay=delay,
+    ) as bar:
+        done = db.wait_for_embeddings(None, bar.update)
+        if bar.n != bar.total:  # another process embedded some meanwhile, or added more
+            bar.total = bar.n
+    if not done:
+        logger.warning(
+            "the imported episodes are stored and searchable by their words, but embedding"
+            " them failed (%s); the next process that opens the database retries, or run"
+            " `xdb reindex`",
+            db.indexer.failure,
+        )
+    return done
+
+
+def _import(db: Database, source: str, progress: bool, delay: float) -> dict[str, int]:
     from tqdm import tqdm
 
     regular = source != "-" and Path(source).is_file()

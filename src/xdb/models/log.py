@@ -326,7 +326,7 @@ class TagsResponse(BaseModel):
 
 
 class StatusRequest(Model):
-    """Counts per tag type and fidelity, storage used, and sessions."""
+    """Counts per tag type and fidelity, storage used, sessions, and the embedding backlog."""
 
     session_id: str | None = Field(default=None, description="Session; defaults to current.")
 
@@ -356,6 +356,26 @@ class SessionStats(BaseModel):
     recent: list[SessionSummary]
 
 
+class EmbeddingStats(BaseModel):
+    """Episodes and their vectors from the current model.
+
+    An episode is searchable by its words at once and by meaning once it has a vector;
+    the backlog is embedded in the background by every process that has the database
+    open."""
+
+    model: str | None = Field(
+        description="The current embedding model's id (XDB_EMBEDDER); null when none can be"
+        " made (see failure)."
+    )
+    episodes: int = Field(description="Episodes stored, in every namespace.")
+    episodes_with_vectors: int = Field(description="Episodes with a vector from this model.")
+    backlog: int = Field(description="Episodes still waiting for a vector from this model.")
+    failure: str | None = Field(
+        description="Why embedding last failed in this process, if it did; retried with the"
+        " next episode, search or wait."
+    )
+
+
 class StatusResponse(BaseModel):
     be_id: str
     session_id: str
@@ -364,3 +384,4 @@ class StatusResponse(BaseModel):
     experience_stats: ExperienceStats
     storage_stats: StorageStats
     sessions: SessionStats
+    embedding: EmbeddingStats

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xdb.errors import InvalidRequest
 from xdb.models.log import (
+    EmbeddingStats,
     ExperienceStats,
     QueryRequest,
     QueryResponse,
@@ -94,6 +95,7 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     }
     by_type = {t: stats["tags_by_type"].get(t, 0) for t in ("concept", "entity", "bud", "custom")}
     return StatusResponse(
+        embedding=_embedding_stats(ctx),
         be_id=ctx.caller.id,
         session_id=session,
         current_tick=summary.current_tick if summary else 0,
@@ -112,6 +114,28 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
             location=ctx.store.location,
         ),
         sessions=SessionStats(total=total_sessions, recent=recent_sessions),
+    )
+
+
+def _embedding_stats(ctx: Context) -> EmbeddingStats:
+    """Counts over indexes; the model's id is worked out without loading the model."""
+    if ctx.indexer is None:  # a context made without a worker: nothing embeds here
+        from xdb.embed import model_id
+
+        try:
+            model: str | None = model_id()
+            failure = None
+        except Exception as exc:
+            model, failure = None, f"{type(exc).__name__}: {exc}"
+        episodes, with_vectors = ctx.store.vector_counts(model or "")
+    else:
+        model, episodes, with_vectors, failure = ctx.indexer.coverage()
+    return EmbeddingStats(
+        model=model,
+        episodes=episodes,
+        episodes_with_vectors=with_vectors,
+        backlog=episodes - with_vectors,
+        failure=failure,
     )
 
 
@@ -159,7 +183,7 @@ register(
         response=StatusResponse,
         handler=status,
         readonly=True,
-        summary="Get xdb state: tag counts, timesteps by fidelity, storage used, sessions.",
+        summary="Get xdb state: tags, timesteps, storage, sessions, embedding backlog.",
         http_get=("/v1/xdb/status", "/v1/xdb/status/{session_id}"),
     )
 )
