@@ -334,8 +334,9 @@ class Database:
     def __enter__(self) -> Database:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        # Ctrl-C means "stop now": the episodes are stored; the next process embeds them.
+        self.close(0 if kind is not None and issubclass(kind, KeyboardInterrupt) else None)
 
 
 def connect(

@@ -163,6 +163,22 @@ def test_a_handle_that_only_reads_leaves_the_backlog_without_waiting(
     assert "added none" in said[0].getMessage()
 
 
+def test_ctrl_c_in_a_with_block_closes_without_waiting(tmp_path: Path) -> None:
+    path = tmp_path / "interrupted.sqlite3"
+    gated = Gated()
+    db = xdb.Database(SQLiteStore(path), embedder=gated, embed_wait=math.inf)
+    gated.stopping = db.indexer.stopping
+    gated.armed.set()
+    with pytest.raises(KeyboardInterrupt), db:
+        db.add_episode(content="stored before the interrupt")
+        assert gated.started.wait(30)
+        raise KeyboardInterrupt
+    # Closing stopped the worker at once (a wait would have held the batch until the
+    # gate gave up); the batch in flight was still stored.
+    assert db.embedding_left == 0
+    assert counts(path) == (1, 1)
+
+
 def test_a_handle_that_adds_episodes_waits_for_the_backlog_it_found(tmp_path: Path) -> None:
     path = tmp_path / "writer.sqlite3"
     leave_backlog(path, 3 * BATCH)
