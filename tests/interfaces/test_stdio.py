@@ -377,3 +377,57 @@ def test_a_bad_limit_setting_is_one_line_of_error(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.decode().startswith("error: XDB_MAX_MESSAGE_BYTES must be a positive")
+
+
+# --------------------------------------------------------------------------- odd messages
+
+
+def test_the_front_leaves_odd_messages_to_the_sdk() -> None:
+    front = Front(RECORDED["underscore"], groups=None)
+    odd_meta = {"_meta": {**META["_meta"], "io.modelcontextprotocol/protocolVersion": [1]}}
+    no_client = {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}
+    for message in [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": odd_meta},  # crashed
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": no_client},
+        {"jsonrpc": "2.0", "id": 1.5, "method": "tools/list", "params": META},
+        {"jsonrpc": "2.0", "id": [1], "method": "tools/list", "params": META},
+        {"jsonrpc": "2.0", "id": True, "method": "tools/list", "params": META},
+        {"jsonrpc": "2.0", "id": 1, "method": ["tools/list"], "params": META},
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": {}}},
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "x"}},
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": []},
+    ]:
+        assert front.answer(line(message)) is None, message
+    assert front.version is None and front.replay == []
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c"}}
+    # No client version: the SDK refuses that initialize, so the front must not accept it.
+    asked = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}
+    assert front.answer(line(asked)) is None and front.version is None
+
+
+def test_requests_the_sdk_passes_over_or_the_client_cancels_do_not_keep_it_waiting(
+    tmp_path: Path,
+) -> None:
+    # At the end of input the server waits for the answers still to come; it used to count
+    # these as requests and wait for their answers forever.
+    status = {"name": "xdb_status", "arguments": {}, **META}
+    odd = [
+        {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
+        {"jsonrpc": "2.0", "id": None, "method": "ping"},
+        {"jsonrpc": "2.0", "id": True, "method": "ping"},
+        {"jsonrpc": "1.0", "id": 3, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 4, "method": "ping", "params": []},
+        {"jsonrpc": "2.0", "id": "asked", "method": "tools/call", "params": status},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "asked"}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": status},
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "o.sqlite3"), "mcp"],
+        input=b"".join(map(line, odd)),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    got = {m["id"]: m for m in map(json.loads, done.stdout.decode().splitlines())}
+    assert "result" in got[5] and set(got) <= {5, "asked"}
+    assert b"Traceback" not in done.stderr

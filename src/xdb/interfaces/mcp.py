@@ -19,7 +19,7 @@ import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from functools import partial
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
@@ -28,19 +28,18 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.shared.message import SessionMessage
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from xdb import __version__
 from xdb.core import Database, connect
 from xdb.errors import XdbError
 from xdb.interfaces import limits
+from xdb.interfaces.mcp_lines import serve_lines
 from xdb.ops.registry import Operation, operations
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
-    from xdb.interfaces.stdio import LineSink
 
 __all__ = ["build_server", "recorded_answers", "serve_lines", "streamable_http"]
 
@@ -159,90 +158,6 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
-
-
-class _InPlaceStream:
-    """What the SDK's stream protocols ask besides reading or writing: nothing to open or
-    close, since the lines' source and sink belong to the caller of ``serve_lines``."""
-
-    async def aclose(self) -> None:
-        pass
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        pass
-
-
-class _LineReader(_InPlaceStream):
-    """The server's read stream: parses each line of the client's as it is asked for.
-
-    The SDK's own stdio transport reads in a task of its own and hands each message over a
-    memory stream; reading in place saves that task switch on every message, as ``_LineWriter``
-    saves its twin on every answer. Parsing and errors are the SDK transport's own.
-    """
-
-    def __init__(self, lines: AsyncIterator[str]) -> None:
-        self._lines = lines
-        self.stopped = False
-
-    async def receive(self) -> SessionMessage | Exception:
-        if self.stopped:
-            raise anyio.EndOfStream
-        try:
-            line = await anext(self._lines)
-        except StopAsyncIteration:
-            raise anyio.EndOfStream from None
-        try:
-            return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-        except Exception as exc:  # handed over as the SDK's transport does (it skips it)
-            return exc
-
-    def __aiter__(self) -> _LineReader:
-        return self
-
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-
-class _LineWriter(_InPlaceStream):
-    """The server's write stream: each answer goes out as one line when it is sent.
-
-    When the output fails (the client has gone, or a file is full), serving stops as it
-    does when the SDK's writer task fails: nothing more is read, the answers still to come
-    are dropped as the SDK drops them on a broken stream, and ``serve_lines`` raises the
-    error once the server is done.
-    """
-
-    def __init__(self, sink: LineSink, reader: _LineReader) -> None:
-        self._sink = sink
-        self._reader = reader
-        self.failed: OSError | None = None
-
-    async def send(self, item: SessionMessage, /) -> None:
-        if self.failed is not None:
-            raise anyio.BrokenResourceError from self.failed
-        text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-        try:
-            await self._sink.write(text + "\n")
-            await self._sink.flush()
-        except OSError as exc:
-            self.failed = exc
-            self._reader.stopped = True
-            raise anyio.BrokenResourceError from exc
-
-
-async def serve_lines(server: Server[Any], lines: AsyncIterator[str], sink: LineSink) -> None:
-    """Run ``server`` over a line source and sink until the source ends (see ``stdio``)."""
-    reader = _LineReader(lines)
-    writer = _LineWriter(sink, reader)
-    await server.run(reader, writer, server.create_initialization_options())
-    if writer.failed is not None:
-        raise writer.failed
 
 
 class _Sink:

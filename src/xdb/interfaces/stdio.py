@@ -14,7 +14,7 @@ replay at all.
 The SDK reads and writes through asyncio pipes rather than its default file wrappers, which
 hop to a worker thread for every line read, written and flushed (~0.3 ms a call here), and
 its server reads and writes them in place rather than through the transport's reader and
-writer tasks (``mcp.serve_lines``): a call takes 6 turns of the event loop instead of 10.
+writer tasks (``mcp_lines.serve_lines``): a call takes 6 turns of the event loop instead of 10.
 
 A line longer than the message limit (``XDB_MAX_MESSAGE_BYTES``, 64 MiB by default) is
 read on and dropped in pieces, never held whole, and answered here with a JSON-RPC error;
@@ -50,6 +50,8 @@ ANSWERS_FILE = Path(__file__).with_name("mcp_answers.json")
 # The id under which a recorded initialize is replayed to the SDK; its answer is not sent.
 REPLAY_ID = "xdb-replayed-initialize"
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
+_META_CLIENT = "io.modelcontextprotocol/clientInfo"
+_META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 
 
 class LineSink(Protocol):
@@ -63,51 +65,29 @@ Runner = Callable[["Lines", LineSink], Awaitable[None]]
 
 
 class Lines:
-    """The client's lines as the SDK reads them: replayed ones first, then the pipe.
-
-    At the end of input it waits until every request read has been answered: the SDK ends
-    its session when its input ends, and would drop calls still running (``xdb mcp <
-    requests.jsonl`` must answer them all).
-    """
+    """The client's lines as the SDK reads them: replayed ones first, then the pipe (at the
+    end of input, ``serve_lines`` waits for the answers still to come)."""
 
     def __init__(
-        self,
-        first: list[str],
-        pending: asyncio.Future[bytes] | None,
-        reader: BoundedLines,
-        out: _Out,
+        self, first: list[str], pending: asyncio.Future[bytes] | None, reader: BoundedLines
     ) -> None:
         self._first = first
         self._pending = pending
         self._reader = reader
-        self._out = out
 
     def __aiter__(self) -> Lines:
         return self
 
     async def __anext__(self) -> str:
         if self._first:
-            text = self._first.pop(0)
+            return self._first.pop(0)
+        if self._pending is not None:
+            line, self._pending = await self._pending, None
         else:
-            if self._pending is not None:
-                line, self._pending = await self._pending, None
-            else:
-                line = await self._reader.readline()
-            if not line:
-                await self._out.all_answered()
-                raise StopAsyncIteration
-            text = line.decode("utf-8", errors="replace")
-        if '"id"' in text and _is_request(text):
-            self._out.asked += 1
-        return text
-
-
-def _is_request(text: str) -> bool:
-    try:
-        message = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(message, dict) and "id" in message and "method" in message
+            line = await self._reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
 
 
 class _Out:
@@ -116,27 +96,19 @@ class _Out:
     def __init__(self, writer: Any) -> None:
         self._writer = writer
         self.drop_replayed = False
-        self.asked = 0  # requests passed to the SDK
-        self._answered = 0
-        self._caught_up = asyncio.Event()
 
     async def write(self, text: str) -> None:
-        if text.startswith('{"jsonrpc":"2.0","id"'):
-            self._answered += 1
-            if self._answered >= self.asked:
-                self._caught_up.set()
-            if self.drop_replayed and json.loads(text).get("id") == REPLAY_ID:
-                self.drop_replayed = False
-                return
+        if (
+            self.drop_replayed
+            and text.startswith('{"jsonrpc":"2.0","id"')
+            and json.loads(text).get("id") == REPLAY_ID
+        ):
+            self.drop_replayed = False
+            return
         self._writer.write(text.encode("utf-8"))
 
     async def flush(self) -> None:
         await self._writer.drain()
-
-    async def all_answered(self) -> None:
-        while self._answered < self.asked:
-            self._caught_up.clear()
-            await self._caught_up.wait()
 
 
 class Front:
@@ -156,10 +128,14 @@ class Front:
             msg = json.loads(line)
         except ValueError:
             return None
+        # Only a message the SDK would take as it is gets a recorded answer; anything odd (an
+        # id that is no string or integer, a version that is no string, a client that does not
+        # say who it is) goes to the SDK, which answers or passes over it its own way.
         if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
             return None
-        method, params = msg.get("method"), msg.get("params") or {}
-        if not isinstance(params, dict):
+        method, params = msg.get("method"), msg.get("params")
+        params = {} if params is None else params
+        if not isinstance(method, str) or not isinstance(params, dict):
             return None
         meta = params.get("_meta")
         modern = meta.get(_META_VERSION) if isinstance(meta, dict) else None
@@ -168,12 +144,19 @@ class Front:
                 self.replay.append(line.decode("utf-8"))
                 return {}  # nothing to send: a notification has no answer
             return None
+        if not _is_id(msg["id"]):
+            return None
         known: dict[str, Any] | None = None
         if modern is not None:
-            known = self._answers["modern"].get(modern)
+            assert isinstance(meta, dict)
+            client = meta.get(_META_CLIENT), meta.get(_META_CAPABILITIES)
+            if isinstance(modern, str) and _is_client(*client):
+                known = self._answers["modern"].get(modern)
         elif method == "initialize" and self.version is None:
             version = params.get("protocolVersion")
-            known = self._answers["handshake"].get(version)
+            client = params.get("clientInfo"), params.get("capabilities")
+            if isinstance(version, str) and _is_client(*client):
+                known = self._answers["handshake"].get(version)
             if known is not None:
                 self.version = version
                 self.replay.append(json.dumps({**msg, "id": REPLAY_ID}) + "\n")
@@ -188,6 +171,21 @@ class Front:
             tools = [t for t in self._answers["tools"] if t["name"] in self._tools]
             result = {**result, "tools": tools}
         return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _is_client(info: Any, capabilities: Any) -> bool:
+    """A client's name, version and capabilities, as far as can be told without the SDK."""
+    return (
+        isinstance(info, dict)
+        and isinstance(info.get("name"), str)
+        and isinstance(info.get("version"), str)
+        and isinstance(capabilities, dict)
+        and all(isinstance(v, dict) for v in capabilities.values())
+    )
 
 
 class _FilePieces:
@@ -284,7 +282,7 @@ async def _serve(
             await writer.drain()
     run = await loading
     out.drop_replayed = any(REPLAY_ID in line for line in front.replay)
-    await run(Lines(front.replay, pending, reader, out), out)
+    await run(Lines(front.replay, pending, reader), out)
 
 
 def serve(
