@@ -347,6 +347,7 @@ def connect(
     quota_bytes: int | None = None,
     embedder: str | Embedder | None = None,
     create: bool = True,
+    embed_wait: float | None = None,
 ) -> Database:
     """Open (creating if needed) an experience database.
 
@@ -358,6 +359,9 @@ def connect(
     A missing file is made when ``create`` is true (its directory must exist, except the
     default file's); with ``create=False`` it must exist. Either mistake raises
     ``InvalidRequest`` naming the path, and nothing is made.
+
+    ``embed_wait``: how long ``close()`` waits for the episodes this handle added to get
+    vectors, in seconds; None means ``XDB_EMBED_WAIT``, else 30 (see ``Database``).
     """
     from xdb.config import default_db, prepare_location
 
@@ -378,6 +382,7 @@ def connect(
         caller=caller,
         quota_bytes=quota_bytes,
         embedder=embedder,
+        embed_wait=embed_wait,
     )
 
 

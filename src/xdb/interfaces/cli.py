@@ -28,6 +28,7 @@ from pydantic.fields import FieldInfo
 
 from xdb import __version__
 from xdb.core import Database, connect
+from xdb.embed import SPECS
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
 from xdb.interfaces import cli_options
 from xdb.interfaces.fields import choices, describe, field_kind, json_example, value_metavar
@@ -45,8 +46,6 @@ POSITIONAL = {
     "find_concept": "query",
 }
 
-# xdb.embed.SPECS, spelled out: importing xdb.embed loads numpy, too slow for `xdb --help`.
-EMBEDDERS = ("minilm", "openai", "hash")
 
 EXAMPLES = {
     "record": 'xdb record "What is the capital of France?" --event-type input',
@@ -413,7 +412,8 @@ def import_command(file: str, progress: bool | None) -> None:
     """Import a JSONL export (FILE, or - for stdin) in one transaction; print counts per kind.
 
     Objects that already exist are skipped, so importing the same file twice changes nothing.
-    A malformed line aborts the import, names the line, and writes nothing.
+    A malformed line aborts the import, names the line, and writes nothing. Imported episodes
+    are then embedded before the command ends (a second progress bar).
     """
     from xdb.interfaces.jsonl import import_jsonl
 
@@ -490,7 +490,7 @@ def migrate_command(source: str | None, target: str, progress: bool | None) -> N
 @cli.command("reindex")
 @click.option(
     "--embedder",
-    type=click.Choice(EMBEDDERS, case_sensitive=False),
+    type=click.Choice(SPECS, case_sensitive=False),
     help="The model to embed with. Default: $XDB_EMBEDDER, else minilm.",
 )
 @click.option(
