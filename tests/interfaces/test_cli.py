@@ -189,7 +189,10 @@ def test_query_filters_paging_and_jsonl(db: Path) -> None:
         (["mcp", "--toolsets", "xdb,nope"], ["toolsets", "nope", "known: experience, memcp, xdb"]),
         (["import", "missing.jsonl"], ["missing.jsonl"]),
         (["record-batch", "--file", "-", "--timesteps", "[]"], ["timesteps", "not both"]),
-        (["export", "no/such/folder/x.jsonl"], ["no/such/folder/x.jsonl", "No such file"]),
+        (["export", "no/such/folder/x.jsonl"], ["file:", "no/such/folder/x.jsonl", "No such file"]),
+        # A name the filesystem can't hold is named as given, not as the temporary file.
+        (["export", "x" * 300], ["file:", "xxxxxxxxxx", "File name too long"]),
+        (["export", "."], ["FILE", "is a directory"]),
     ],
 )
 def test_errors_are_one_line_and_exit_2(db: Path, args: list[str], words: list[str]) -> None:

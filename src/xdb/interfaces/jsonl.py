@@ -7,6 +7,7 @@ episode records) belongs to the store; this module only moves it between a file 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from xdb.core import Database
-from xdb.errors import InvalidRequest, XdbError
+from xdb.errors import InvalidRequest, XdbError, path_error
 
 __all__ = ["embed_backlog", "export_jsonl", "import_jsonl", "read_timesteps"]
 
@@ -175,10 +176,13 @@ def export_jsonl(db: Database, target: str) -> dict[str, int]:
         return dict(counts)
     folder = os.path.dirname(os.path.abspath(target))
     try:
+        # A name the filesystem refuses fails here, before the export is written beside it.
+        with contextlib.suppress(FileNotFoundError):
+            os.stat(target)
         fd, temp = tempfile.mkstemp(prefix=".xdb-export-", suffix=".jsonl", dir=folder)
     except OSError as exc:
         # Name the file the user asked for, not the temporary one beside it.
-        raise OSError(exc.errno, exc.strerror, target) from None
+        raise path_error("file", target, exc) from None
     try:
         with os.fdopen(fd, "wb") as out:
             write(out)
@@ -186,7 +190,10 @@ def export_jsonl(db: Database, target: str) -> dict[str, int]:
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(temp, 0o666 & ~mask)
-        os.replace(temp, target)
+        try:
+            os.replace(temp, target)
+        except OSError as exc:  # e.g. the target is a directory
+            raise path_error("file", target, exc) from None
     except BaseException:
         os.unlink(temp)
         raise
