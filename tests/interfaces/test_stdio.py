@@ -405,12 +405,15 @@ def test_the_front_leaves_odd_messages_to_the_sdk() -> None:
     assert front.answer(line(asked)) is None and front.version is None
 
 
-def test_requests_the_sdk_passes_over_or_the_client_cancels_do_not_keep_it_waiting(
+def test_requests_the_sdk_cannot_read_are_answered_and_none_keeps_it_waiting(
     tmp_path: Path,
 ) -> None:
     # At the end of input the server waits for the answers still to come; it used to count
-    # these as requests and wait for their answers forever.
+    # the first five as requests and wait for their answers for ever. The SDK passes over a
+    # request it cannot read in silence, leaving the client's call waiting for ever: those
+    # whose id can be told are answered with an error now.
     status = {"name": "xdb_status", "arguments": {}, **META}
+    half_emoji = {"name": "xdb_record", "arguments": {"event_type": "input", "content": "\ud83d"}}
     odd = [
         {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
         {"jsonrpc": "2.0", "id": None, "method": "ping"},
@@ -419,6 +422,8 @@ def test_requests_the_sdk_passes_over_or_the_client_cancels_do_not_keep_it_waiti
         {"jsonrpc": "2.0", "id": 4, "method": "ping", "params": []},
         {"jsonrpc": "2.0", "id": "asked", "method": "tools/call", "params": status},
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "asked"}},
+        {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {**half_emoji, **META}},
+        {"jsonrpc": "2.0", "id": 7, "method": 7},
         {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": status},
     ]
     done = subprocess.run(
@@ -429,5 +434,11 @@ def test_requests_the_sdk_passes_over_or_the_client_cancels_do_not_keep_it_waiti
     )
     assert done.returncode == 0, done.stderr
     got = {m["id"]: m for m in map(json.loads, done.stdout.decode().splitlines())}
-    assert "result" in got[5] and set(got) <= {5, "asked"}
+    assert set(got) - {"asked"} == {3, 4, 5, 6, 7}  # "asked": unless cancelled in time
+    assert "result" in got[5]
+    errors = {n: (got[n]["error"]["code"], got[n]["error"]["message"]) for n in (3, 4, 6, 7)}
+    assert errors[3] == (-32600, "invalid request: jsonrpc: Input should be '2.0'")
+    assert errors[4] == (-32600, "invalid request: params: Input should be an object")
+    assert errors[6][0] == -32700 and "escapes must come in pairs" in errors[6][1]
+    assert errors[7] == (-32600, "invalid request: method: Input should be a valid string")
     assert b"Traceback" not in done.stderr

@@ -8,19 +8,23 @@ At the end of input the reader waits until every request it handed over has been
 (or cancelled by the client): the SDK ends its session when its input ends and would drop
 calls still running (``xdb mcp < requests.jsonl`` must answer them all). Requests are
 counted as the SDK parses them, so a line the SDK passes over (an id of the wrong type, a
-``jsonrpc`` other than "2.0") is not waited for.
+``jsonrpc`` other than "2.0") is not waited for. A request the SDK cannot read but whose id
+can be told is answered with a JSON-RPC error rather than passed over in silence.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import AsyncIterator
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 if TYPE_CHECKING:
     from xdb.interfaces.stdio import LineSink
@@ -89,6 +93,44 @@ class _LineReader(_InPlaceStream):
         self._lines = lines
         self._outstanding = outstanding
         self.stopped = False
+        self.writer: _LineWriter | None = None
+
+    async def _refuse(self, line: str, exc: Exception) -> None:
+        """Answer a request the SDK cannot read, when its id can be told.
+
+        The SDK's stdio transport passes over such a line in silence, and the client's call
+        would wait for ever: a lone surrogate escape (``"\\ud83d"``, half an emoji, which
+        JavaScript's JSON.stringify writes) is JSON to Python but not to pydantic's parser,
+        and a request with a field of the wrong type (``"method": 7``) is no request to it.
+        A line whose id cannot be told is still passed over, as the SDK does.
+        """
+        try:
+            request = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(request, dict) or "method" not in request:
+            return  # not a request: nothing waits for an answer
+        request_id = request.get("id")
+        if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+            return
+        errors = exc.errors() if isinstance(exc, ValidationError) else []
+        unreadable = any(e["type"] == "json_invalid" for e in errors)
+        # What is wrong with it as a request (the union's other members say less).
+        as_request = [e for e in errors if e["loc"][:1] == ("JSONRPCRequest",)] or errors
+        detail = str(exc)
+        if as_request:
+            where = ".".join(str(part) for part in as_request[0]["loc"][1:])
+            detail = f"{where}: {as_request[0]['msg']}" if where else as_request[0]["msg"]
+        if unreadable and "escape" in detail:
+            detail += " (\\ud800-\\udfff escapes must come in pairs: a lone one is no character)"
+        error = types.ErrorData(
+            code=types.PARSE_ERROR if unreadable else types.INVALID_REQUEST,
+            message=f"{'parse error' if unreadable else 'invalid request'}: {detail}",
+        )
+        answer = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+        if self.writer is not None:
+            with suppress(anyio.BrokenResourceError):  # the output failed: serving stops
+                await self.writer.send(SessionMessage(answer))
 
     async def receive(self) -> SessionMessage | Exception:
         if self.stopped:
@@ -101,6 +143,7 @@ class _LineReader(_InPlaceStream):
         try:
             message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
         except Exception as exc:  # handed over as the SDK's transport does (it skips it)
+            await self._refuse(line, exc)
             return exc
         if isinstance(message, types.JSONRPCRequest):
             self._outstanding.asked(message.id)
@@ -163,7 +206,7 @@ async def serve_lines(server: Server[Any], lines: AsyncIterator[str], sink: Line
     read is answered (see ``stdio``)."""
     outstanding = _Outstanding()
     reader = _LineReader(lines, outstanding)
-    writer = _LineWriter(sink, reader, outstanding)
+    writer = reader.writer = _LineWriter(sink, reader, outstanding)
     await server.run(reader, writer, server.create_initialization_options())
     if writer.failed is not None:
         raise writer.failed
