@@ -426,9 +426,13 @@ def test_requests_the_sdk_cannot_read_are_answered_and_none_keeps_it_waiting(
         {"jsonrpc": "2.0", "id": 7, "method": 7},
         {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": status},
     ]
+    # Nested past what Python's json can read: first (the quick front reads it) and later
+    # (read for its id once the SDK has refused it); each stopped the server.
+    deep = b'{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": ' + b'{"k":' * 5000
+    deep += b"1" + b"}" * 5001 + b"\n"
     done = subprocess.run(
         [sys.executable, "-m", "xdb", "--db", str(tmp_path / "o.sqlite3"), "mcp"],
-        input=b"".join(map(line, odd)),
+        input=deep + b"".join(map(line, odd)) + deep,
         capture_output=True,
         timeout=60,
     )
@@ -442,3 +446,29 @@ def test_requests_the_sdk_cannot_read_are_answered_and_none_keeps_it_waiting(
     assert errors[6][0] == -32700 and "escapes must come in pairs" in errors[6][1]
     assert errors[7] == (-32600, "invalid request: method: Input should be a valid string")
     assert b"Traceback" not in done.stderr
+
+
+def test_the_answer_to_a_replayed_initialize_is_not_sent(tmp_path: Path) -> None:
+    init = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"},
+    }
+    call = {"name": "xdb_record", "arguments": {"event_type": "input", "content": "after"}}
+    done = subprocess.run(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "r.sqlite3"), "mcp"],
+        input=b"".join(
+            line(m)
+            for m in (
+                {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call},
+            )
+        ),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    got = [json.loads(text) for text in done.stdout.decode().splitlines()]
+    assert [m["id"] for m in got] == [0, 1]
+    assert got[1]["result"]["structuredContent"]["tick"] == 1

@@ -106,7 +106,7 @@ class _LineReader(_InPlaceStream):
         """
         try:
             request = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past Python's parser
             return
         if not isinstance(request, dict) or "method" not in request:
             return  # not a request: nothing waits for an answer

@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 ANSWERS_FILE = Path(__file__).with_name("mcp_answers.json")
 # The id under which a recorded initialize is replayed to the SDK; its answer is not sent.
 REPLAY_ID = "xdb-replayed-initialize"
+# How the SDK writes the start of its answer to the replayed initialize.
+_REPLAYED_ANSWER = f'{{"jsonrpc":"2.0","id":"{REPLAY_ID}",'
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
 _META_CLIENT = "io.modelcontextprotocol/clientInfo"
 _META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
@@ -98,11 +100,7 @@ class _Out:
         self.drop_replayed = False
 
     async def write(self, text: str) -> None:
-        if (
-            self.drop_replayed
-            and text.startswith('{"jsonrpc":"2.0","id"')
-            and json.loads(text).get("id") == REPLAY_ID
-        ):
+        if self.drop_replayed and text.startswith(_REPLAYED_ANSWER):
             self.drop_replayed = False
             return
         self._writer.write(text.encode("utf-8"))
@@ -126,7 +124,7 @@ class Front:
         """The reply to ``line``, or None when only the SDK can answer it."""
         try:
             msg = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past Python's parser
             return None
         # Only a message the SDK would take as it is gets a recorded answer; anything odd (an
         # id that is no string or integer, a version that is no string, a client that does not
