@@ -386,7 +386,7 @@ def test_the_front_leaves_odd_messages_to_the_sdk() -> None:
     front = Front(RECORDED["underscore"], groups=None)
     odd_meta = {"_meta": {**META["_meta"], "io.modelcontextprotocol/protocolVersion": [1]}}
     no_client = {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}
-    for message in [
+    messages: list[dict[str, Any]] = [
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": odd_meta},  # crashed
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": no_client},
         {"jsonrpc": "2.0", "id": 1.5, "method": "tools/list", "params": META},
@@ -396,7 +396,8 @@ def test_the_front_leaves_odd_messages_to_the_sdk() -> None:
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": {}}},
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "x"}},
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": []},
-    ]:
+    ]
+    for message in messages:
         assert front.answer(line(message)) is None, message
     assert front.version is None and front.replay == []
     init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c"}}
@@ -414,7 +415,7 @@ def test_requests_the_sdk_cannot_read_are_answered_and_none_keeps_it_waiting(
     # whose id can be told are answered with an error now.
     status = {"name": "xdb_status", "arguments": {}, **META}
     half_emoji = {"name": "xdb_record", "arguments": {"event_type": "input", "content": "\ud83d"}}
-    odd = [
+    odd: list[dict[str, Any]] = [
         {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
         {"jsonrpc": "2.0", "id": None, "method": "ping"},
         {"jsonrpc": "2.0", "id": True, "method": "ping"},
