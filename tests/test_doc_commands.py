@@ -59,10 +59,10 @@ EXAMPLE_URL = "postgresql://xdb:secret@db.internal:5432/xdb"
 # Documented lines that are not run here, each with why. (`make run` is run: it is a server.)
 NOT_RUN = {
     "make test": "runs the whole suite, this test included; CI runs it itself",
-    "make lint": "ruff and mypy over the source, not a behaviour of xdb; CI runs it",
-    "make bench": "the benchmarks take many minutes; they are run by hand and in CI",
-    "pip install xdb": "installs from a package index; the tests run offline against the "
-    "checkout already installed in this venv",
+    "make lint": "ruff and mypy over the source, not a behaviour of xdb; run before each commit",
+    "make bench": "the benchmarks take many minutes; they are run by hand (README table)",
+    "pip install ./xdb": "installs the checkout into the user's environment; the tests run "
+    "against the checkout already installed in this venv",
 }
 
 # Commands that only read: the database they name must exist (docs assume it does).
