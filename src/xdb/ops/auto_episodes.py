@@ -54,7 +54,11 @@ def episode_request(steps: Sequence[Timestep]) -> AddEpisodeRequest:
             "kind": kind,
             "namespace": DEFAULT_NAMESPACE,
             "session_id": first.session_id,
-            "time_window": TimeWindow(start_time=first.timestamp, end_time=last.timestamp),
+            # Given timestamps need not rise with the ticks: the window spans them all.
+            "time_window": TimeWindow(
+                start_time=min(s.timestamp for s in steps),
+                end_time=max(s.timestamp for s in steps),
+            ),
             "concept_tags": concept_tags(steps),
             "provenance": Provenance(
                 session_id=first.session_id,

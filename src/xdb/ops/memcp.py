@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
+from xdb.errors import from_validation_errors
 from xdb.models.common import Model, TimeRange
 from xdb.models.episodes import (
     AddEpisodeRequest,
@@ -26,6 +27,8 @@ from xdb.ops.episodes import add_episode, delete_episode, load
 from xdb.ops.registry import Context, Operation, register
 from xdb.ops.search import search_episodes
 from xdb.timeutil import as_utc, from_us
+
+M = TypeVar("M", bound=BaseModel)
 
 PREFIX = "episode:"
 TRUNCATE = 500
@@ -85,6 +88,14 @@ class MemcpSearchRequest(Model):
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
 
+    @field_validator("time_end")
+    @classmethod
+    def _not_before_start(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
+        start = info.data.get("time_start")
+        if value is not None and start is not None and value < start:
+            raise ValueError(f"must not be before time_start ({start.isoformat()})")
+        return value
+
 
 class MemcpSearchResponse(BaseModel):
     episodes: list[MemcpEpisode]
@@ -113,6 +124,21 @@ class MemcpDeleteResponse(BaseModel):
     deleted: bool
 
 
+def _translated(model: type[M], names: dict[str, str], **values: Any) -> M:
+    """xdb's request built from memcp's: a value xdb refuses is named by memcp's field
+    (``names``: xdb's field -> memcp's), as the caller sent it."""
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        errors = [
+            {**err, "loc": (names.get(str(err["loc"][0]), err["loc"][0]), *err["loc"][1:])}
+            if err.get("loc")
+            else err
+            for err in exc.errors()
+        ]
+        raise from_validation_errors(errors) from None
+
+
 def _add(ctx: Context, req: MemcpAddRequest) -> MemcpAddResponse:
     metadata = dict(req.metadata)
     if req.entity_ids:
@@ -120,7 +146,9 @@ def _add(ctx: Context, req: MemcpAddRequest) -> MemcpAddResponse:
     context = req.context or _context()
     made = add_episode(
         ctx,
-        AddEpisodeRequest(
+        _translated(
+            AddEpisodeRequest,
+            {"namespace": "context"},
             content=req.content,
             summary=req.summary,
             namespace=context,
@@ -143,10 +171,17 @@ def _add(ctx: Context, req: MemcpAddRequest) -> MemcpAddResponse:
 def _search(ctx: Context, req: MemcpSearchRequest) -> MemcpSearchResponse:
     window = None
     if req.time_start or req.time_end:
-        window = TimeRange(start_time=req.time_start, end_time=req.time_end)
+        window = _translated(
+            TimeRange,
+            {"start_time": "time_start", "end_time": "time_end"},
+            start_time=req.time_start,
+            end_time=req.time_end,
+        )
     found = search_episodes(
         ctx,
-        SearchEpisodesRequest(
+        _translated(
+            SearchEpisodesRequest,
+            {"text_query": "query", "namespace": "context", "page": "limit"},
             text_query=req.query,
             time_range=window,
             namespace=req.context,
