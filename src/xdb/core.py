@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from xdb.errors import InvalidRequest, NotFound, from_validation_errors
+from xdb.errors import InvalidRequest, NotFound, from_validation_errors, not_unicode
 from xdb.ids import new_id
 from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
@@ -178,7 +178,12 @@ class Database:
                 self.indexer,
                 self._recording_session,
             )
-        response = op.handler(ctx, request)
+        try:
+            response = op.handler(ctx, request)
+        except UnicodeEncodeError:
+            # Text that is not Unicode inside a free-form value (metadata, details) passes
+            # validation; the store refuses to encode it, inside its transaction.
+            raise not_unicode(request.model_dump()) from None
         return self._release(who, op, response)
 
     def _release(self, caller: Caller, op: Operation[Any, Any], response: BaseModel) -> BaseModel:

@@ -26,6 +26,7 @@ __all__ = [
     "StoreError",
     "XdbError",
     "from_validation_errors",
+    "not_unicode",
     "path_error",
 ]
 
@@ -97,20 +98,66 @@ def path_error(field: str, path: object, exc: OSError) -> InvalidRequest:
     return InvalidRequest(f"{field}: cannot use {shown!r}: {reason}", field=field)
 
 
+_NOT_UNICODE = (
+    "is not valid Unicode text (it holds a lone surrogate such as \\ud800, half of an emoji's "
+    "pair): send the whole character"
+)
+
+
+def not_unicode(request: Mapping[str, Any]) -> InvalidRequest:
+    """The request held text that is not Unicode where no validator looked (a free-form
+    value): name the first such place."""
+
+    def find(value: Any, loc: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        if isinstance(value, str):
+            return None if _encodes(value) else loc
+        items: Iterable[tuple[Any, Any]] = ()
+        if isinstance(value, Mapping):
+            items = value.items()
+        elif isinstance(value, list | tuple):
+            items = enumerate(value)
+        for key, inner in items:
+            if isinstance(key, str) and not _encodes(key):
+                return (*loc, key)
+            found = find(inner, (*loc, key))
+            if found is not None:
+                return found
+        return None
+
+    where = find(request, ())
+    field = _field_path(where) if where else None
+    return InvalidRequest(f"{field}: {_NOT_UNICODE}" if field else _NOT_UNICODE, field=field)
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _field_path(loc: Iterable[Any]) -> str:
     parts: list[str] = []
     for item in loc:
         if isinstance(item, int):
             parts.append(f"[{item}]")
         elif parts:
-            parts.append(f".{item}")
+            parts.append(f".{_printable(item)}")
         else:
-            parts.append(str(item))
+            parts.append(_printable(item))
     return "".join(parts)
+
+
+def _printable(item: Any) -> str:
+    # A dict key can be the very text that is not Unicode; the message must still encode.
+    return str(item).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _describe(err: Mapping[str, Any]) -> str:
     msg = str(err.get("msg", "invalid value"))
+    if err.get("type") == "string_unicode":
+        return f"{_NOT_UNICODE} (got {err.get('input')!r})"
     # pydantic phrases literal/enum problems as "Input should be 'a', 'b' or 'c'": keep it,
     # and show what was received so the caller sees both sides.
     if err.get("type") == "missing":

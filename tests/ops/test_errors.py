@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 import xdb
+from xdb.models.common import INT64_MAX
+from xdb.ops import Operation, operations
 
 
 @pytest.fixture
@@ -139,3 +144,57 @@ def test_errors_share_one_tree() -> None:
         "field": "content",
     }
     assert err.status == 400 and xdb.NotFound("x").status == 404
+
+
+def _schema_nodes(value: object) -> Iterator[dict[str, Any]]:
+    if isinstance(value, dict):
+        yield value
+        for inner in value.values():
+            yield from _schema_nodes(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _schema_nodes(inner)
+
+
+@pytest.mark.parametrize("op", operations(), ids=lambda op: f"{op.group}.{op.name}")
+def test_every_request_bounds_its_numbers_and_checks_its_text(op: Operation[Any, Any]) -> None:
+    # Structural, so a field added later is held to it too: a whole number past 64 bits,
+    # or text that is not Unicode, must be refused by validation before any write (both
+    # once reached the store and failed inside it as internal errors).
+    schema = op.request.model_json_schema()
+    for node in _schema_nodes(schema):
+        if node.get("type") == "integer":
+            assert node.get("maximum", 2**64) <= INT64_MAX, (op.name, node)
+            assert node.get("minimum", -(2**64)) >= -(2**63), (op.name, node)
+        if node.get("type") == "string" and not {"enum", "const", "format"} & node.keys():
+            assert "maxLength" in node, (op.name, node)  # checked in Rust: Unicode only
+    for name, definition in schema.get("$defs", {}).items():
+        if definition.get("type") == "object" and "properties" in definition:
+            assert definition.get("additionalProperties") is False, (op.name, name)
+
+
+@pytest.mark.parametrize(
+    ("op", "fields", "field"),
+    [
+        ("record", {"event_type": "input", "content": "x", "token_id": 2**63}, "token_id"),
+        ("record", {"event_type": "input", "content": "x\ud800"}, "content"),
+        ("status", {"session_id": "\ud83d"}, "session_id"),
+        ("experience.add_episode", {"content": "a", "summary": "\ud800"}, "summary"),
+        (
+            "experience.add_episode",
+            {"content": "a", "metadata": {"k": ["ok", "\ud800"]}},
+            "metadata.k[1]",
+        ),
+        ("query", {"tick_range": {"start": 0, "end": 2**63}}, "tick_range.end"),
+    ],
+)
+def test_numbers_past_64_bits_and_text_that_is_not_unicode_are_refused(
+    db: xdb.Database, op: str, fields: dict[str, Any], field: str
+) -> None:
+    before = db.status().experience_stats
+    with pytest.raises(xdb.InvalidRequest) as caught:
+        db.call(op, fields)
+    assert caught.value.field == field
+    caught.value.message.encode("utf-8")  # the message itself can be sent
+    assert db.status().experience_stats == before
+    assert db.search_episodes(text_query="a").episodes == []

@@ -93,12 +93,20 @@ DEFAULT_ROLE = {
 # Field types every request module shares.
 NonEmpty = Annotated[str, Field(min_length=1)]
 Score = Annotated[float, Field(ge=0.0, le=1.0)]
+# Whole numbers reach the store as 64-bit integers: a larger one is the caller's error,
+# refused by validation, not an overflow inside a write.
+INT64_MAX = 2**63 - 1
+Int64 = Annotated[int, Field(ge=-(2**63), le=INT64_MAX)]
 
 
 class Model(BaseModel):
     """Base of every request: unknown fields are errors."""
 
-    model_config = ConfigDict(extra="forbid", use_enum_values=False)
+    # Any string limit makes pydantic check every str field in Rust, which refuses text that
+    # is not Unicode (a lone surrogate, "\ud800", as JavaScript's JSON.stringify can send)
+    # with the field's name, before anything is written; unchecked, such text reached the
+    # store and failed there. The limit itself is never the binding one.
+    model_config = ConfigDict(extra="forbid", use_enum_values=False, str_max_length=1 << 40)
 
 
 class Caller(BaseModel):
@@ -114,10 +122,16 @@ class TickRange(Model):
     """An inclusive range of ticks within one session."""
 
     start: int = Field(
-        ge=0, validation_alias=AliasChoices("start", "start_tick"), description="First tick."
+        ge=0,
+        le=INT64_MAX,
+        validation_alias=AliasChoices("start", "start_tick"),
+        description="First tick.",
     )
     end: int = Field(
-        ge=0, validation_alias=AliasChoices("end", "end_tick"), description="Last tick (inclusive)."
+        ge=0,
+        le=INT64_MAX,
+        validation_alias=AliasChoices("end", "end_tick"),
+        description="Last tick (inclusive).",
     )
 
     @model_validator(mode="after")

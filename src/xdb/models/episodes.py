@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from xdb.models.common import Model, NonEmpty, Score, TimeRange
+from xdb.models.common import INT64_MAX, Int64, Model, NonEmpty, Score, TimeRange
 from xdb.timeutil import as_utc
 
 DEFAULT_NAMESPACE = "default"
@@ -101,8 +101,8 @@ class Provenance(Model):
     """Where the episode came from: the timesteps it covers, and free-form source facts."""
 
     session_id: str | None = None
-    start_tick: int | None = Field(default=None, ge=0)
-    end_tick: int | None = Field(default=None, ge=0)
+    start_tick: int | None = Field(default=None, ge=0, le=INT64_MAX)
+    end_tick: int | None = Field(default=None, ge=0, le=INT64_MAX)
     source: str = Field(default="manual", description="manual, log (made from an event), import")
     details: dict[str, Any] = Field(default_factory=dict)
 
@@ -204,7 +204,7 @@ class Sort(Model):
         default=0.5, description="Weight of concept match against text (relevance only)."
     )
     recency_weight: Score = Field(default=0.0, description="Weight of recency (relevance only).")
-    seed: int = Field(default=0, description="Seed of the random order; same seed, same order.")
+    seed: Int64 = Field(default=0, description="Seed of the random order; same seed, same order.")
 
 
 class Page(Model):

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from xdb.models.common import Model, NonEmpty, TimeRange
+from xdb.models.common import INT64_MAX, Model, NonEmpty, TimeRange
 from xdb.models.episodes import GraphEdge, GraphNode, NodeType, Relation
 
 
@@ -104,7 +104,7 @@ class ConceptUsageSummaryRequest(Model):
     include_cooccurrence: bool = True
     top_k: int = Field(default=10, ge=1, le=100, description="Co-occurring concepts listed.")
     min_cooccurrence: int = Field(
-        default=2, ge=1, description="Episodes two concepts must share to be listed."
+        default=2, ge=1, le=INT64_MAX, description="Episodes two concepts must share to be listed."
     )
     include_activations: bool = Field(
         default=True,

@@ -12,6 +12,7 @@ from xdb.models.common import (
     EntityType,
     EventType,
     Fidelity,
+    Int64,
     Model,
     NonEmpty,
     Role,
@@ -120,7 +121,7 @@ class RecordRequest(Model):
     )
     event_start: bool = Field(default=False, description="This timestep opens the event.")
     event_end: bool = Field(default=False, description="This timestep closes the event.")
-    token_id: int | None = Field(default=None, description="For output tokens, the token id.")
+    token_id: Int64 | None = Field(default=None, description="For output tokens, the token id.")
     role: Role | None = Field(
         default=None, description="Speaker; derived from event_type when omitted."
     )
