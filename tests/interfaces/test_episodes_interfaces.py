@@ -67,8 +67,12 @@ class Transport(Protocol):
 
 
 HTTP_STATUS = {"invalid_request": 400, "not_found": 404}
-# An MCP error result reads "<type>: <message> (field <field>)".
-MCP_ERROR = re.compile(r"^(?P<type>\w+): (?P<message>.*?)(?: \(field (?P<field>[^)]+)\))?$", re.S)
+# An MCP error result reads "<type>: <field>: <message>" or "<type>: <message> (field <field>)".
+MCP_ERROR = re.compile(
+    r"^(?P<type>\w+): (?P<message>(?:(?P<head>[\w.\[\]]+): )?.*?)"
+    r"(?: \(field (?P<field>[^)]+)\))?$",
+    re.S,
+)
 
 
 class McpTransport:
@@ -90,7 +94,7 @@ class McpTransport:
         assert "Traceback" not in block.text
         found = MCP_ERROR.match(block.text)
         assert found is not None, block.text
-        return Failure(found["type"], found["message"], found["field"])
+        return Failure(found["type"], found["message"], found["field"] or found["head"])
 
 
 class HttpTransport:

@@ -280,7 +280,12 @@ async def test_bad_input_is_an_error_result_naming_the_field_and_writes_nothing(
     )
     assert "concept_activations.joy" in text and "1.5" in text
     text = await fails(client, "xdb_record", {"event_type": "input", "content": ""})
-    assert "(field content)" in text
+    assert text.startswith("invalid_request: content:") and "(field" not in text
+    # Each problem is named by its own field; none reads as another's.
+    text = await fails(client, "xdb_record", {})
+    assert text == "invalid_request: event_type: is required; content: is required"
+    text = await fails(client, "xdb_record", {"content": "x"})
+    assert text == "invalid_request: event_type: is required"
     text = await fails(
         client,
         "xdb_record_batch",
@@ -377,7 +382,7 @@ async def test_streamable_http_mounted_in_an_app(
     async with Client(http_url, mode=mode) as c:
         assert {t.name for t in (await c.list_tools()).tools} == ALL_TOOLS
         made = await ok(c, "xdb_record", {"event_type": "input", "content": "over http"})
-        assert "field content" in await fails(c, "xdb_record", {"event_type": "input"})
+        assert "content: is required" in await fails(c, "xdb_record", {"event_type": "input"})
     assert db.query(text_search="http").timesteps[0].id == made["timestep_id"]
     # DNS rebinding protection: a foreign Host header is refused before any MCP handling.
     async with httpx.AsyncClient() as raw:

@@ -260,8 +260,10 @@ def _errors_section() -> list[str]:
         "Malformed JSON is a 400 `invalid_request`; an unknown route is a 404 `not_found`, a "
         "wrong method a 405 `method_not_allowed`, and an unexpected fault a 500 "
         "`internal_error`, all in the same envelope.",
-        "- **MCP**: a tool result with `isError: true` whose text is "
-        "`<type>: <message> (field <field>)`, so the model can correct the call.",
+        "- **MCP**: a tool result with `isError: true` whose text is `<type>: <message>`, "
+        "the message starting with the field it is about (`invalid_request: event_type: is "
+        "required`) or ending with ` (field <field>)` when it does not, so the model can "
+        "correct the call.",
         "- **CLI**: one line `error: <message>` on stderr and exit code 2 (usage errors and "
         "malformed JSON in an option included); never a traceback.",
         "",

@@ -96,8 +96,13 @@ def _error(message: str) -> types.CallToolResult:
 
 
 def _describe(exc: XdbError) -> str:
+    """``<type>: <message>``, and `` (field <field>)`` when the message does not start by
+    naming it: after "event_type: is required; content: is required" a trailing "(field
+    event_type)" read as if it were about content."""
     text = f"{exc.code}: {exc.message}"
-    return f"{text} (field {exc.field})" if exc.field else text
+    if exc.field is None or exc.message.startswith(f"{exc.field}:"):
+        return text
+    return f"{text} (field {exc.field})"
 
 
 def build_server(
