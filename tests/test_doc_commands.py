@@ -67,7 +67,13 @@ NOT_RUN = {
 
 # Commands that only read: the database they name must exist (docs assume it does).
 READERS = {op.command for op in operations() if op.command and op.readonly} | {"export"}
-CONCEPT_READERS = {"concepts", "get-concept", "find-concept", "concept-usage-summary"}
+CONCEPT_READERS = {
+    "concepts",
+    "get-concept",
+    "find-concept",
+    "concept-usage-summary",
+    "concept-neighborhood",
+}
 
 
 @dataclass(frozen=True)

@@ -137,7 +137,11 @@ async def test_lists_one_tool_per_operation_with_schemas_and_hints(client: Clien
         assert tool.output_schema["type"] == "object"
         assert tool.annotations is not None
         assert tool.annotations.read_only_hint is (name in READONLY)
-        assert tool.annotations.destructive_hint is False
+        # Deleting an episode removes what was stored; nothing else does.
+        assert tool.annotations.destructive_hint is name.endswith("delete_episode")
+        assert tool.annotations.idempotent_hint is (
+            name in READONLY or name.endswith(("delete_episode", "create_tag"))
+        )
     record = tools["xdb_record"].input_schema
     assert {"event_type", "content", "concept_activations", "event_id"} <= set(record["properties"])
     assert set(record["required"]) == {"event_type", "content"}

@@ -11,7 +11,7 @@ import pytest
 
 import xdb
 from xdb.errors import InvalidRequest, NotFound
-from xdb.ops.episodes import default_summary
+from xdb.store.episode_row import default_summary
 
 
 @pytest.fixture

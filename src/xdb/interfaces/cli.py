@@ -34,40 +34,6 @@ from xdb.interfaces import cli_options
 from xdb.interfaces.fields import choices, describe, field_kind, json_example, value_metavar
 from xdb.ops.registry import Operation, operations
 
-# Fields that may also be given as the command's one positional argument.
-POSITIONAL = {
-    "record": "content",
-    "tag": "tag_name_or_id",
-    "create_tag": "name",
-    "comment": "content",
-    "query": "text_search",
-    "search_episodes": "text_query",
-    "add_episode": "content",
-    "find_concept": "query",
-}
-
-
-EXAMPLES = {
-    "record": 'xdb record "What is the capital of France?" --event-type input',
-    "record_batch": "xdb record-batch --file tokens.jsonl",
-    "tag": "xdb tag geography --event-id call-1",
-    "create_tag": "xdb create-tag paris --tag-type entity --entity-type place",
-    "comment": 'xdb comment "answered from memory" --timestep-id ts-s1-2',
-    "query": 'xdb query "paris" --event-types output --tags geography --jsonl',
-    "recent": "xdb recent -n 20",
-    "tags": "xdb tags --tag-type bud",
-    "status": "xdb status",
-    "search_episodes": 'xdb search "deploy failed" --namespace proj --episode-kinds incident',
-    "add_episode": 'xdb add-episode "Rolled back the deploy" --kind incident --namespace proj',
-    "get_episode_detail": "xdb get-episode-detail --episode-id episode-01h...",
-    "similar_episodes": "xdb similar-episodes --seed-episode-id episode-01h...",
-    "delete_episode": "xdb delete-episode --episode-id episode-01h...",
-    "concepts": "xdb concepts --parent-id Deception",
-    "find_concept": "xdb find-concept decepton",
-    "get_concept": "xdb get-concept --concept-id Deception:2",
-    "concept_usage_summary": "xdb concept-usage-summary --concept-ids Deception",
-}
-
 # --------------------------------------------------------------------------- generated commands
 
 
@@ -114,7 +80,7 @@ def _parse_json(name: str, info: FieldInfo, text: str) -> Any:
 def payload(op: Operation[Any, Any], values: dict[str, Any]) -> dict[str, Any]:
     """The request mapping for the options the user actually gave."""
     out: dict[str, Any] = {}
-    positional = POSITIONAL.get(op.name)
+    positional = op.positional
     if positional and values.get("argument") is not None:
         if values.get(positional) not in (None, ()):
             option = "--" + positional.replace("_", "-")
@@ -147,7 +113,7 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
     if clash:  # the CLI's own parameter names would shadow these fields
         raise RuntimeError(f"{op.name}: request field(s) {clash} clash with CLI parameters")
     params: list[click.Parameter] = [_option(n, f) for n, f in op.request.model_fields.items()]
-    positional = POSITIONAL.get(op.name)
+    positional = op.positional
     if positional:
         params.insert(
             0, click.Argument(["argument"], required=False, metavar=f"[{positional.upper()}]")
@@ -205,7 +171,7 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
         callback=callback,
         short_help=op.summary,
         help=f"{op.description}\n\n{extra}Also: {routes}",
-        epilog=f"Example: {EXAMPLES[op.name]}" if op.name in EXAMPLES else None,
+        epilog=f"Example: {op.example}" if op.example else None,
     )
 
 

@@ -26,7 +26,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import to_jsonable_python
 
 from xdb import errors
-from xdb.interfaces.cli import EXAMPLES, POSITIONAL, cli
+from xdb.interfaces.cli import cli
 from xdb.interfaces.fields import describe, is_model
 from xdb.interfaces.stdio import ANSWERS_FILE
 from xdb.ops.registry import Operation, operations
@@ -162,7 +162,7 @@ def _http_routes() -> list[tuple[str, str, str]]:
 
 
 def _operation(op: Operation[Any, Any], requests: dict[type, str]) -> list[str]:
-    positional = POSITIONAL.get(op.name)
+    positional = op.positional
     usage = f"xdb {op.command}" + (f" [{positional.upper()}]" if positional else "") + " [OPTIONS]"
     cli_row = f"`{usage}`" if op.command else CLI_BY_HAND.get(op.name, "(MCP and HTTP only)")
     python = (
@@ -191,8 +191,8 @@ def _operation(op: Operation[Any, Any], requests: dict[type, str]) -> list[str]:
     if op.query_aliases:
         aliases = ", ".join(f"`{k}` = `{v}`" for k, v in op.query_aliases.items())
         out += [f"GET query parameters also accept the short names {aliases}.", ""]
-    if op.name in EXAMPLES:
-        out += ["```sh", EXAMPLES[op.name], "```", ""]
+    if op.example:
+        out += ["```sh", op.example, "```", ""]
     out += ["**Request**", "", *field_table(op.request, requests, defaults=True), ""]
     out += ["**Response**", "", *field_table(op.response, requests, defaults=False), ""]
     return out

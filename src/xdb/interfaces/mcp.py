@@ -52,7 +52,6 @@ _CLIENT_PREFIX = "mcp__xdb__"
 
 # Operations whose repetition with the same arguments changes nothing (create_tag returns the
 # existing tag); the other writes append a new timestep, application or comment each time.
-_IDEMPOTENT_WRITES = frozenset({"create_tag"})
 
 _INSTRUCTIONS = (
     "xdb is your experience database. Record what happens (inputs, outputs, tool calls) with "
@@ -75,8 +74,8 @@ def _tool(op: Operation[Any, Any], name: str) -> types.Tool:
         output_schema=output_schema,
         annotations=types.ToolAnnotations(
             read_only_hint=op.readonly,
-            destructive_hint=False,  # xdb only adds: nothing is overwritten or deleted
-            idempotent_hint=op.readonly or op.name in _IDEMPOTENT_WRITES,
+            destructive_hint=op.destructive,
+            idempotent_hint=op.readonly or op.idempotent,
             open_world_hint=False,  # a local database, not the outside world
         ),
     )

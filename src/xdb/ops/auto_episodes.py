@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from xdb.ids import new_id
 from xdb.models.episodes import DEFAULT_NAMESPACE, AddEpisodeRequest, Provenance, TimeWindow
 from xdb.models.log import Timestep
-from xdb.ops.episodes import episode_row
 from xdb.ops.registry import Context
+from xdb.store.episode_row import episode_row
 from xdb.store.protocol import NewEpisode
 from xdb.timeutil import now_us
 

@@ -27,7 +27,7 @@ from xdb.models.concepts import (
     ImportConceptsRequest,
     ImportConceptsResponse,
 )
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.timeutil import from_us, now_us
 
 
@@ -160,7 +160,7 @@ def graph_neighborhood(
     )
 
 
-_OPERATIONS: list[Operation[Any, Any]] = [
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="import_concepts",
         group="xdb",
@@ -180,6 +180,7 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         readonly=True,
         summary="List the concept packs loaded.",
         http_get=("/v1/xdb/concept-packs",),
+        example="xdb concept-packs",
     ),
     Operation(
         name="concepts",
@@ -191,6 +192,7 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         summary="Browse the concept hierarchy: roots, or a parent's children, with counts.",
         # The XAPI names the caller's session in the GET path; concepts are the same for all.
         http_get=("/v1/xdb/concepts", "/v1/xdb/concepts/{session_id}"),
+        example="xdb concepts --parent-id Deception",
     ),
     Operation(
         name="get_concept",
@@ -200,6 +202,7 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=get_concept,
         readonly=True,
         summary="One concept in full: definition, aliases, relations, safety tags.",
+        example="xdb get-concept --concept-id Deception:2",
     ),
     Operation(
         name="find_concept",
@@ -210,6 +213,8 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         readonly=True,
         summary="Search concepts by name, alias and definition (typo-tolerant).",
         http_get=("/v1/xdb/find-concept", "/v1/xdb/find-concept/{session_id}"),
+        positional="query",
+        example="xdb find-concept decepton",
     ),
     Operation(
         name="graph_neighborhood",
@@ -221,7 +226,6 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         summary="Walk the concept hierarchy from seed concepts.",
         cli_name="concept-neighborhood",
         method="concept_neighborhood",
+        example="xdb concept-neighborhood --seed-ids Dancing --direction ancestors",
     ),
-]
-for _op in _OPERATIONS:
-    register(_op)
+)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from xdb.errors import NotFound
@@ -24,54 +23,18 @@ from xdb.models.episodes import (
     SimilarEpisodesResponse,
 )
 from xdb.ops.graph import graph_edges, graph_nodes, walk
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.ops.search import Ranking, hit, shown_fields
+from xdb.store.episode_row import episode_row
 from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
-from xdb.timeutil import from_us, now_us, to_us
+from xdb.timeutil import from_us, now_us
 
-SUMMARY_CHARS = 200
 MAX_NEIGHBOUR_NODES = 200
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
-
-
-def default_summary(content: str) -> str:
-    """The honest non-LLM summary: the content's first sentence, at most 200 characters."""
-    text = " ".join(content.split())
-    first = _SENTENCE_END.split(text, maxsplit=1)[0]
-    return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1].rstrip() + "…"
 
 
 def new_episode(ctx: Context, req: AddEpisodeRequest) -> NewEpisode:
     return episode_row(
         req, episode_id=new_id("episode"), created_us=now_us(), created_by=ctx.caller.id
-    )
-
-
-def episode_row(
-    req: AddEpisodeRequest, *, episode_id: str, created_us: int, created_by: str
-) -> NewEpisode:
-    """The stored row for an add_episode request, its defaults filled in. Shared with the
-    JSONL import, which keeps an exported episode's id and creation."""
-    window = req.time_window
-    start = to_us(window.start_time) if window else created_us
-    end = to_us(window.end_time) if window else created_us
-    provenance = req.provenance or Provenance(session_id=req.session_id)
-    return NewEpisode(
-        id=episode_id,
-        namespace=req.namespace,
-        kind=req.kind,
-        session_id=req.session_id or provenance.session_id,
-        summary=req.summary if req.summary else default_summary(req.content),
-        content=req.content,
-        start_us=start,
-        end_us=end,
-        created_us=created_us,
-        created_by=created_by,
-        concept_tags=[t.model_dump(mode="json") for t in req.concept_tags],
-        labels=[lb.model_dump(mode="json") for lb in req.labels],
-        motive_profile=dict(req.motive_profile),
-        metadata=dict(req.metadata),
-        provenance=provenance.model_dump(mode="json"),
     )
 
 
@@ -168,7 +131,7 @@ def similar_episodes(ctx: Context, req: SimilarEpisodesRequest) -> SimilarEpisod
     return SimilarEpisodesResponse(seed_episode=hit(seed, 1.0), neighbors=out)
 
 
-_OPERATIONS: list[Operation[Any, Any]] = [
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="add_episode",
         group="experience",
@@ -177,6 +140,8 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=add_episode,
         readonly=False,
         summary="Store an episode (embedded in the background).",
+        positional="content",
+        example='xdb add-episode "Rolled back the deploy" --kind incident --namespace proj',
     ),
     Operation(
         name="delete_episode",
@@ -186,6 +151,9 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=delete_episode,
         readonly=False,
         summary="Delete an episode (no error when it does not exist).",
+        example="xdb delete-episode --episode-id episode-01h...",
+        destructive=True,
+        idempotent=True,  # deleting what is gone changes nothing
     ),
     Operation(
         name="get_episode_detail",
@@ -195,6 +163,7 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=get_episode_detail,
         readonly=True,
         summary="One episode in full, with graph neighbours.",
+        example="xdb get-episode-detail --episode-id episode-01h...",
     ),
     Operation(
         name="similar_episodes",
@@ -204,7 +173,6 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=similar_episodes,
         readonly=True,
         summary="Episodes like a seed episode.",
+        example="xdb similar-episodes --seed-episode-id episode-01h...",
     ),
-]
-for _op in _OPERATIONS:
-    register(_op)
+)

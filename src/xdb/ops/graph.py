@@ -25,7 +25,7 @@ from xdb.models.graph import (
     LinkResponse,
     WalkDirection,
 )
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.store.graph import CONCEPT_NODE, node_type
 from xdb.store.protocol import GraphEdgeRow
 from xdb.timeutil import now_us
@@ -182,7 +182,7 @@ def link(ctx: Context, req: LinkRequest) -> LinkResponse:
     return LinkResponse(src=src, dst=dst, relation=Relation(req.relation), created=created)
 
 
-_OPERATIONS: list[Operation[Any, Any]] = [
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="graph_neighborhood",
         group="experience",
@@ -191,6 +191,7 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=graph_neighborhood,
         readonly=True,
         summary="Walk the experience graph around seed nodes.",
+        example="xdb graph-neighborhood --seed-node-ids episode-01h... --max-depth 2",
     ),
     Operation(
         name="add_node",
@@ -200,6 +201,7 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=add_node,
         readonly=False,
         summary="Add a Decision or Tool node to the experience graph.",
+        example='xdb add-node --node-type Decision --name "roll back"',
     ),
     Operation(
         name="link",
@@ -209,7 +211,6 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=link,
         readonly=False,
         summary="Link two graph nodes (e.g. a decision INFLUENCED_BY an episode).",
+        example="xdb link --src ts-session-...-1 --dst episode-01h...",
     ),
-]
-for _op in _OPERATIONS:
-    register(_op)
+)

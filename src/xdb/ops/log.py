@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from xdb.errors import InvalidRequest, NotFound
 from xdb.ids import new_id, parse_timestep_id
@@ -24,7 +25,7 @@ from xdb.models.log import (
     _Targeted,
 )
 from xdb.ops.auto_episodes import episode_maker
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.store.protocol import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
 
@@ -205,7 +206,7 @@ def comment(ctx: Context, req: CommentRequest) -> CommentResponse:
     return CommentResponse(comment_id=new.id)
 
 
-register(
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="record",
         group="xdb",
@@ -214,9 +215,9 @@ register(
         handler=record,
         readonly=False,
         summary="Record a timestep (token, message, tool call, ...) to the experience log.",
-    )
-)
-register(
+        positional="content",
+        example='xdb record "What is the capital of France?" --event-type input',
+    ),
     Operation(
         name="record_batch",
         group="xdb",
@@ -225,9 +226,8 @@ register(
         handler=record_batch,
         readonly=False,
         summary="Record many timesteps in order in one transaction (token streams).",
-    )
-)
-register(
+        example="xdb record-batch --file tokens.jsonl",
+    ),
     Operation(
         name="tag",
         group="xdb",
@@ -236,9 +236,9 @@ register(
         handler=tag,
         readonly=False,
         summary="Apply a folksonomy tag to a timestep, an event, or a tick range.",
-    )
-)
-register(
+        positional="tag_name_or_id",
+        example="xdb tag geography --event-id call-1",
+    ),
     Operation(
         name="create_tag",
         group="xdb",
@@ -247,9 +247,10 @@ register(
         handler=create_tag,
         readonly=False,
         summary="Create a tag (concept, entity, bud or custom).",
-    )
-)
-register(
+        positional="name",
+        example="xdb create-tag paris --tag-type entity --entity-type place",
+        idempotent=True,  # a tag of that type and name is made once
+    ),
     Operation(
         name="comment",
         group="xdb",
@@ -258,5 +259,7 @@ register(
         handler=comment,
         readonly=False,
         summary="Add a comment to a timestep, an event, a tick range or a session.",
-    )
+        positional="content",
+        example='xdb comment "answered from memory" --timestep-id ts-s1-2',
+    ),
 )

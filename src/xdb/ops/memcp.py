@@ -24,7 +24,7 @@ from xdb.models.episodes import (
     SearchEpisodesRequest,
 )
 from xdb.ops.episodes import add_episode, delete_episode, load
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.ops.search import search_episodes
 from xdb.timeutil import as_utc, from_us
 
@@ -222,23 +222,44 @@ def _delete(ctx: Context, req: MemcpDeleteRequest) -> MemcpDeleteResponse:
     return MemcpDeleteResponse(id=PREFIX + done.episode_id, deleted=done.deleted)
 
 
-_TOOLS: list[tuple[str, Any, Any, Any, bool, str]] = [
-    ("add_episode", MemcpAddRequest, MemcpAddResponse, _add, False, "memcp: store an episode."),
-    ("search_episodes", MemcpSearchRequest, MemcpSearchResponse, _search, True, "memcp: search."),
-    ("get_episode", MemcpIdRequest, MemcpGetResponse, _get, True, "memcp: one episode by id."),
-    ("delete_episode", MemcpDeleteRequest, MemcpDeleteResponse, _delete, False, "memcp: delete."),
-]
-for _name, _req, _resp, _fn, _ro, _summary in _TOOLS:
-    register(
-        Operation(
-            name=_name,
-            group="memcp",
-            request=_req,
-            response=_resp,
-            handler=_fn,
-            readonly=_ro,
-            summary=_summary,
-            cli_name="",
-            bare_tool_name=True,
-        )
+def _memcp(
+    name: str, request: Any, response: Any, handler: Any, readonly: bool, summary: str, **more: Any
+) -> Operation[Any, Any]:
+    # memcp's tools are MCP (and HTTP) only: their bare names would clash with experience's
+    # on the command line, so the Python methods carry the group's name.
+    return Operation(
+        name=name,
+        group="memcp",
+        request=request,
+        response=response,
+        handler=handler,
+        readonly=readonly,
+        summary=summary,
+        cli_name="",
+        bare_tool_name=True,
+        method=f"memcp_{name}",
+        **more,
     )
+
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    _memcp(
+        "add_episode", MemcpAddRequest, MemcpAddResponse, _add, False, "memcp: store an episode."
+    ),
+    _memcp(
+        "search_episodes", MemcpSearchRequest, MemcpSearchResponse, _search, True, "memcp: search."
+    ),
+    _memcp(
+        "get_episode", MemcpIdRequest, MemcpGetResponse, _get, True, "memcp: one episode by id."
+    ),
+    _memcp(
+        "delete_episode",
+        MemcpDeleteRequest,
+        MemcpDeleteResponse,
+        _delete,
+        False,
+        "memcp: delete.",
+        destructive=True,
+        idempotent=True,
+    ),
+)

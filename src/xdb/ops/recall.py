@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdb.errors import InvalidRequest
 from xdb.models.log import (
     EmbeddingStats,
@@ -20,7 +22,7 @@ from xdb.models.log import (
 )
 from xdb.ops import cursor
 from xdb.ops.log import resolve_tag
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.store.protocol import TimestepFilter
 from xdb.timeutil import to_us
 
@@ -139,7 +141,7 @@ def _embedding_stats(ctx: Context) -> EmbeddingStats:
     )
 
 
-register(
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="query",
         group="xdb",
@@ -148,9 +150,9 @@ register(
         handler=query,
         readonly=True,
         summary="Query the experience log for timesteps matching filters, a page at a time.",
-    )
-)
-register(
+        positional="text_search",
+        example='xdb query "paris" --event-types output --tags geography --jsonl',
+    ),
     Operation(
         name="recent",
         group="xdb",
@@ -160,9 +162,8 @@ register(
         readonly=True,
         summary="Get the N most recent timesteps of a session, oldest first.",
         http_get=("/v1/xdb/recent", "/v1/xdb/recent/{session_id}"),
-    )
-)
-register(
+        example="xdb recent -n 20",
+    ),
     Operation(
         name="tags",
         group="xdb",
@@ -173,9 +174,8 @@ register(
         summary="List tags, optionally filtered by type or bud status, with application counts.",
         http_get=("/v1/xdb/tags", "/v1/xdb/tags/{session_id}"),
         query_aliases={"type": "tag_type", "status": "bud_status"},
-    )
-)
-register(
+        example="xdb tags --tag-type bud",
+    ),
     Operation(
         name="status",
         group="xdb",
@@ -185,5 +185,6 @@ register(
         readonly=True,
         summary="Get xdb state: tags, timesteps, storage, sessions, embedding backlog.",
         http_get=("/v1/xdb/status", "/v1/xdb/status/{session_id}"),
-    )
+        example="xdb status",
+    ),
 )

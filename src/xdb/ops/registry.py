@@ -1,14 +1,14 @@
 """The operation registry.
 
 An ``Operation`` names a capability once: its request and response models, whether it only
-reads, a one-line summary, and the handler. Interfaces are generated from this table, so adding
-an operation means writing its models and handler and registering it here.
+reads, a one-line summary, the handler, and every fact a skin needs (its CLI argument and
+example, its MCP hints, its HTTP aliases). Interfaces are generated from it alone. The
+operations are listed explicitly in ``xdb.ops.catalog``; nothing registers by being imported.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -68,6 +68,14 @@ class Operation(Generic[ReqT, RespT]):
     # The Database method's name, when the operation's own would clash with another group's
     # (xdb.graph_neighborhood is Database.concept_neighborhood).
     method: str | None = None
+    # The request field the CLI command also takes as its one positional argument.
+    positional: str | None = None
+    # One command line showing the operation, for the CLI's help and the reference.
+    example: str | None = None
+    # A write that, repeated with the same request, changes nothing more (MCP's hint).
+    idempotent: bool = False
+    # A write that removes or overwrites what was stored (MCP's hint).
+    destructive: bool = False
 
     @property
     def http_path(self) -> str:
@@ -84,47 +92,48 @@ class Operation(Generic[ReqT, RespT]):
         return self.name.replace("_", "-") if self.cli_name is None else self.cli_name
 
     @property
+    def method_name(self) -> str:
+        """The ``Database`` method that runs it."""
+        return self.method or self.name
+
+    @property
     def description(self) -> str:
         return (self.request.__doc__ or self.summary).strip()
 
 
-REGISTRY: dict[str, Operation[Any, Any]] = {}
+class _Registry(Mapping[str, "Operation[Any, Any]"]):
+    """Every operation by ``group.name`` (memcp's add_episode and experience's are two),
+    filled from ``xdb.ops.catalog`` on first use: the capability modules import this one."""
+
+    def __init__(self) -> None:
+        self._ops: dict[str, Operation[Any, Any]] | None = None
+
+    def _all(self) -> dict[str, Operation[Any, Any]]:
+        if self._ops is None:
+            from xdb.ops.catalog import OPERATIONS
+
+            ops: dict[str, Operation[Any, Any]] = {}
+            for op in OPERATIONS:
+                key = f"{op.group}.{op.name}"
+                if key in ops:
+                    raise ValueError(f"operation {key!r} listed twice")
+                ops[key] = op
+            self._ops = ops
+        return self._ops
+
+    def __getitem__(self, key: str) -> Operation[Any, Any]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
-def register(op: Operation[ReqT, RespT]) -> Operation[ReqT, RespT]:
-    # Keyed by group and name: memcp's add_episode and experience's add_episode are two.
-    key = f"{op.group}.{op.name}"
-    if key in REGISTRY:
-        raise ValueError(f"operation {key!r} registered twice")
-    REGISTRY[key] = op
-    return op
-
-
-# The order groups are listed in (tools, routes, commands, docs); within a group, the order
-# operations were registered in. Imports between capability modules cannot reorder it.
-GROUP_ORDER = ("xdb", "experience", "memcp")
-
-
-# The capability modules, in the order their operations are listed.
-MODULES = ("log", "recall", "concepts", "search", "episodes", "graph", "usage", "memcp")
+REGISTRY = _Registry()
 
 
 def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
-    """Registered operations, optionally limited to some groups."""
-    _load()
-    chosen = [op for op in REGISTRY.values() if groups is None or op.group in groups]
-    rank = {g: i for i, g in enumerate(GROUP_ORDER)}
-    # By group, then by module in MODULES' order (a module imported early, by a test or by
-    # another module, registers early: the listing must not depend on that), then as listed.
-    where = {f"xdb.ops.{m}": i for i, m in enumerate(MODULES)}
-    return sorted(
-        chosen,
-        key=lambda op: (rank.get(op.group, len(rank)), where.get(op.handler.__module__, 99)),
-    )
-
-
-def _load() -> None:
-    # Importing the capability modules registers their operations.
-    # In this order, which is the order tools, routes and commands are listed in.
-    for module in MODULES:
-        importlib.import_module(f"xdb.ops.{module}")
+    """Every operation in the catalog's order, optionally only some groups'."""
+    return [op for op in REGISTRY.values() if groups is None or op.group in groups]

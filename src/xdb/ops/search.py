@@ -41,7 +41,7 @@ from xdb.models.episodes import (
     TimeWindow,
 )
 from xdb.ops import cursor as cursors
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.store.protocol import (
     ConceptCondition,
     EpisodeFilter,
@@ -372,7 +372,7 @@ def _ordered(
     return SearchEpisodesResponse(episodes=hits, next_cursor=next_cursor)
 
 
-register(
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="search_episodes",
         group="experience",
@@ -382,5 +382,7 @@ register(
         readonly=True,
         summary="Search episodes: concepts, text, time, kinds, labels; hybrid relevance.",
         cli_name="search",
-    )
+        positional="text_query",
+        example='xdb search "deploy failed" --namespace proj --episode-kinds incident',
+    ),
 )

@@ -32,7 +32,7 @@ from xdb.models.graph import (
     ConceptUsageSummaryResponse,
     Cooccurrence,
 )
-from xdb.ops.registry import Context, Operation, register
+from xdb.ops.registry import Context, Operation
 from xdb.store.protocol import EpisodeFilter
 from xdb.timeutil import from_us, to_us
 
@@ -162,7 +162,7 @@ def _summary(
     )
 
 
-_OPERATIONS: list[Operation[Any, Any]] = [
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="concept_usage_summary",
         group="experience",
@@ -171,7 +171,6 @@ _OPERATIONS: list[Operation[Any, Any]] = [
         handler=concept_usage_summary,
         readonly=True,
         summary="How concepts are used: counts, scores, trend, co-occurrence, activations.",
+        example="xdb concept-usage-summary --concept-ids Deception",
     ),
-]
-for _op in _OPERATIONS:
-    register(_op)
+)

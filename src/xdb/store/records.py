@@ -28,6 +28,7 @@ from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest, Provenance
 from xdb.store import rows
+from xdb.store.episode_row import episode_row
 from xdb.store.protocol import NewEpisode
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.timeutil import as_utc, from_us, now_us, to_us
@@ -149,10 +150,6 @@ def import_episode(
 
 def new_episode(record: EpisodeRecord, episode_id: str) -> NewEpisode:
     """The row an imported episode record makes."""
-    # Imported lazily: the operations register themselves on import, in an order the
-    # interfaces list them in, which a store module must not decide.
-    from xdb.ops.episodes import episode_row
-
     if record.provenance is None:
         record = record.model_copy(
             update={"provenance": Provenance(session_id=record.session_id, source="import")}

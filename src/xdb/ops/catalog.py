@@ -1,0 +1,25 @@
+"""Every operation, listed explicitly.
+
+Each capability module exports its ``OPERATIONS``; this concatenates them in the order the
+skins list them (MCP tools, HTTP routes, CLI commands, the reference): the ``xdb`` group
+(the log, recall, concepts), then ``experience`` (episodes, the graph, usage statistics),
+then ``memcp``. A new capability adds its module's tuple here, where its place is chosen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdb.ops import concepts, episodes, graph, log, memcp, recall, search, usage
+from xdb.ops.registry import Operation
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    *log.OPERATIONS,
+    *recall.OPERATIONS,
+    *concepts.OPERATIONS,
+    *search.OPERATIONS,
+    *episodes.OPERATIONS,
+    *graph.OPERATIONS,
+    *usage.OPERATIONS,
+    *memcp.OPERATIONS,
+)

@@ -1,0 +1,49 @@
+"""The row an episode is stored as: from an ``add_episode`` request, an event the log closed,
+or an imported record. Here, below the operations, so that the store's import builds it
+without reaching up into ``xdb.ops``."""
+
+from __future__ import annotations
+
+import re
+
+from xdb.models.episodes import AddEpisodeRequest, Provenance
+from xdb.store.protocol import NewEpisode
+from xdb.timeutil import to_us
+
+SUMMARY_CHARS = 200
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def default_summary(content: str) -> str:
+    """The honest non-LLM summary: the content's first sentence, at most 200 characters."""
+    text = " ".join(content.split())
+    first = _SENTENCE_END.split(text, maxsplit=1)[0]
+    return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1].rstrip() + "…"
+
+
+def episode_row(
+    req: AddEpisodeRequest, *, episode_id: str, created_us: int, created_by: str
+) -> NewEpisode:
+    """The stored row for an add_episode request, its defaults filled in. Shared with the
+    JSONL import, which keeps an exported episode's id and creation."""
+    window = req.time_window
+    start = to_us(window.start_time) if window else created_us
+    end = to_us(window.end_time) if window else created_us
+    provenance = req.provenance or Provenance(session_id=req.session_id)
+    return NewEpisode(
+        id=episode_id,
+        namespace=req.namespace,
+        kind=req.kind,
+        session_id=req.session_id or provenance.session_id,
+        summary=req.summary if req.summary else default_summary(req.content),
+        content=req.content,
+        start_us=start,
+        end_us=end,
+        created_us=created_us,
+        created_by=created_by,
+        concept_tags=[t.model_dump(mode="json") for t in req.concept_tags],
+        labels=[lb.model_dump(mode="json") for lb in req.labels],
+        motive_profile=dict(req.motive_profile),
+        metadata=dict(req.metadata),
+        provenance=provenance.model_dump(mode="json"),
+    )

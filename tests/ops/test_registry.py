@@ -1,0 +1,45 @@
+"""The registry: every operation listed explicitly, with every fact the skins need."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+import pytest
+
+import xdb.ops
+from xdb.ops import REGISTRY, Operation, operations
+from xdb.ops.catalog import OPERATIONS
+
+
+def test_every_capability_module_is_in_the_catalog() -> None:
+    # A module that defines operations but is not concatenated into the catalog would
+    # silently serve nothing: nothing registers by being imported any more.
+    listed = {id(op) for op in OPERATIONS}
+    for info in pkgutil.iter_modules(xdb.ops.__path__):
+        module = importlib.import_module(f"xdb.ops.{info.name}")
+        for op in getattr(module, "OPERATIONS", ()):
+            assert id(op) in listed, (info.name, op.name)
+
+
+def test_the_listing_is_the_catalogs_order_grouped() -> None:
+    assert operations() == list(OPERATIONS)
+    groups = [op.group for op in operations()]
+    assert groups == sorted(groups, key=["xdb", "experience", "memcp"].index)
+    assert len(REGISTRY) == len(OPERATIONS)  # no key listed twice
+
+
+@pytest.mark.parametrize("op", operations(), ids=lambda op: f"{op.group}.{op.name}")
+def test_each_operations_facts_fit_it(op: Operation[Any, Any]) -> None:
+    if op.positional is not None:
+        assert op.positional in op.request.model_fields
+        assert op.command, "a positional argument needs a command"
+    if op.command:
+        assert op.example is not None, "every command shows an example"
+        assert op.example.startswith(f"xdb {op.command.split()[0]}"), op.example
+    else:
+        assert op.example is None
+    if op.readonly:
+        assert not op.destructive
+    assert not (op.destructive and not op.idempotent) or op.name.startswith("delete")
