@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 
 import xdb
 from bench.recall import pct
-from xdb.store.protocol import EpisodeFilter
+from xdb.store.types import EpisodeFilter
 
 T = TypeVar("T")
 ARCHIVE = Path(__file__).resolve().parents[1] / "tests" / "data" / "first-light.tar.xz"

@@ -27,7 +27,7 @@ import xdb
 from xdb.models.common import Caller
 from xdb.ops.registry import Context
 from xdb.ops.search import TEXT_WEIGHT, Ranking
-from xdb.store.protocol import EpisodeFilter
+from xdb.store.types import EpisodeFilter
 
 CATEGORIES = (1, 2, 3, 4)
 

@@ -42,7 +42,7 @@ import xdb
 from xdb.models.common import Caller
 from xdb.ops.registry import Context
 from xdb.ops.search import Ranking
-from xdb.store.protocol import ConceptCondition, EpisodeFilter
+from xdb.store.types import ConceptCondition, EpisodeFilter
 from xdb.timeutil import to_us
 
 _NAMES = "Caroline Melanie John Maria Deborah Jolene Tim Andrew"

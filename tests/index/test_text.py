@@ -9,7 +9,7 @@ import pytest
 
 import xdb
 from xdb.index import text
-from xdb.store.protocol import ConceptCondition, EpisodeFilter
+from xdb.store.types import ConceptCondition, EpisodeFilter
 
 
 def ids(db: xdb.Database, text: str) -> list[str]:

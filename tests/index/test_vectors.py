@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from xdb.index.vectors import NUMPY_ROWS, VectorIndex
-from xdb.store.protocol import EpisodeFilter
+from xdb.store.types import EpisodeFilter
 
 DIM = 384
 

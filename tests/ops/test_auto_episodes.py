@@ -59,7 +59,7 @@ def test_timesteps_without_an_ended_event_make_no_episode(target: str) -> None:
 
 
 def test_an_event_and_its_episode_are_written_together_or_not_at_all(target: str) -> None:
-    from xdb.store.protocol import NewTimestep
+    from xdb.store.types import NewTimestep
 
     with xdb.connect(target, session_id="s", embedder="hash") as db:
         db.record(event_type="output", content="start", event_id="r1", token_id=0)

@@ -9,7 +9,8 @@ from typing import Any
 from xdb.models.common import TagSource, TagType, TargetType
 from xdb.models.episodes import Provenance
 from xdb.models.log import Comment, Tag, TagApplication, Timestep
-from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, Store
+from xdb.store.protocol import Store
+from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us
 
 T0 = 1_700_000_000_000_000  # 2023-11-14T22:13:20Z, in microseconds

@@ -17,8 +17,9 @@ import pytest
 
 from tests.store._data import DAY, T0, episode
 from xdb.errors import StoreError
-from xdb.store.protocol import ConceptCondition, EpisodeFilter, NewEpisode, Store
+from xdb.store.protocol import Store
 from xdb.store.records import episode_record
+from xdb.store.types import ConceptCondition, EpisodeFilter, NewEpisode
 
 MakeStore = Callable[[str], Store]
 MIN = 60_000_000

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from xdb.errors import InvalidRequest
-from xdb.store.protocol import ConceptRow, GraphEdgeRow, PackRow, Store
+from xdb.store.protocol import Store
+from xdb.store.types import ConceptRow, GraphEdgeRow, PackRow
 
 SPEC = "org.test/p@1"
 GRAPH_KINDS = ("concept_pack", "concept", "graph_node", "graph_edge")

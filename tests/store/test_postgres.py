@@ -18,7 +18,7 @@ from xdb.errors import InvalidRequest, MigrationError, StoreError
 from xdb.store.postgres import PostgresStore
 from xdb.store.postgres.connection import redacted
 from xdb.store.postgres.schema import LATEST
-from xdb.store.protocol import TimestepFilter
+from xdb.store.types import TimestepFilter
 
 
 def _sql(url: str, sql: str) -> list[tuple[object, ...]]:

@@ -27,8 +27,9 @@ from xdb.errors import InvalidRequest
 from xdb.index.vectors import VectorIndex
 from xdb.store.postgres import PostgresStore, schema, vector_search
 from xdb.store.postgres.vector_index import index_name
-from xdb.store.protocol import ConceptCondition, EpisodeFilter, NewEpisode, VectorSearch
+from xdb.store.protocol import VectorSearch
 from xdb.store.sqlite import SQLiteStore
+from xdb.store.types import ConceptCondition, EpisodeFilter, NewEpisode
 
 N, DIM, MODEL = 120, 16, "m:16"
 HOUR = 3_600_000_000

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from xdb.errors import InvalidRequest, path_error
-from xdb.store.protocol import ConceptRow, PackRow
+from xdb.store.types import ConceptRow, PackRow
 
 # Columns of their own; everything else a concept file says is kept in ``details``.
 _COLUMNS = {"term", "layer", "definition", "aliases", "domain", "parent_concepts", "children"}

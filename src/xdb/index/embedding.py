@@ -34,7 +34,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from xdb.errors import InvalidRequest
 
@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from xdb.embed.protocol import Embedder
     from xdb.index.text import TextIndex
     from xdb.index.vectors import VectorIndex
-    from xdb.store.protocol import EpisodeFilter
+    from xdb.store.protocol import Store
+    from xdb.store.types import EpisodeFilter
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ class Indexer:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         embedder: Callable[[], Embedder],
         model_id: Callable[[], str] | None = None,
     ) -> None:
@@ -182,11 +183,9 @@ class Indexer:
                 try:
                     from xdb.index.text import TextIndex
 
-                    # On PostgreSQL each process keeps its own index in memory, caught up
-                    # from the shared change log (commit-ordered, so safe with many writers).
-                    on_disk = self._store.backend == "sqlite" and not self._store.memory
-                    location = f"{self._store.location}.text-index" if on_disk else None
-                    self._text = TextIndex(self._store, location)
+                    # Without a path (PostgreSQL) each process keeps its own index in
+                    # memory, caught up from the shared, commit-ordered change log.
+                    self._text = TextIndex(self._store, self._store.text_index_path)
                 except Exception as exc:  # e.g. another process holds the index's writer
                     self._text_failed = True
                     logger.warning("text index unavailable, searching with FTS5: %s", exc)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from xdb.errors import StoreError
-from xdb.store.protocol import EpisodeFilter
+from xdb.store.types import EpisodeFilter
 
 if TYPE_CHECKING:
     from xdb.core import Database

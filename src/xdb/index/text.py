@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from xdb.store.protocol import EpisodeFilter, TextDocument
+    from xdb.store.protocol import EpisodeStore
+    from xdb.store.types import EpisodeFilter, TextDocument
 
 MARKER = "__watermark__"  # the kind of the one marker document
 BATCH = 5000
@@ -61,7 +62,7 @@ def answers(flt: EpisodeFilter) -> bool:
 
 
 class TextIndex:
-    def __init__(self, store: Any, location: str | None) -> None:
+    def __init__(self, store: EpisodeStore, location: str | None) -> None:
         import tantivy
 
         self._store = store

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from xdb.store.protocol import EpisodeFilter
+    from xdb.store.types import EpisodeFilter
 
 Vector = npt.NDArray[np.float32]
 

@@ -24,7 +24,7 @@ from xdb.models.episodes import DEFAULT_NAMESPACE, AddEpisodeRequest, Provenance
 from xdb.models.log import Timestep
 from xdb.ops.registry import Context
 from xdb.store.episode_row import episode_row
-from xdb.store.protocol import NewEpisode
+from xdb.store.types import NewEpisode
 from xdb.timeutil import now_us
 
 TOP_K = 10

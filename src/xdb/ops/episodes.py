@@ -26,7 +26,7 @@ from xdb.ops.graph import graph_edges, graph_nodes, walk
 from xdb.ops.registry import Context, Operation
 from xdb.ops.search import Ranking, hit, shown_fields
 from xdb.store.episode_row import episode_row
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode
+from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.timeutil import from_us, now_us
 
 MAX_NEIGHBOUR_NODES = 200

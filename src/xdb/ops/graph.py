@@ -27,7 +27,7 @@ from xdb.models.graph import (
 )
 from xdb.ops.registry import Context, Operation
 from xdb.store.graph import CONCEPT_NODE, node_type
-from xdb.store.protocol import GraphEdgeRow
+from xdb.store.types import GraphEdgeRow
 from xdb.timeutil import now_us
 
 

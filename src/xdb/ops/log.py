@@ -26,7 +26,7 @@ from xdb.models.log import (
 )
 from xdb.ops.auto_episodes import episode_maker
 from xdb.ops.registry import Context, Operation
-from xdb.store.protocol import NewTimestep, ResolvedTarget
+from xdb.store.types import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
 
 # An event type's stored name and default role, and a role's stored name. Enum ``.value`` is a

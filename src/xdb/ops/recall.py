@@ -23,7 +23,7 @@ from xdb.models.log import (
 from xdb.ops import cursor
 from xdb.ops.log import resolve_tag
 from xdb.ops.registry import Context, Operation
-from xdb.store.protocol import TimestepFilter
+from xdb.store.types import TimestepFilter
 from xdb.timeutil import to_us
 
 

@@ -42,13 +42,8 @@ from xdb.models.episodes import (
 )
 from xdb.ops import cursor as cursors
 from xdb.ops.registry import Context, Operation
-from xdb.store.protocol import (
-    ConceptCondition,
-    EpisodeFilter,
-    NewEpisode,
-    StoredEpisode,
-    VectorSearch,
-)
+from xdb.store.protocol import VectorSearch
+from xdb.store.types import ConceptCondition, EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.text import search_terms
 from xdb.timeutil import from_us, now_us, to_us
 

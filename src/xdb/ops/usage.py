@@ -33,7 +33,7 @@ from xdb.models.graph import (
     Cooccurrence,
 )
 from xdb.ops.registry import Context, Operation
-from xdb.store.protocol import EpisodeFilter
+from xdb.store.types import EpisodeFilter
 from xdb.timeutil import from_us, to_us
 
 BUCKETS = 8

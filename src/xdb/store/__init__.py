@@ -5,6 +5,7 @@ pages), ``rows`` (row converters), ``records`` (the export format), ``tagging`` 
 applications, comments) and ``context`` (an episode's indexed context).
 """
 
-from xdb.store.protocol import NewTimestep, ResolvedTarget, Store, TimestepFilter
+from xdb.store.protocol import Store
+from xdb.store.types import NewTimestep, ResolvedTarget, TimestepFilter
 
 __all__ = ["NewTimestep", "ResolvedTarget", "Store", "TimestepFilter"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from xdb.models.episodes import AddEpisodeRequest, Provenance
-from xdb.store.protocol import NewEpisode
+from xdb.store.types import NewEpisode
 from xdb.timeutil import to_us
 
 SUMMARY_CHARS = 200

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdb.ids import parse_timestep_id, timestep_id
-from xdb.store.protocol import ConceptRow, GraphEdgeRow, PackRow
 from xdb.store.rows import loads_json
 from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.types import ConceptRow, GraphEdgeRow, PackRow
 
 CONCEPT_NODE = "concept:"
 CONTAINS_LIMIT = 50  # timesteps an episode CONTAINS in the graph: the first 50 it covers

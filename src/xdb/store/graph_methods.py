@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from xdb.store import graph, hierarchy, usage
-from xdb.store.protocol import ConceptRow, EpisodeFilter, GraphEdgeRow, HierarchyStep, PackRow
+from xdb.store.types import ConceptRow, EpisodeFilter, GraphEdgeRow, HierarchyStep, PackRow
 
 T = TypeVar("T")
 

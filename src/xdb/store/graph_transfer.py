@@ -31,10 +31,10 @@ from xdb.store.graph import (
     concept_values,
     insert_new,
 )
-from xdb.store.protocol import GraphEdgeRow, PackRow
 from xdb.store.records import parse
 from xdb.store.rows import loads_json
 from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.types import GraphEdgeRow, PackRow
 from xdb.timeutil import as_utc, from_us, to_us
 
 KINDS = ("concept_pack", "concept", "graph_node", "graph_edge")

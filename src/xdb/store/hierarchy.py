@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.store.protocol import HierarchyStep
 from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.types import HierarchyStep
 
 
 def subtree(conn: Connection, d: Dialect, concept_id: str) -> list[str]:

@@ -1,196 +1,39 @@
-"""The storage protocol every backend implements.
+"""The storage protocol every backend implements, split by capability.
 
 The operations layer validates requests and makes ids; a store keeps rows, assigns ticks
 inside its write transaction (so concurrent writers never share one), and answers filters.
-SQL dialect details stay inside each implementation.
+SQL dialect details stay inside each implementation. ``Store`` is every capability at once;
+a module that needs only some takes the narrower protocol (``VectorStore``, ...). The rows
+and filters that cross these protocols live in ``xdb.store.types``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store.types import (
+    ConceptRow,
+    EpisodeFilter,
+    GraphEdgeRow,
+    HierarchyStep,
+    NewEpisode,
+    NewTimestep,
+    PackRow,
+    RankedMatches,
+    ResolvedTarget,
+    StoredEpisode,
+    TextChange,
+    TimestepFilter,
+)
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
 
-class NewTimestep(NamedTuple):
-    """A timestep to append; the store assigns its tick and id."""
-
-    session_id: str
-    ts_us: int
-    event_type: str
-    role: str
-    content: str
-    token_id: int | None
-    event_id: str | None
-    event_start: bool
-    event_end: bool
-    activations: dict[str, float]
-
-
-@dataclass(frozen=True)
-class ResolvedTarget:
-    """Where a tag application or comment points, checked to exist."""
-
-    target_type: str
-    session_id: str
-    tick: int | None = None
-    event_id: str | None = None
-    range_start: int | None = None
-    range_end: int | None = None
-
-
-@dataclass
-class TimestepFilter:
-    """A conjunction of conditions on timesteps; None means no condition."""
-
-    session_ids: list[str] | None = None
-    tick_start: int | None = None
-    tick_end: int | None = None
-    time_start_us: int | None = None
-    time_end_us: int | None = None
-    event_types: list[str] | None = None
-    tag_ids: list[str] = field(default_factory=list)
-    activations: dict[str, tuple[float, float]] = field(default_factory=dict)
-    text: str | None = None
-    descending: bool = False
-
-
-@dataclass
-class NewEpisode:
-    """An episode row as stored: times in microseconds, structures as plain values."""
-
-    id: str
-    namespace: str
-    kind: str
-    session_id: str | None
-    summary: str
-    content: str
-    start_us: int
-    end_us: int
-    created_us: int
-    created_by: str
-    concept_tags: list[dict[str, Any]]  # {concept_id, score, kind}
-    labels: list[dict[str, Any]]  # {concept_id, label, confidence, label_source}
-    motive_profile: dict[str, float]
-    metadata: dict[str, Any]
-    provenance: dict[str, Any]
-
-
-class ConceptCondition(NamedTuple):
-    concept_id: str
-    min_score: float
-    kind: str | None  # stable | candidate | None for any
-    absent: bool
-    as_tag: bool  # match concept tags
-    as_label: bool  # match exemplar labels
-
-
-@dataclass
-class EpisodeFilter:
-    """A conjunction of conditions on episodes; None means no condition."""
-
-    namespace: str | None = None
-    start_us: int | None = None  # the episode's window must overlap [start_us, end_us]
-    end_us: int | None = None
-    kinds: list[str] | None = None
-    concepts: list[ConceptCondition] = field(default_factory=list)
-    label_concept: str | None = None
-    label: str | None = None
-    label_min_confidence: float | None = None
-    max_seq: int | None = None  # a paging snapshot: ignore episodes added later
-    session_id: str | None = None
-
-    @property
-    def needs_allowlist(self) -> bool:
-        """Whether in-memory indexes need SQL's list of matching episodes: they hold the
-        namespace, time window and kind themselves, not concepts, labels or sessions."""
-        labels = self.label_concept or self.label or self.label_min_confidence
-        return bool(self.concepts or labels or self.session_id)
-
-
-@dataclass
-class PackRow:
-    """A loaded concept pack."""
-
-    spec_id: str  # e.g. org.hatcat/first-light@1.0.1
-    pack_id: str
-    version: str
-    description: str
-    concept_count: int
-    imported_us: int
-
-
-@dataclass
-class ConceptRow:
-    """A concept of a pack, as stored; ``details`` holds what has no column of its own."""
-
-    id: str  # <spec_id>::concept/<Term>
-    spec_id: str
-    term: str
-    layer: int
-    parent_id: str | None
-    domain: str | None
-    definition: str
-    aliases: list[str]
-    child_count: int
-    risk_level: str | None
-    treaty_relevant: bool
-    harness_relevant: bool
-    details: dict[str, Any]
-
-
-class GraphEdgeRow(NamedTuple):
-    src: str
-    relation: str
-    dst: str
-
-
-class TextDocument(NamedTuple):
-    """What the text index holds of an episode: its words and what filters test."""
-
-    text: str
-    namespace: str
-    start_us: int
-    end_us: int
-    kind: str
-    tags: tuple[tuple[str, str], ...]  # (concept_id, kind) of each concept tag, once each
-    positive: tuple[str, ...]  # concepts the episode is a positive exemplar of
-
-
-TextChange = tuple[int, int, TextDocument | None]  # (change, seq, None once deleted)
-
-
-class HierarchyStep(NamedTuple):
-    """A concept reached by a walk of the hierarchy, at its smallest depth."""
-
-    id: str
-    parent_id: str | None
-    term: str
-    depth: int
-
-
-class RankedMatches(NamedTuple):
-    """A filter's matches and their vector ranking, read together (``VectorSearch``)."""
-
-    matches: list[tuple[int, str | None, float | None]]  # as ``episode_matches`` gives
-    ranking: list[tuple[int, float]] | None  # None: too many matches to score exactly
-    max_vseq: int  # the vector snapshot the ranking saw
-    text_change: int  # the newest text change (``latest_text_change``) in the same snapshot
-
-
-class StoredEpisode(NamedTuple):
-    seq: int
-    episode: NewEpisode
-
-
-class Store(Protocol):
-    backend: str
-    location: str
+class LogStore(Protocol):
+    """The experience log: timesteps, sessions, tags and comments."""
 
     def record(
         self,
@@ -253,17 +96,10 @@ class Store(Protocol):
 
     def session_summary(self, session_id: str) -> SessionSummary | None: ...
 
-    def export_records(self) -> Iterator[dict[str, Any]]:
-        """Every stored object as a plain dict with a "kind" key, in a restorable order."""
-        ...
 
-    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
-        """Restore exported records in one transaction; existing ids are skipped."""
-        ...
-
-    def close(self) -> None: ...
-
-    # ------------------------------------------------------------------ episodes
+class EpisodeStore(Protocol):
+    """Episodes, their SQL filters and text rankings, and the text change log that the
+    full-text index follows."""
 
     def add_episode(self, episode: NewEpisode) -> int:
         """Store an episode with its concept and label rows and text index; its seq."""
@@ -326,6 +162,10 @@ class Store(Protocol):
 
     def latest_text_change(self) -> int: ...
 
+
+class VectorStore(Protocol):
+    """Episode vectors, per model: what lacks one, storing and loading them."""
+
     def missing_vectors(
         self, model: str, limit: int, after_seq: int = 0
     ) -> list[tuple[int, str, str]]:
@@ -355,8 +195,9 @@ class Store(Protocol):
 
     def drop_other_vectors(self, model: str) -> int: ...
 
-    # ------------------------------------------------------------------ concepts and the graph
-    # (xdb.store.graph_methods implements them for both stores, on xdb.store.graph SQL)
+
+class ConceptStore(Protocol):
+    """Concept packs and the concept hierarchy."""
 
     def import_concept_pack(
         self,
@@ -400,6 +241,10 @@ class Store(Protocol):
         of the ``seeds`` concept ids, each at its smallest depth, in no order."""
         ...
 
+
+class GraphStore(Protocol):
+    """The experience graph: Decision and Tool nodes and the edges between all nodes."""
+
     def add_graph_node(
         self,
         node_id: str,
@@ -432,6 +277,10 @@ class Store(Protocol):
         a concept's episodes only among its ``first`` smallest ids or in ``among``."""
         ...
 
+
+class UsageStore(Protocol):
+    """What concept usage statistics read: carriers, time buckets, co-occurrence, activations."""
+
     def concept_carriers(
         self, flt: EpisodeFilter, concept_ids: Sequence[str]
     ) -> list[tuple[int, int, float, bool]]:
@@ -458,6 +307,28 @@ class Store(Protocol):
     ) -> tuple[int, float | None, float | None, float | None]:
         """(count, mean, max, min) of the concepts' activations on timesteps in the range."""
         ...
+
+
+class Store(LogStore, EpisodeStore, VectorStore, ConceptStore, GraphStore, UsageStore, Protocol):
+    """A whole store: every capability, and what spans them all (transfer, closing).
+    Code that needs only part of a store takes the narrower protocol."""
+
+    backend: str
+    location: str
+    # Where the full-text index of episodes keeps its files, beside the database; None
+    # keeps it in memory (an in-memory database; PostgreSQL, where each process keeps its
+    # own, caught up from the shared change log).
+    text_index_path: str | None
+
+    def export_records(self) -> Iterator[dict[str, Any]]:
+        """Every stored object as a plain dict with a "kind" key, in a restorable order."""
+        ...
+
+    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+        """Restore exported records in one transaction; existing ids are skipped."""
+        ...
+
+    def close(self) -> None: ...
 
 
 @runtime_checkable

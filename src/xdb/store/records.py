@@ -29,8 +29,8 @@ from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest, Provenance
 from xdb.store import rows
 from xdb.store.episode_row import episode_row
-from xdb.store.protocol import NewEpisode
 from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.types import NewEpisode
 from xdb.timeutil import as_utc, from_us, now_us, to_us
 
 FORMAT = "xdb-export"

@@ -15,7 +15,7 @@ from pydantic_core import PydanticSerializationError, to_json
 from xdb.ids import timestep_id
 from xdb.models.common import EventType, Fidelity, Role
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store.protocol import NewEpisode, StoredEpisode, TextDocument
+from xdb.store.types import NewEpisode, StoredEpisode, TextDocument
 from xdb.timeutil import from_us
 
 TAG_COLUMNS = (

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from xdb.store.protocol import EpisodeFilter, TimestepFilter
+from xdb.store.types import EpisodeFilter, TimestepFilter
 
 # Words as both stores' text filters split them; each store's index tokenizes likewise.
 WORD = re.compile(r"\w+", re.UNICODE)

@@ -14,8 +14,8 @@ from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, Tag, TagApplication
 from xdb.store import rows
-from xdb.store.protocol import ResolvedTarget
 from xdb.store.sqlbuild import Connection, Dialect, sql_where
+from xdb.store.types import ResolvedTarget
 from xdb.timeutil import to_us
 
 

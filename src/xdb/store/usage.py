@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.store.graph import Flavor
-from xdb.store.protocol import EpisodeFilter
 from xdb.store.sqlbuild import Connection, episode_where, sql_where
+from xdb.store.types import EpisodeFilter
 
 
 def carrying(

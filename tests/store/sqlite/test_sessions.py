@@ -20,9 +20,9 @@ import pytest
 
 from tests.store._data import T0, step
 from xdb.models.log import Timestep
-from xdb.store.protocol import NewTimestep
 from xdb.store.sqlite import SQLiteStore
 from xdb.store.sqlite.sessions import SETTLE_EVERY
+from xdb.store.types import NewTimestep
 
 RECORDER = str(Path(__file__).with_name("_recorder.py"))
 

@@ -13,14 +13,8 @@ from xdb.store.postgres import episodes, vector_search
 from xdb.store.postgres import vectors as vector_rows
 from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
 from xdb.store.postgres.vector_index import ModelIndex
-from xdb.store.protocol import (
-    EpisodeFilter,
-    NewEpisode,
-    RankedMatches,
-    StoredEpisode,
-    TextChange,
-)
 from xdb.store.sqlbuild import POSTGRES
+from xdb.store.types import EpisodeFilter, NewEpisode, RankedMatches, StoredEpisode, TextChange
 
 # Concept rows join their episodes on the distribution column too, so each shard joins
 # its own rows.

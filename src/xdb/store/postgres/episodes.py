@@ -20,10 +20,10 @@ from xdb.store import sqlbuild
 from xdb.store.context import CONTEXT_CHARS, Placed, context, plan_inserts
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values, text_document
 from xdb.store.sqlbuild import POSTGRES
+from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 
 # JSON columns are read as their text: json.loads gives the same values SQLite's store does.
 COLUMNS = (

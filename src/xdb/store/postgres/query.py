@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.store.protocol import TimestepFilter
 from xdb.store.sqlbuild import POSTGRES, timestep_page, timestep_where
+from xdb.store.types import TimestepFilter
 
 _ACTIVATION_CLAUSE = "(t.activations ->> %s)::float8 BETWEEN %s AND %s"
 

@@ -21,9 +21,9 @@ from xdb.store.postgres.connection import (
 from xdb.store.postgres.episode_methods import EpisodeMethods
 from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
-from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 from xdb.store.rows import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES
+from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 
 T = TypeVar("T")
 
@@ -128,6 +128,7 @@ class PostgresStore(EpisodeMethods, GraphMethods):
 
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         self.location = redacted(url)  # shown by status: never the password
+        self.text_index_path: str | None = None  # each process keeps its own (see Store)
         self._db = Connections(url, pool_size)
         self._vector_models = {}
         self._iterative_scan = None

@@ -20,7 +20,6 @@ from xdb.store import graph_transfer, records, rows
 from xdb.store.postgres import episodes
 from xdb.store.postgres.connection import Conn, lock_episodes
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
-from xdb.store.protocol import NewEpisode
 from xdb.store.records import (
     FORMAT,
     EpisodeRecord,
@@ -32,6 +31,7 @@ from xdb.store.records import (
 )
 from xdb.store.records import tick as tick_of
 from xdb.store.sqlbuild import POSTGRES
+from xdb.store.types import NewEpisode
 from xdb.timeutil import to_us
 
 BATCH = 2000  # timesteps per insert, and rows per fetch from an export cursor

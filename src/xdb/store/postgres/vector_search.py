@@ -28,8 +28,8 @@ from xdb.errors import InvalidRequest
 from xdb.store import sqlbuild
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.vector_index import ModelIndex, indexed, lookup
-from xdb.store.protocol import EpisodeFilter, RankedMatches
 from xdb.store.sqlbuild import POSTGRES, episode_where
+from xdb.store.types import EpisodeFilter, RankedMatches
 
 MAX_EF_SEARCH = 1000  # pgvector's ceiling
 MIN_EF_SEARCH = 40  # pgvector's default

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdb.store import sqlbuild
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes
 from xdb.store.sqlite import vectors as vector_rows
+from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 
 
 class EpisodeMethods:

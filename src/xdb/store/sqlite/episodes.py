@@ -15,11 +15,11 @@ from typing import Any
 
 from xdb.store import sqlbuild
 from xdb.store.context import context
-from xdb.store.protocol import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values, text_document
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.schema import next_number
+from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 
 COLUMNS = (
     "seq, id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.store.protocol import TimestepFilter
 from xdb.store.sqlbuild import SQLITE, timestep_page, timestep_where
+from xdb.store.types import TimestepFilter
 
 _ACTIVATION_CLAUSE = (
     "EXISTS (SELECT 1 FROM json_each(t.activations) j WHERE j.key = ? AND j.value BETWEEN ? AND ?)"

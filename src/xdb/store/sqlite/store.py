@@ -15,7 +15,6 @@ from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timeste
 from xdb.store import rows, tagging
 from xdb.store.graph import Flavor
 from xdb.store.graph_methods import GraphMethods
-from xdb.store.protocol import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes, sessions, textindex, transfer
@@ -24,6 +23,7 @@ from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
+from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 
 T = TypeVar("T")
 
@@ -83,6 +83,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.location = str(path)
         self.memory = self.location == ":memory:"
+        self.text_index_path = None if self.memory else f"{self.location}.text-index"
         # No directory is made here: xdb.connect decides what a path may create.
         try:
             self._wconn = _open(self.location)
