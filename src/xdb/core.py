@@ -8,49 +8,18 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
+from xdb.api import Operations
 from xdb.errors import InvalidRequest, NotFound, from_validation_errors, not_unicode
 from xdb.ids import new_id
 from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
-from xdb.models.concepts import (
-    ConceptNeighborhoodResponse,
-    ConceptPacksResponse,
-    ConceptsResponse,
-    FindConceptResponse,
-    GetConceptResponse,
-    ImportConceptsResponse,
-)
-from xdb.models.episodes import (
-    AddEpisodeResponse,
-    DeleteEpisodeResponse,
-    GetEpisodeDetailResponse,
-    SearchEpisodesResponse,
-    SimilarEpisodesResponse,
-)
-from xdb.models.graph import (
-    AddNodeResponse,
-    ConceptUsageSummaryResponse,
-    GraphNeighborhoodResponse,
-    LinkResponse,
-)
-from xdb.models.log import (
-    CommentResponse,
-    CreateTagResponse,
-    QueryResponse,
-    RecentResponse,
-    RecordBatchResponse,
-    RecordResponse,
-    StatusResponse,
-    TagResponse,
-    TagsResponse,
-)
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us
@@ -59,8 +28,12 @@ if TYPE_CHECKING:
     from xdb.embed.protocol import Embedder
 
 
-class Database:
-    """A handle on one experience database. Thread-safe; use one per process and file."""
+class Database(Operations):
+    """A handle on one experience database. Thread-safe; use one per process and file.
+
+    Every operation is a method with typed keyword arguments (``db.record(event_type=
+    "input", content="hi")``), inherited from ``xdb.api.Operations``, which is generated
+    from the registry (``python -m xdb.interfaces.api_gen``)."""
 
     def __init__(
         self,
@@ -189,109 +162,6 @@ class Database:
     def _release(self, caller: Caller, op: Operation[Any, Any], response: BaseModel) -> BaseModel:
         """The single exit of every response: access and disclosure policy will filter here."""
         return response
-
-    # ------------------------------------------------------------------ the operations
-
-    def record(self, **fields: Any) -> RecordResponse:
-        """Record one timestep. See ``RecordRequest`` for the fields."""
-        return self.call("record", fields)  # type: ignore[return-value]
-
-    def record_batch(
-        self, timesteps: Sequence[Mapping[str, Any] | BaseModel], **fields: Any
-    ) -> RecordBatchResponse:
-        """Record many timesteps (mappings or ``RecordRequest``s) in one transaction."""
-        # Other mappings become dicts for pydantic; dicts and models pass as they are.
-        items = [t if isinstance(t, dict | BaseModel) else dict(t) for t in timesteps]
-        return self.call("record_batch", {"timesteps": items, **fields})  # type: ignore[return-value]
-
-    def tag(self, **fields: Any) -> TagResponse:
-        """Apply a tag to a timestep, an event or a tick range. See ``TagRequest``."""
-        return self.call("tag", fields)  # type: ignore[return-value]
-
-    def create_tag(self, **fields: Any) -> CreateTagResponse:
-        """Create a tag. See ``CreateTagRequest``."""
-        return self.call("create_tag", fields)  # type: ignore[return-value]
-
-    def comment(self, **fields: Any) -> CommentResponse:
-        """Comment on a timestep, event, tick range or session. See ``CommentRequest``."""
-        return self.call("comment", fields)  # type: ignore[return-value]
-
-    def query(self, **fields: Any) -> QueryResponse:
-        """Find timesteps. See ``QueryRequest``."""
-        return self.call("query", fields)  # type: ignore[return-value]
-
-    def recent(self, **fields: Any) -> RecentResponse:
-        """The N most recent timesteps. See ``RecentRequest``."""
-        return self.call("recent", fields)  # type: ignore[return-value]
-
-    def tags(self, **fields: Any) -> TagsResponse:
-        """List tags. See ``TagsRequest``."""
-        return self.call("tags", fields)  # type: ignore[return-value]
-
-    def status(self, **fields: Any) -> StatusResponse:
-        """Counts, storage and sessions. See ``StatusRequest``."""
-        return self.call("status", fields)  # type: ignore[return-value]
-
-    def add_episode(self, **fields: Any) -> AddEpisodeResponse:
-        """Store an episode. See ``AddEpisodeRequest``."""
-        return self.call("experience.add_episode", fields)  # type: ignore[return-value]
-
-    def delete_episode(self, **fields: Any) -> DeleteEpisodeResponse:
-        """Delete an episode. See ``DeleteEpisodeRequest``."""
-        return self.call("experience.delete_episode", fields)  # type: ignore[return-value]
-
-    def search_episodes(self, **fields: Any) -> SearchEpisodesResponse:
-        """Search episodes. See ``SearchEpisodesRequest``."""
-        return self.call("experience.search_episodes", fields)  # type: ignore[return-value]
-
-    def get_episode_detail(self, **fields: Any) -> GetEpisodeDetailResponse:
-        """One episode and its neighbours. See ``GetEpisodeDetailRequest``."""
-        return self.call("experience.get_episode_detail", fields)  # type: ignore[return-value]
-
-    def similar_episodes(self, **fields: Any) -> SimilarEpisodesResponse:
-        """Episodes like a seed. See ``SimilarEpisodesRequest``."""
-        return self.call("experience.similar_episodes", fields)  # type: ignore[return-value]
-
-    def import_concepts(self, **fields: Any) -> ImportConceptsResponse:
-        """Load a concept pack from a directory. See ``ImportConceptsRequest``."""
-        return self.call("import_concepts", fields)  # type: ignore[return-value]
-
-    def concept_packs(self, **fields: Any) -> ConceptPacksResponse:
-        """The concept packs loaded."""
-        return self.call("concept_packs", fields)  # type: ignore[return-value]
-
-    def concepts(self, **fields: Any) -> ConceptsResponse:
-        """Roots, or a parent's children. See ``ConceptsRequest``."""
-        return self.call("concepts", fields)  # type: ignore[return-value]
-
-    def get_concept(self, **fields: Any) -> GetConceptResponse:
-        """One concept in full. See ``GetConceptRequest``."""
-        return self.call("get_concept", fields)  # type: ignore[return-value]
-
-    def find_concept(self, **fields: Any) -> FindConceptResponse:
-        """Search concepts by name. See ``FindConceptRequest``."""
-        return self.call("find_concept", fields)  # type: ignore[return-value]
-
-    def concept_neighborhood(self, **fields: Any) -> ConceptNeighborhoodResponse:
-        """Walk the concept hierarchy (``xdb_graph_neighborhood``). See
-        ``ConceptNeighborhoodRequest``."""
-        return self.call("xdb.graph_neighborhood", fields)  # type: ignore[return-value]
-
-    def graph_neighborhood(self, **fields: Any) -> GraphNeighborhoodResponse:
-        """Walk the experience graph. See ``GraphNeighborhoodRequest``."""
-        return self.call("experience.graph_neighborhood", fields)  # type: ignore[return-value]
-
-    def add_node(self, **fields: Any) -> AddNodeResponse:
-        """Add a Decision or Tool node. See ``AddNodeRequest``."""
-        return self.call("experience.add_node", fields)  # type: ignore[return-value]
-
-    def link(self, **fields: Any) -> LinkResponse:
-        """Link two graph nodes. See ``LinkRequest``."""
-        return self.call("experience.link", fields)  # type: ignore[return-value]
-
-    def concept_usage_summary(self, **fields: Any) -> ConceptUsageSummaryResponse:
-        """How concepts are used. See ``ConceptUsageSummaryRequest``."""
-        return self.call("experience.concept_usage_summary", fields)  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ bulk transfer
 
