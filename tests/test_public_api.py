@@ -39,5 +39,7 @@ def test_import_loads_no_server_model_or_mcp() -> None:
 def test_database_has_a_method_per_operation() -> None:
     from xdb.ops import operations
 
-    for op in operations({"xdb"}):
-        assert callable(getattr(xdb.Database, op.method or op.name)), op.name
+    ops = operations()  # every group's, memcp's included (memcp_add_episode, ...)
+    for op in ops:
+        assert callable(getattr(xdb.Database, op.method_name)), op.name
+    assert len({op.method_name for op in ops}) == len(ops)
