@@ -45,8 +45,8 @@ from xdb.ops.registry import Operation, operations
 TARGET = Path(__file__).resolve().parents[1] / "api.py"
 COMMAND = "python -m xdb.interfaces.api_gen"
 _WIDTH = 100  # the project's line length (pyproject.toml)
-# Names the generated method's body or class uses itself: no field may take them.
-_TAKEN = frozenset({"self", "payload", "run"})
+# Names the generated class or a method's body uses itself: no field or method may take them.
+_TAKEN = frozenset({"self", "payload", "run", "cast", "REGISTRY"})
 _PLAIN = {str: "str", int: "int", float: "float", bool: "bool", type(None): "None", Any: "Any"}
 
 _HEADER = '''"""The typed Python API: one method per operation, generated from the registry.
