@@ -18,7 +18,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 import xdb
 from tests.concepts.packs import write_pack
@@ -96,6 +96,12 @@ def test_generator_refuses_a_field_where_none_would_be_ambiguous() -> None:
 
     with pytest.raises(api_gen.GenerationError, match="tags"):
         api_gen.render_unformatted([_op("factory", Factory)])
+
+    class Aliased(BaseModel):
+        kind: str = Field(default="a", alias="type")  # the method would send "kind"
+
+    with pytest.raises(api_gen.GenerationError, match=r"kind.*alias"):
+        api_gen.render_unformatted([_op("aliased", Aliased)])
 
 
 def test_generator_refuses_clashing_method_names() -> None:

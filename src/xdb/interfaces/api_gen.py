@@ -25,6 +25,7 @@ import argparse
 import inspect
 import json
 import keyword
+import math
 import subprocess
 import sys
 import textwrap
@@ -124,7 +125,11 @@ def _literal(value: Any) -> str:
     """A Literal member or a default as Python source (strings in double quotes)."""
     if isinstance(value, Enum):
         value = value.value
-    if value is None or isinstance(value, bool | int | float):
+    if (
+        value is None
+        or isinstance(value, bool | int)
+        or (isinstance(value, float) and math.isfinite(value))
+    ):
         return repr(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
@@ -197,6 +202,8 @@ def _param(op: Operation[Any, Any], name: str, info: FieldInfo, mod: _Module) ->
     where = f"{op.group}.{op.name}: field {name!r}"
     if not name.isidentifier() or keyword.iskeyword(name) or name in _TAKEN:
         raise GenerationError(f"{where} cannot be a parameter name")
+    if info.alias is not None or info.validation_alias is not None:
+        raise GenerationError(f"{where} has an alias: the argument's name would not be sent")
     try:
         annotation = type_source(info.annotation, mod)
     except GenerationError as exc:
