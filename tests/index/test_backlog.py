@@ -53,6 +53,16 @@ def counts(path: Path, model: str = "hash:384") -> tuple[int, int]:
     return int(episodes), int(vectors)
 
 
+def embedded(path: Path, episode_id: str, model: str = "hash:384") -> bool:
+    with sqlite3.connect(path) as conn:
+        found = conn.execute(
+            "SELECT count(*) FROM episode_vectors v JOIN episodes e ON e.seq = v.episode_seq"
+            " WHERE e.id = ? AND v.model = ?",
+            (episode_id, model),
+        ).fetchone()[0]
+    return bool(found)
+
+
 def records(n: int, start: int = 0) -> list[dict[str, Any]]:
     return [
         {"kind": "episode", "content": f"episode {i}: the kite flew over the harbour"}
@@ -179,13 +189,18 @@ def test_ctrl_c_in_a_with_block_closes_without_waiting(tmp_path: Path) -> None:
     assert counts(path) == (1, 1)
 
 
-def test_a_handle_that_adds_episodes_waits_for_the_backlog_it_found(tmp_path: Path) -> None:
+def test_a_handle_that_adds_episodes_waits_for_its_own_not_the_backlog(tmp_path: Path) -> None:
     path = tmp_path / "writer.sqlite3"
-    leave_backlog(path, 3 * BATCH)
+    leave_backlog(path, 40 * BATCH)
     db = xdb.connect(path, embedder="hash")
-    db.add_episode(content="one more, about the harbour")
-    assert db.close(timeout=math.inf) == 0
-    assert counts(path) == (3 * BATCH + 1, 3 * BATCH + 1)
+    mine = db.add_episode(content="one more, about the harbour").episode_id
+    left = db.close(timeout=math.inf)
+    assert embedded(path, mine)
+    episodes, vectors = counts(path)
+    assert left == episodes - vectors > 0  # the backlog is the next process's to resume
+    with xdb.connect(path, embedder="hash") as db:  # ... which it does
+        assert db.wait_for_embeddings(60)
+    assert counts(path) == (40 * BATCH + 1, 40 * BATCH + 1)
 
 
 def test_the_wait_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -220,15 +235,19 @@ def test_a_bad_wait_in_the_environment_refuses_to_open(
 # --------------------------------------------------------------------------- the CLI
 
 
-def test_xdb_add_episode_leaves_its_episode_embedded(tmp_path: Path) -> None:
+def test_xdb_add_episode_embeds_its_own_episode_before_an_old_backlog(tmp_path: Path) -> None:
     # On a database with a backlog: closing after the batch in flight embedded the oldest
-    # episodes and left the new one; now close waits, within the bound, for all of them.
+    # episodes and left the new one; a wait for the whole backlog made the command stall
+    # behind others' work. The handle's own episode goes first, and close waits for it.
     path = tmp_path / "cli.sqlite3"
-    leave_backlog(path, 3 * BATCH)
+    leave_backlog(path, 40 * BATCH)
     done = python("-m", "xdb", "--db", str(path), "add-episode", "The kite landed in the sea.")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["episode_id"].startswith("episode-")
-    assert counts(path) == (3 * BATCH + 1, 3 * BATCH + 1)
+    new = json.loads(done.stdout)["episode_id"]
+    assert embedded(path, new)
+    episodes, vectors = counts(path)
+    assert episodes == 40 * BATCH + 1
+    assert vectors < episodes  # it did not wait for the backlog (most is left to others)
 
 
 def test_xdb_import_embeds_what_it_imported(tmp_path: Path) -> None:

@@ -386,26 +386,22 @@ def test_vectors_store_load_and_drop(filled: Store) -> None:
     ]
 
 
-def test_vector_frontier_and_counts_find_the_backlog(store: Store) -> None:
-    # What a worker asks at open (the frontier: is there a backlog, where does it start)
-    # and what status reports (the counts), per model.
-    assert store.vector_frontier("m") == (0, 0)
+def test_vector_counts_find_the_backlog(store: Store) -> None:
+    # What a worker asks at open (is there a backlog) and what status reports, per model.
     assert store.vector_counts("m") == (0, 0)
     filled = [store.add_episode(e) for e in _episodes()]
     assert filled == [1, 2, 3, 4, 5, 6]
-    assert store.vector_frontier("m") == (6, 0)  # no vector yet: all six are the backlog
     assert store.vector_counts("m") == (6, 0)
-    store.store_vectors("m", [(1, _vector(1, 0)), (2, _vector(0, 1)), (3, _vector(1, 1))])
+    # Out of seq order, as a worker that embeds new episodes first stores them.
+    store.store_vectors("m", [(6, _vector(1, 0)), (2, _vector(0, 1)), (3, _vector(1, 1))])
     store.store_vectors("other", [(5, _vector(1, 0))])
-    assert store.vector_frontier("m") == (6, 3)  # embedded in seq order up to 3
     assert store.vector_counts("m") == (6, 3)
-    assert store.vector_frontier("other") == (6, 5) and store.vector_counts("other") == (6, 1)
-    store.store_vectors("m", [(seq, _vector(1, 0)) for seq in (4, 5, 6)])
-    assert store.vector_frontier("m") == (6, 6) and store.vector_counts("m") == (6, 6)
-    # Deleting the newest episode takes its vector: the frontier is the one before, and no
-    # episode is after it, so still no backlog.
+    assert store.vector_counts("other") == (6, 1)
+    store.store_vectors("m", [(seq, _vector(1, 0)) for seq in (1, 4, 5)])
+    assert store.vector_counts("m") == (6, 6)
+    # Deleting an episode takes its vector.
     assert store.delete_episode("episode-006") == 6
-    assert store.vector_frontier("m") == (5, 5) and store.vector_counts("m") == (5, 5)
+    assert store.vector_counts("m") == (5, 5)
     assert store.vector_counts("unknown") == (5, 0)
 
 

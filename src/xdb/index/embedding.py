@@ -11,18 +11,21 @@ and searches only ever use the current model's vectors.
 The rule for a handle's life (``Database`` starts and closes its ``Indexer``):
 
 - **Open resumes.** The worker starts with the handle and first looks for a backlog, any
-  process's: two index lookups (``Store.vector_frontier``: the newest episode, and the
-  episode of the model's newest vector), with the model's id worked out from its spec
+  process's: two counts over indexes (``Store.vector_counts``: episodes, and those with a
+  vector from the model), with the model's id worked out from its spec
   (``xdb.embed.model_id``), so neither numpy nor the model loads unless there is work.
-  Vectors are made in seq order, so the episodes after that vector's are the backlog, and
-  the walk starts there rather than at the first episode.
+  The backlog's episodes can be anywhere (new episodes go first, below), so its walk
+  starts at the first episode, once; each batch goes on from where the last one ended.
+- **New episodes first.** Episodes written since the handle opened (seq above the newest
+  one it found at open: its own, and any other process's meanwhile) are embedded before
+  the backlog it found, so that a script's own episodes never queue behind an old backlog.
 - **Close waits for what the handle wrote, within a bound.** A handle that added episodes
-  waits in ``close`` until no episode lacks a vector, for at most ``embed_wait`` seconds
-  (``XDB_EMBED_WAIT``, default 30), then stops the worker. A handle that added none (``xdb
-  status``, a search) does not wait for a backlog someone else left: the worker stops
-  after the step in flight. Either way ``close`` returns how many episodes it left without
-  a vector, and warns when a handle that wrote leaves some: the next process that opens
-  the database resumes them, or ``xdb reindex`` embeds them at once.
+  waits in ``close`` until every episode written since it opened has a vector, for at most
+  ``embed_wait`` seconds (``XDB_EMBED_WAIT``, default 30), then stops the worker. A handle
+  that added none (``xdb status``, a search) does not wait for a backlog someone else
+  left: the worker stops after the step in flight. Either way ``close`` returns how many
+  episodes it left without a vector, and warns when a handle that wrote leaves some: the
+  next process that opens the database resumes them, or ``xdb reindex`` embeds them now.
 """
 
 from __future__ import annotations
@@ -120,6 +123,12 @@ class Indexer:
         # Per model: where the forward walk goes on from (every episode up to it has a
         # vector). Resuming sets it from the store; ``rescan`` starts again from 0.
         self._cursor: dict[str, int] = {}
+        # The newest episode when the worker first looked (None until then, 0 when it could
+        # not look): the episodes above it are new since open and are embedded first, from
+        # their own cursor; ``_fresh_done`` says none of them lacks a vector.
+        self._opened_newest: int | None = None
+        self._fresh_cursor: dict[str, int] = {}
+        self._fresh_done = False
         self._rescan = False
         self._wrote = False  # episodes were written through this handle: close waits
         self._caught_up = False  # the worker's last look found no episode without a vector
@@ -201,12 +210,21 @@ class Indexer:
     def start(self) -> None:
         """Start the worker: it looks for episodes any process left without a vector and
         embeds them in the background (at open; cheap when there are none)."""
+        try:
+            # Here, not in the worker: an episode this handle writes must count as new.
+            newest = self._store.episode_max_seq()
+        except Exception as exc:  # a failing store: every episode counts as new
+            logger.debug("no newest episode at open: %s", _describe(exc))
+            newest = 0
         with self._wake:
+            self._opened_newest = newest
             self._start()
 
     def notify(self) -> None:
         """Episodes were written: start or wake the worker. ``close`` waits for them."""
         self._wrote = True
+        with self._wake:
+            self._fresh_done = False
         self._kick()
 
     def _kick(self, rescan: bool = False) -> None:
@@ -233,6 +251,7 @@ class Indexer:
         rescan: bool = False,
         counted: int | None = None,
         wake: bool = True,
+        fresh: bool = False,
     ) -> bool:
         """Block until the worker has nothing left to do (or the timeout). True when every
         episode has a vector; False on timeout or when embedding failed (see ``failure``).
@@ -243,7 +262,8 @@ class Indexer:
         walk from the first episode instead of from where the worker is, so that an
         episode skipped by any means gets its vector (``xdb reindex``). ``wake=False``
         only watches the worker (what it found at open, what it was woken for) without
-        waking it, so that it does no more than it would have done anyway."""
+        waking it, so that it does no more than it would have done anyway. ``fresh``: wait
+        only until the episodes written since open have vectors, not the older backlog."""
         if timeout is not None and math.isinf(timeout):
             timeout = None
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -254,9 +274,12 @@ class Indexer:
             with cond:
                 seen = self.visited if counted is None else counted
 
+                def finished() -> bool:
+                    return self._fresh_caught_up() if fresh else self._idle()
+
                 def ready() -> bool:
                     moved = progress is not None and self.visited != seen
-                    return self._closed or self._idle() or moved
+                    return self._closed or finished() or moved
 
                 while True:
                     left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -268,7 +291,7 @@ class Indexer:
                             progress(done)
                         finally:
                             cond.acquire()
-                    idle = self._idle()
+                    idle = finished()
                     if not in_time or self._closed or idle:
                         return in_time and (self._closed or idle) and self.failure is None
         except BaseException:
@@ -277,6 +300,9 @@ class Indexer:
 
     def _idle(self) -> bool:  # under self._wake
         return not (self._pending or self._busy or self._looking)
+
+    def _fresh_caught_up(self) -> bool:  # under self._wake
+        return self._idle() or (not self._looking and self._fresh_done)
 
     def close(self, wait: float = 0.0) -> int:
         """Stop the worker; return how many episodes are left without a vector.
@@ -292,7 +318,7 @@ class Indexer:
         started = time.monotonic()
         try:
             if owed and wait > 0:
-                self.wait(wait)
+                self.wait(wait, fresh=True)
         finally:
             with self._wake:
                 self._closed = True
@@ -309,7 +335,7 @@ class Indexer:
 
     def _count_left(self) -> int:
         """Episodes without a vector from the current model: none if the worker's last
-        look found none, else two index lookups, and two counts only if there are some."""
+        look found none, else two counts over indexes."""
         if self._caught_up and self.failure is None:
             return 0
         try:
@@ -317,10 +343,6 @@ class Indexer:
                 model = self.model_id
             except Exception:
                 model = ""  # no model can be made: no episode can get a vector
-            if model:
-                newest, embedded = self._store.vector_frontier(model)
-                if newest <= embedded:
-                    return 0
             episodes, vectors = self._store.vector_counts(model)
             return int(episodes - vectors)
         except Exception as exc:  # the store failed: nothing to count with
@@ -365,7 +387,7 @@ class Indexer:
         try:
             if not self._closed:
                 model = self.model_id
-                found = (model, *self._store.vector_frontier(model))
+                found = (model, *self._store.vector_counts(model))
         except Exception as exc:
             # A misconfigured embedder or a failing store: the first add, search or wait
             # meets it again and says so.
@@ -373,9 +395,8 @@ class Indexer:
         with self._wake:
             self._looking = False
             if found is not None:
-                model, newest, embedded = found
-                self._cursor.setdefault(model, embedded)
-                if newest > embedded:
+                model, episodes, vectors = found
+                if episodes > vectors:
                     self._pending = True
                 elif not self._pending:
                     self._caught_up = True
@@ -420,9 +441,18 @@ class Indexer:
             if self._rescan:
                 self._rescan = False
                 self._cursor[model] = 0
+            opened = self._opened_newest or 0
+            fresh_after = max(self._fresh_cursor.get(model, opened), opened)
         # Walk forward from the last episode embedded: new episodes always get higher seqs,
-        # and rescanning from the first one made a 1M-episode backlog quadratic.
-        todo = self._store.missing_vectors(model, BATCH, self._cursor.get(model, 0))
+        # and rescanning from the first one made a 1M-episode backlog quadratic. Episodes
+        # new since open first, then the backlog found at open.
+        todo = self._store.missing_vectors(model, BATCH, fresh_after)
+        fresh = bool(todo)
+        if not fresh:
+            with self._wake:
+                self._fresh_done = True
+                self._wake.notify_all()
+            todo = self._store.missing_vectors(model, BATCH, self._cursor.get(model, 0))
         if not todo:
             return False
         embedder = self.embedder  # the first time: numpy and the model's code load
@@ -434,7 +464,8 @@ class Indexer:
         rows = [(seq, vectors[i].astype("float32").tobytes()) for i, (seq, _, _) in enumerate(todo)]
         vseqs = self._store.store_vectors(model, rows)
         with self._wake:
-            self._cursor[model] = todo[-1][0]  # only once stored: a failure retries
+            # Only once stored: a failure retries.
+            (self._fresh_cursor if fresh else self._cursor)[model] = todo[-1][0]
             self.visited += len(todo)
             self.stored += sum(1 for vseq in vseqs if vseq)
             self._wake.notify_all()

@@ -174,13 +174,6 @@ class VectorStore(Protocol):
         scanning from the first episode each time made embedding quadratic.)"""
         ...
 
-    def vector_frontier(self, model: str) -> tuple[int, int]:
-        """(the newest episode's seq, the seq of the episode ``model``'s newest vector is of),
-        each 0 when there is none: two index lookups. Vectors are made in seq order, so
-        the episodes after the second lack one: a backlog is there when the first is
-        larger, and embedding resumes after the second."""
-        ...
-
     def vector_counts(self, model: str) -> tuple[int, int]:
         """(episodes, episodes with a vector from ``model``): two counts over indexes."""
         ...

@@ -105,9 +105,6 @@ class EpisodeMethods:
     ) -> list[tuple[int, str, str]]:
         return self._db.read(lambda c: vector_rows.missing_vectors(c, model, limit, after_seq))
 
-    def vector_frontier(self, model: str) -> tuple[int, int]:
-        return self._db.read(lambda c: vector_rows.vector_frontier(c, model))
-
     def vector_counts(self, model: str) -> tuple[int, int]:
         return self._db.read(lambda c: vector_rows.vector_counts(c, model))
 

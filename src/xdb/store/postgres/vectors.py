@@ -50,18 +50,6 @@ def missing_vectors(
     ]
 
 
-def vector_frontier(conn: Conn, model: str) -> tuple[int, int]:
-    """(newest episode, episode of ``model``'s newest vector), 0 for none: index lookups
-    (vseqs are drawn under ``lock_episodes``, so the newest vseq is the last stored)."""
-    row = conn.execute(
-        "SELECT (SELECT coalesce(max(seq), 0) FROM episodes),"
-        " coalesce((SELECT episode_seq FROM episode_vectors WHERE model = %s"
-        " ORDER BY vseq DESC LIMIT 1), 0)",
-        (model,),
-    ).fetchone()
-    return (int(row[0]), int(row[1])) if row else (0, 0)
-
-
 def vector_counts(conn: Conn, model: str) -> tuple[int, int]:
     """(episodes, those with a vector from ``model``): a vector exists only for a stored
     episode, one per episode and model, so counting ``model``'s vectors counts them."""

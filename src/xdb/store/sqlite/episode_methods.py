@@ -98,10 +98,6 @@ class EpisodeMethods:
         )
         return result
 
-    def vector_frontier(self, model: str) -> tuple[int, int]:
-        result: tuple[int, int] = self._read(lambda c: vector_rows.vector_frontier(c, model))
-        return result
-
     def vector_counts(self, model: str) -> tuple[int, int]:
         result: tuple[int, int] = self._read(lambda c: vector_rows.vector_counts(c, model))
         return result

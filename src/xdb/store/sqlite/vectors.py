@@ -33,17 +33,6 @@ def missing_vectors(
     ]
 
 
-def vector_frontier(conn: sqlite3.Connection, model: str) -> tuple[int, int]:
-    """(newest episode, episode of ``model``'s newest vector), 0 for none: index lookups."""
-    newest, embedded = conn.execute(
-        "SELECT (SELECT coalesce(max(seq), 0) FROM episodes),"
-        " coalesce((SELECT episode_seq FROM episode_vectors WHERE model = ?"
-        " ORDER BY vseq DESC LIMIT 1), 0)",
-        (model,),
-    ).fetchone()
-    return int(newest), int(embedded)
-
-
 def vector_counts(conn: sqlite3.Connection, model: str) -> tuple[int, int]:
     """(episodes, those with a vector from ``model``). A vector exists only for a stored
     episode (added only if it is there, deleted with it), one per episode and model, so
