@@ -105,3 +105,16 @@ def test_a_name_the_filesystem_cannot_hold_is_the_callers_error(
     with pytest.raises(InvalidRequest, match="File name too long") as caught:
         xdb.connect(too_long, create=create)
     assert caught.value.field == "target"
+
+
+def test_a_directory_is_no_database(tmp_path: Path) -> None:
+    with pytest.raises(InvalidRequest, match="is a directory") as caught:
+        xdb.connect(tmp_path)
+    assert caught.value.field == "target"
+
+
+def test_a_bad_embed_wait_opens_and_makes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        xdb.connect(tmp_path / "new.sqlite3", embed_wait=-1)
+    assert caught.value.field == "embed_wait"
+    assert list(tmp_path.iterdir()) == []

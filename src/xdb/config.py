@@ -55,11 +55,19 @@ def prepare_location(
     try:
         _check_location(Path(location), location, create, name, make)
     except OSError as exc:  # a name too long, a path through a file...
-        raise path_error("target", location, exc) from None
+        error = path_error(name, location, exc)
+        error.field = "target"  # the message names the option; the field, connect's argument
+        raise error from None
 
 
 def _check_location(path: Path, location: str, create: bool, name: str, make: str) -> None:
     exists = path.exists()  # raises for a name the filesystem can't hold, before SQLite would
+    if exists and path.is_dir():
+        raise InvalidRequest(
+            f"database {location} is a directory; check {name}, or name a file in it "
+            f"(e.g. {path / 'xdb.sqlite3'})",
+            field="target",
+        )
     if not create:
         if not exists:
             advice = f"check {name}, or {make}" if make else f"check {name}"

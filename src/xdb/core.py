@@ -241,6 +241,7 @@ def connect(
     from xdb.config import default_db, prepare_location
 
     location = os.fspath(target) if target is not None else default_db()
+    wait = embed_wait_setting(embed_wait)  # a bad value is refused before anything opens
     prepare_location(location, create=create)
     store: Store
     if location.startswith(("postgresql://", "postgres://")):
@@ -257,7 +258,7 @@ def connect(
         caller=caller,
         quota_bytes=quota_bytes,
         embedder=embedder,
-        embed_wait=embed_wait,
+        embed_wait=wait,
     )
 
 
