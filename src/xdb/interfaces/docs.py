@@ -165,11 +165,7 @@ def _operation(op: Operation[Any, Any], requests: dict[type, str]) -> list[str]:
     positional = op.positional
     usage = f"xdb {op.command}" + (f" [{positional.upper()}]" if positional else "") + " [OPTIONS]"
     cli_row = f"`{usage}`" if op.command else CLI_BY_HAND.get(op.name, "(MCP and HTTP only)")
-    python = (
-        f'`db.{op.method or op.name}(...)` or `db.call("{op.group}.{op.name}", {{...}})`'
-        if op.group != "memcp"
-        else f'`db.call("{op.group}.{op.name}", {{...}})`'
-    )
+    python = f'`db.{op.method_name}(...)` or `db.call("{op.group}.{op.name}", {{...}})`'
     routes = [f"`POST {op.http_path}`", *(f"`GET {path}`" for path in op.http_get)]
     out = [
         f"### `{op.group}.{op.name}`",
