@@ -682,3 +682,12 @@ def test_required_fields_are_marked_in_help_but_not_enforced_by_click(db: Path) 
     # Missing, it is reported by the request model, in the words of every interface.
     message = one_error(invoke("record", "x", "--db", str(db)))
     assert message == "error: event_type: is required"
+
+
+def test_two_spellings_of_one_database_file_are_the_same_option(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    xdb.connect(db).close()
+    monkeypatch.chdir(db.parent)
+    status = invoke("--db", f"./{db.name}", "status", "--db", db.name)
+    assert status.exit_code == 0, status.output

@@ -13,6 +13,7 @@ value wherever it was given. Only click is imported here: ``xdb --help`` stays f
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -80,7 +81,7 @@ def _store(ctx: click.Context, param: click.Parameter, value: str | None) -> Non
     assert isinstance(obj, dict) and dest is not None
     flag = GLOBALS[dest][0]
     earlier = obj["given"].get(dest)
-    if earlier is not None and earlier != value:
+    if earlier is not None and not _same(dest, earlier, value):
         raise click.UsageError(
             f"{flag}: given twice with different values ({earlier!r} and {value!r}); "
             f"give it once, before or after the command",
@@ -88,6 +89,15 @@ def _store(ctx: click.Context, param: click.Parameter, value: str | None) -> Non
         )
     obj["given"][dest] = value
     obj[dest] = value  # the command line outranks the environment the group read
+
+
+def _same(dest: str, one: str, other: str) -> bool:
+    """Two spellings of one value: ``./a.sqlite3`` and ``a.sqlite3`` name the same file."""
+    if one == other:
+        return True
+    if dest != "db_path" or "://" in one + other or ":memory:" in (one, other):
+        return False
+    return os.path.abspath(os.path.expanduser(one)) == os.path.abspath(os.path.expanduser(other))
 
 
 def command_options() -> list[click.Option]:
