@@ -237,6 +237,19 @@ def test_a_client_that_leaves_at_once_ends_the_server_cleanly(tmp_path: Path) ->
     assert (done.returncode, done.stdout) == (0, b""), done.stderr
 
 
+def test_stdin_and_stdout_on_devices_the_event_loop_refuses_end_cleanly(tmp_path: Path) -> None:
+    # epoll refuses /dev/null: the server used to print a traceback and wait for ever.
+    done = subprocess.run(
+        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "n.sqlite3"), "mcp"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+
+
 def test_the_front_module_does_not_load_the_sdk() -> None:
     code = (
         "import sys, xdb.interfaces.stdio as s; "

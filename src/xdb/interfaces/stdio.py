@@ -187,7 +187,7 @@ def _is_client(info: Any, capabilities: Any) -> bool:
 
 
 class _FilePieces:
-    """Pieces of the lines of a stdin that is a regular file (asyncio pipes refuse those)."""
+    """Pieces of the lines of a stdin the event loop cannot wait on (``_selectable``)."""
 
     def __init__(self, fd: int) -> None:
         self._file = os.fdopen(fd, "rb")
@@ -219,11 +219,19 @@ def _claim_stdio() -> tuple[int, int]:
     return rfd, wfd
 
 
+def _selectable(fd: int) -> bool:
+    """Whether the event loop can wait on ``fd``: a pipe, a socket or a terminal. A regular
+    file or another device (``xdb mcp < /dev/null``) is refused by epoll, and is read and
+    written directly instead, where a read never waits long."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
+
+
 async def _open(rfd: int, wfd: int) -> tuple[Pieces, Any]:
     loop = asyncio.get_running_loop()
     pieces: Pieces
     writer: Any
-    if stat.S_ISREG(os.fstat(rfd).st_mode):
+    if not _selectable(rfd):
         pieces = _FilePieces(rfd)
     else:
         # The stream holds at most a piece or two: a long line is put together (or, over the
@@ -232,7 +240,7 @@ async def _open(rfd: int, wfd: int) -> tuple[Pieces, Any]:
         proto = asyncio.StreamReaderProtocol(reader)
         await loop.connect_read_pipe(lambda: proto, os.fdopen(rfd, "rb", buffering=0))
         pieces = StreamPieces(reader)
-    if stat.S_ISREG(os.fstat(wfd).st_mode):
+    if not _selectable(wfd):
         writer = _FileWriter(wfd)
     else:
         transport, protocol = await loop.connect_write_pipe(
