@@ -145,23 +145,54 @@ class BoundedLines:
                 return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
-# A request's id, found without parsing the line: as its first member or after "jsonrpc"
-# (how the Python SDK writes a request), or as its last member (the TypeScript SDK writes
-# method and params first, jsonrpc and id last). A nested "id" never matches either.
+# A request's id, found without parsing the line. From the head: any top-level member
+# before the huge value begins (a scan that skips strings and nested values, so an "id"
+# inside params or inside a string never counts). From the tail: the last member (the
+# TypeScript SDK writes method and params first, jsonrpc and id last).
 _ID = rb'(-?\d+|"(?:[^"\\]|\\.){0,200}")'
-_HEAD_ID = re.compile(rb'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*' + _ID + rb"\s*[,}]")
+_MEMBER_ID = re.compile(rb'"id"\s*:\s*' + _ID + rb"\s*[,}]")
 _TAIL_ID = re.compile(rb'[{,]\s*"id"\s*:\s*' + _ID + rb"\s*\}\s*$")
+_SKIP_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def _head_id(head: bytes) -> bytes | None:
+    """The id's JSON text when ``head`` shows it as a top-level member."""
+    start = head.find(b"{")
+    if start < 0 or head[:start].strip():
+        return None
+    depth, at = 0, start
+    while at < len(head):
+        char = head[at : at + 1]
+        if char == b'"':
+            if depth == 1:
+                found = _MEMBER_ID.match(head, at)
+                if found is not None:
+                    return found.group(1)
+            string = _SKIP_STRING.match(head, at)
+            if string is None:
+                return None  # the head ends inside this string
+            at = string.end()
+            continue
+        if char in b"{[":
+            depth += 1
+        elif char in b"}]":
+            depth -= 1
+        at += 1
+    return None
 
 
 def request_id(line: Oversized) -> int | str | None:
     """The JSON-RPC id of an oversized request, when its first or last bytes show it."""
     if b'"method"' not in line.head and b'"method"' not in line.tail:
         return None  # not a request (or not JSON-RPC at all): nothing waits for an answer
-    found = _HEAD_ID.match(line.head) or _TAIL_ID.search(line.tail)
-    if found is None:
+    text = _head_id(line.head)
+    if text is None:
+        found = _TAIL_ID.search(line.tail)
+        text = found.group(1) if found is not None else None
+    if text is None:
         return None
     try:
-        value = json.loads(found.group(1))
+        value = json.loads(text)
     except ValueError:
         return None
     return value if isinstance(value, int | str) else None
