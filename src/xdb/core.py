@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from xdb.api import Operations
 from xdb.errors import InvalidRequest, NotFound, from_validation_errors, not_unicode
 from xdb.ids import new_id
+from xdb.index.candidates import choose as choose_candidates
 from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
@@ -69,6 +70,9 @@ class Database(Operations):
             self._settings,
             self.indexer,
             self._recording_session,
+            # The one place the store's capabilities are asked: which candidate lists a
+            # search reads, and how (index/candidates.py).
+            choose_candidates(store, self.indexer),
         )
         self.embedding_left: int | None = None  # set by close()
         # Last: a backlog any process left is embedded while this handle is open.
@@ -150,6 +154,7 @@ class Database(Operations):
                 self._settings,
                 self.indexer,
                 self._recording_session,
+                ctx.chosen_candidates,
             )
         try:
             response = op.handler(ctx, request)

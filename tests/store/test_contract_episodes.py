@@ -99,7 +99,12 @@ def test_episodes_read_back_as_written(filled: Store) -> None:
     assert list(by_seq[1].episode.metadata["nested"]) == ["ü"]
     assert filled.episodes_by_ids([]) == {} and filled.episodes_by_seqs([]) == {}
     assert filled.episode_max_seq() == 6
-    assert filled.episode_sessions([1, 4, 3, 99]) == {1: "conv", 3: "other"}
+    places = filled.episode_places([1, 4, 3, 99])
+    assert places == {
+        s: (written[f"episode-{s:03d}"].session_id, written[f"episode-{s:03d}"].end_us)
+        for s in (1, 3, 4)
+    }
+    assert [places[s][0] for s in (1, 3, 4)] == ["conv", "other", None]
 
 
 def test_neighbours_follow_time_within_a_session(filled: Store) -> None:
@@ -144,7 +149,7 @@ def test_numbers_are_never_reused(filled: Store) -> None:
 def test_a_duplicate_id_is_refused_and_nothing_is_kept(filled: Store) -> None:
     with pytest.raises(StoreError):
         filled.add_episode(episode(1, "Again", session="fresh"))
-    assert filled.episode_sessions([7]) == {}
+    assert filled.episode_places([7]) == {}
     assert filled.episode_seqs(EpisodeFilter(session_id="fresh")) == []
 
 
@@ -288,10 +293,9 @@ def test_concept_ranking_sums_scores(filled: Store) -> None:
 def test_matches_are_the_filter_with_concept_scores(filled: Store) -> None:
     def matches(flt: EpisodeFilter, *concepts: str) -> list[tuple[int, float | None]]:
         found = filled.episode_matches(flt, list(concepts))
-        # Each comes with its session, as episode_sessions gives it.
-        assert {s: session for s, session, _ in found if session} == filled.episode_sessions(
-            [s for s, _, _ in found]
-        )
+        # Each comes with its session, as episode_places gives it.
+        places = filled.episode_places([s for s, _, _ in found])
+        assert {s: session for s, session, _ in found} == {s: p[0] for s, p in places.items()}
         return sorted((s, None if v is None else round(v, 6)) for s, _, v in found)
 
     everything = sorted(filled.episode_seqs(EpisodeFilter()))

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from xdb.models.common import Caller
 
 if TYPE_CHECKING:
+    from xdb.index.candidates import Candidates
     from xdb.index.embedding import Indexer
     from xdb.store.protocol import Store
 
@@ -37,6 +38,17 @@ class Context:
     # on a database with no session yet it makes one, once for every process (see
     # ``Database.session_id``). None: ``current_session``.
     recording_session: Callable[[], str] | None = None
+    # Where a search's ranked lists come from (``index/candidates.py``): chosen once per
+    # handle by ``Database``; None: chosen on first use from the store and the indexer.
+    chosen_candidates: Candidates | None = None
+
+    @property
+    def candidates(self) -> Candidates:
+        if self.chosen_candidates is None:
+            from xdb.index.candidates import choose
+
+            self.chosen_candidates = choose(self.store, self.indexer)
+        return self.chosen_candidates
 
     def session(self, requested: str | None) -> str:
         return requested if requested is not None else self.current_session()

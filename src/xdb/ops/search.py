@@ -23,12 +23,12 @@ episodes are being added. Time and random orders page by keyset on (time or shuf
 
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdb.errors import InvalidRequest
+from xdb.index.candidates import Allowlist, VectorQuery
 from xdb.models.episodes import (
     ConceptTag,
     EpisodeHit,
@@ -42,15 +42,9 @@ from xdb.models.episodes import (
 )
 from xdb.ops import cursor as cursors
 from xdb.ops.registry import Context, Operation
-from xdb.store.protocol import VectorSearch
 from xdb.store.types import ConceptCondition, EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.text import search_terms
 from xdb.timeutil import from_us, now_us, to_us
-
-if TYPE_CHECKING:
-    from xdb.index.embedding import Indexer
-
-logger = logging.getLogger(__name__)
 
 TEXT_WEIGHT = 0.5  # BM25's share of text relevance; the vector list gets the rest
 SESSION_BOOST = 0.3  # share of the best text score in an episode's session added to it
@@ -116,7 +110,17 @@ def _normalised(ranked: list[tuple[int, float]]) -> dict[int, float]:
 
 @dataclass
 class Ranking:
-    """Fused relevance for a set of filters; what search and similar_episodes share."""
+    """Fused relevance for a set of filters; what search and similar_episodes share.
+
+    It plans which lists a search needs and fuses them; the lists come from the handle's
+    ``Candidates`` strategy (``index/candidates.py``), whatever the store. Store round trips
+    of a relevance search, warm: text alone, 5 on SQLite (the snapshot's ``episode_max_seq``,
+    the text index's look at the change log, the vector index's ``load_vectors`` catch-up,
+    ``episode_places`` for the session boost and recency, ``episodes_by_seqs`` for the page)
+    and 4 on PostgreSQL (one ``episode_vector_ranking`` for the vectors); a filter the
+    indexes cannot apply adds one allowlist read, which on PostgreSQL also brings the vector
+    ranking, the change-log head and the sessions (3 in all). Concepts without text: the
+    snapshot, ``episode_concept_ranking`` and the page."""
 
     text: str | None
     concept_ids: list[str]
@@ -125,42 +129,26 @@ class Ranking:
     max_vseq: int | None = None
     text_weight: float = TEXT_WEIGHT  # BM25's share of text relevance (benchmarks vary it)
     query_vector: Any = None  # the text's embedding, when the caller already has it
-    embed_failed: bool = False  # the embedder failed once: rank without vectors
 
     def rank(
         self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None
     ) -> list[tuple[int, float]]:
         """(seq, score) best first; ties broken by newer seq first."""
-        text_scores: dict[int, float] = {}
-        concept_raw: list[tuple[int, float]] | None = None
-        allowed: list[int] | None = None
-        sessions: dict[int, str] | None = None  # of every allowed episode, when known
-        vector_raw: list[tuple[int, float]] | None = None
-        text_change: int | None = None  # the text change log's head, when read with them
-        if self.text and flt.needs_allowlist:
+        found = ctx.candidates
+        query = None
+        if self.text:
+            query = VectorQuery(self.text, self.query_vector, self.max_vseq)
+        allowed: Allowlist | None = None
+        if query is not None and flt.needs_allowlist:
             # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
             # with concepts to rank by, the same pass scores them and gives the sessions.
-            matches, vector_raw, text_change = self._matches(ctx, flt)
-            if matches is None:
-                allowed = ctx.store.episode_seqs(flt)
-            else:
-                allowed = [seq for seq, _, _ in matches]
-                sessions = {seq: s for seq, s, _ in matches if s is not None}
-                if self.concept_ids:
-                    carried = [(seq, v) for seq, _, v in matches if v is not None]
-                    carried.sort(key=lambda item: (-item[1], -item[0]))
-                    concept_raw = carried[:MAX_CANDIDATES]
-        if self.text:
-            terms = search_terms(self.text)
-            ranked = None
-            if ctx.indexer is not None:
-                ranked = ctx.indexer.text_ranking(flt, terms, LIST_DEPTH, allowed, text_change)
-            if ranked is None:
-                ranked = ctx.store.episode_text_ranking(flt, terms, LIST_DEPTH)
-            bm25 = _normalised(ranked)
-            if vector_raw is None:
-                vector_raw = self._vector_list(ctx, flt, allowed)
-            vectors = _normalised(vector_raw)
+            allowed = found.allowlist(flt, self.concept_ids, query, LIST_DEPTH)
+        text_scores: dict[int, float] = {}
+        if query is not None:
+            terms = search_terms(query.text)
+            bm25 = _normalised(found.text_ranking(flt, terms, LIST_DEPTH, allowed))
+            vectors = _normalised(found.vector_ranking(flt, query, LIST_DEPTH, allowed))
+            self.max_vseq = query.max_vseq
             for seq in bm25.keys() | vectors.keys():
                 if vectors:
                     text_scores[seq] = self.text_weight * bm25.get(seq, 0.0) + (
@@ -168,14 +156,15 @@ class Ranking:
                     ) * vectors.get(seq, 0.0)
                 else:
                     text_scores[seq] = bm25[seq]
-            text_scores = self._session_boost(ctx, text_scores, sessions)
         concept_scores: dict[int, float] = {}
         if self.concept_ids:
-            raw = concept_raw
+            raw = allowed.concepts if allowed is not None else None
             if raw is None:
-                raw = ctx.store.episode_concept_ranking(flt, self.concept_ids, MAX_CANDIDATES)
-            concept_scores = {seq: v / len(self.concept_ids) for seq, v in raw}
-        if self.text and self.concept_ids:
+                raw = found.concept_ranking(flt, self.concept_ids, MAX_CANDIDATES)
+            concept_scores = {seq: v / len(self.concept_ids) for seq, v in raw[:MAX_CANDIDATES]}
+        places = self._places(ctx, text_scores, concept_scores, allowed)
+        text_scores = _session_boost(text_scores, places)
+        if query is not None and self.concept_ids:
             w = self.score_weight
             seqs = text_scores.keys() | concept_scores.keys()
             fused = {
@@ -186,109 +175,49 @@ class Ranking:
         if exclude:
             fused = {s: v for s, v in fused.items() if s not in exclude}
         if self.recency_weight > 0 and fused:
-            ends = {s: e.episode.end_us for s, e in ctx.store.episodes_by_seqs(list(fused)).items()}
             now, rw = now_us(), self.recency_weight
             fused = {
-                s: (1 - rw) * v + rw * math.exp(-max(0, now - ends.get(s, now)) / RECENCY_SCALE_US)
+                s: (1 - rw) * v
+                + rw * math.exp(-max(0, now - places.get(s, (None, now))[1]) / RECENCY_SCALE_US)
                 for s, v in fused.items()
             }
         ranked = sorted(fused.items(), key=lambda item: (-item[1], -item[0]))
         return ranked[:MAX_CANDIDATES]
 
-    @staticmethod
-    def _session_boost(
-        ctx: Context, scores: dict[int, float], sessions: dict[int, str] | None
-    ) -> dict[int, float]:
-        """Lift each episode by its session's best text score: the turns around an answer
-        are often what the question names (LoCoMo turn recall@10 0.833 -> 0.853).
-        ``sessions``: those of the allowlist, which holds every scored episode."""
-        if not scores or SESSION_BOOST == 0:
-            return scores
-        if sessions is None:
-            sessions = ctx.store.episode_sessions(list(scores))
-        best: dict[str, float] = {}
-        for seq, v in scores.items():
-            if (session := sessions.get(seq)) is not None:
-                best[session] = max(best.get(session, 0.0), v)
-        return {
-            seq: v + SESSION_BOOST * best.get(sessions.get(seq, ""), 0.0)
-            for seq, v in scores.items()
-        }
+    def _places(
+        self,
+        ctx: Context,
+        text_scores: dict[int, float],
+        concept_scores: dict[int, float],
+        allowed: Allowlist | None,
+    ) -> dict[int, tuple[str | None, int]]:
+        """(session, end time) of the scored episodes, read once for both the session boost
+        and recency; only the sessions (from the allowlist) when recency is not asked."""
+        boost = bool(text_scores) and SESSION_BOOST != 0
+        if self.recency_weight > 0:
+            return ctx.store.episode_places(list(text_scores.keys() | concept_scores.keys()))
+        if not boost:
+            return {}
+        if allowed is not None and allowed.sessions is not None:
+            return {seq: (allowed.sessions.get(seq), 0) for seq in text_scores}
+        return ctx.store.episode_places(list(text_scores))
 
-    def _matches(
-        self, ctx: Context, flt: EpisodeFilter
-    ) -> tuple[
-        list[tuple[int, str | None, float | None]] | None,
-        list[tuple[int, float]] | None,
-        int | None,
-    ]:
-        """The filter's matches (``episode_matches``; None: only their seqs are worth
-        reading, ask ``episode_seqs``) and, where the database ranks vectors, their vector
-        ranking and the text change log's head read in the same statement (None: read
-        them apart)."""
-        store, indexer = ctx.store, ctx.indexer
-        if (
-            isinstance(store, VectorSearch)
-            and indexer is not None
-            and self.text
-            and self._embed_query(indexer, self.text)
-        ):
-            found = store.episode_matches_ranked(
-                flt,
-                self.concept_ids,
-                self.query_vector,
-                indexer.embedder.model_id,
-                LIST_DEPTH,
-                self.max_vseq,
-            )
-            self.max_vseq = found.max_vseq
-            return found.matches, found.ranking, found.text_change
-        if self.concept_ids:
-            return store.episode_matches(flt, self.concept_ids), None, None
-        return None, None, None
 
-    def _vector_list(
-        self, ctx: Context, flt: EpisodeFilter, allowed: list[int] | None
-    ) -> list[tuple[int, float]]:
-        if ctx.indexer is None or not self.text:
-            return []
-        indexer = ctx.indexer
-        store = ctx.store
-        if isinstance(store, VectorSearch):
-            # The database ranks (pgvector); no in-memory index is loaded in this process.
-            model = indexer.embedder.model_id
-            if self.max_vseq is None:
-                self.max_vseq = store.episode_max_vseq(model)
-            if self.max_vseq == 0 or not self._embed_query(indexer, self.text):
-                return []
-            # The allowlist, when there is one, tells the store the filter is selective
-            # enough to score exactly (it applies the whole filter in its SQL either way).
-            return store.episode_vector_ranking(
-                flt, self.query_vector, model, LIST_DEPTH, self.max_vseq, allowed
-            )
-        index = indexer.index()
-        if len(index) == 0:
-            return []
-        if self.max_vseq is None:
-            self.max_vseq = index.max_vseq
-        if not self._embed_query(indexer, self.text):
-            return []
-        query = self.query_vector
-        return index.search(query, LIST_DEPTH, flt, max_vseq=self.max_vseq, allowed=allowed)
-
-    def _embed_query(self, indexer: Indexer, text: str) -> bool:
-        """Make ``query_vector`` from the text unless the caller gave one; False when the
-        embedder fails (recall then degrades to text and concepts rather than failing)."""
-        if self.query_vector is None:
-            if self.embed_failed:
-                return False  # once per ranking: the embedder would fail the same way
-            try:
-                self.query_vector = indexer.embedder.embed([text])[0]
-            except Exception as exc:
-                logger.warning("query embedding failed, ranking without vectors: %s", exc)
-                self.embed_failed = True
-                return False
-        return True
+def _session_boost(
+    scores: dict[int, float], places: dict[int, tuple[str | None, int]]
+) -> dict[int, float]:
+    """Lift each episode by its session's best text score: the turns around an answer are
+    often what the question names (LoCoMo turn recall@10 0.833 -> 0.853)."""
+    if not scores or SESSION_BOOST == 0:
+        return scores
+    best: dict[str, float] = {}
+    for seq, v in scores.items():
+        if (session := places.get(seq, (None, 0))[0]) is not None:
+            best[session] = max(best.get(session, 0.0), v)
+    return {
+        seq: v + SESSION_BOOST * best.get(places.get(seq, (None, 0))[0] or "", 0.0)
+        for seq, v in scores.items()
+    }
 
 
 def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesResponse:

@@ -149,8 +149,9 @@ class EpisodeStore(Protocol):
         the ``concept_ids`` tags it carries or None when it carries none of them)."""
         ...
 
-    def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
-        """The session of each of ``seqs`` that has one."""
+    def episode_places(self, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
+        """Where each of ``seqs`` that exists sits: (its session or None, its end time in
+        µs); what the session boost and recency of a search read, in one round trip."""
         ...
 
     def episode_max_seq(self) -> int: ...
@@ -331,8 +332,8 @@ class VectorSearch(Protocol):
     Stores without it (SQLite) leave vector ranking to the in-memory index each process
     builds from ``load_vectors``; a store with it (PostgreSQL, with pgvector's HNSW index)
     answers from the database, so no process holds every vector in memory and a search
-    sees vectors other processes stored at once. Search asks ``isinstance(store,
-    VectorSearch)`` and takes this path when it can.
+    sees vectors other processes stored at once. ``connect`` asks ``isinstance(store,
+    VectorSearch)`` once and picks the candidate strategy (``index/candidates.py``).
     """
 
     def episode_vector_ranking(

@@ -88,8 +88,8 @@ class EpisodeMethods:
             lambda c: sqlbuild.matches_with_scores(c, flt, concept_ids, _CONCEPT_JOIN, POSTGRES)
         )
 
-    def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
-        return self._db.read(lambda c: episodes.sessions_of(c, seqs))
+    def episode_places(self, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
+        return self._db.read(lambda c: episodes.places_of(c, seqs))
 
     def episode_max_seq(self) -> int:
         return self._db.read(episodes.max_seq)

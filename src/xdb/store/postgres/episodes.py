@@ -283,13 +283,12 @@ def by_seqs(conn: Conn, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
     return {int(row[0]): to_stored(row) for row in found}
 
 
-def sessions_of(conn: Conn, seqs: Sequence[int]) -> dict[int, str]:
+def places_of(conn: Conn, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
     found = conn.execute(
-        "SELECT seq, session_id FROM episodes WHERE seq = ANY(%s::bigint[])"
-        " AND session_id IS NOT NULL",
+        "SELECT seq, session_id, end_us FROM episodes WHERE seq = ANY(%s::bigint[])",
         (list(seqs),),
     )
-    return {int(r[0]): str(r[1]) for r in found}
+    return {int(r[0]): (r[1], int(r[2])) for r in found}
 
 
 def session_neighbours(conn: Conn, seq: int) -> tuple[str | None, str | None]:

@@ -118,8 +118,10 @@ class EpisodeMethods:
         result: int = self._write(lambda c: vector_rows.drop_other_vectors(c, model))
         return result
 
-    def episode_sessions(self, seqs: Sequence[int]) -> dict[int, str]:
-        result: dict[int, str] = self._read(lambda c: episodes.sessions_of(c, seqs))
+    def episode_places(self, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
+        result: dict[int, tuple[str | None, int]] = self._read(
+            lambda c: episodes.places_of(c, seqs)
+        )
         return result
 
     def text_changes(self, after: int, limit: int) -> list[TextChange]:

@@ -171,9 +171,9 @@ def by_seqs(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, StoredEp
     return {row[0]: to_stored(row) for row in _where_in(conn, sql, seqs)}
 
 
-def sessions_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, str]:
-    sql = "SELECT seq, session_id FROM episodes WHERE seq IN ({marks}) AND session_id IS NOT NULL"
-    return {int(r[0]): str(r[1]) for r in _where_in(conn, sql, seqs)}
+def places_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
+    sql = "SELECT seq, session_id, end_us FROM episodes WHERE seq IN ({marks})"
+    return {int(r[0]): (r[1], int(r[2])) for r in _where_in(conn, sql, seqs)}
 
 
 def session_neighbours(conn: sqlite3.Connection, seq: int) -> tuple[str | None, str | None]:
