@@ -63,7 +63,6 @@ if TYPE_CHECKING:
     )
     from xdb.models.graph import (
         AddNodeResponse,
-        ConceptUsageSummaryResponse,
         GraphNeighborhoodResponse,
         LinkResponse,
         WalkDirection,
@@ -81,6 +80,7 @@ if TYPE_CHECKING:
         TagResponse,
         TagsResponse,
     )
+    from xdb.models.usage import ConceptUsageSummaryResponse
     from xdb.ops.memcp import (
         MemcpAddResponse,
         MemcpDeleteResponse,

@@ -2,20 +2,22 @@
 
 Each capability module exports its ``OPERATIONS``; this concatenates them in the order the
 skins list them (MCP tools, HTTP routes, CLI commands, the reference): the ``xdb`` group
-(the log, recall, concepts), then ``experience`` (episodes, the graph, usage statistics),
-then ``memcp``. A new capability adds its module's tuple here, where its place is chosen.
+(recording the log, reading it, status, concepts), then ``experience`` (episodes, the
+graph, usage statistics), then ``memcp``. A new capability adds its module's tuple here,
+where its place is chosen.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from xdb.ops import concepts, episodes, graph, log, memcp, recall, search, usage
+from xdb.ops import concepts, episodes, graph, log, log_reads, memcp, search, status, usage
 from xdb.ops.registry import Operation
 
 OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *log.OPERATIONS,
-    *recall.OPERATIONS,
+    *log_reads.OPERATIONS,
+    *status.OPERATIONS,
     *concepts.OPERATIONS,
     *search.OPERATIONS,
     *episodes.OPERATIONS,

@@ -131,7 +131,7 @@ def graph_neighborhood(
     ctx: Context, req: ConceptNeighborhoodRequest
 ) -> ConceptNeighborhoodResponse:
     """The concept view of the one graph: CHILD_OF edges only, up (ancestors), down
-    (descendants) or both. One recursive CTE (``store.hierarchy``) finds every concept in
+    (descendants) or both. One recursive CTE (``store.concepts.walk``) finds every concept in
     reach; it is cut and its edges chosen exactly as the graph's breadth-first walk would
     (``ops.graph.walk``): nearest first, ties by id, and the edges found from the nodes it
     expanded."""

@@ -26,7 +26,7 @@ from xdb.models.graph import (
     WalkDirection,
 )
 from xdb.ops.registry import Context, Operation
-from xdb.store.graph import CONCEPT_NODE, node_type
+from xdb.store.graph_edges import CONCEPT_NODE, node_type
 from xdb.store.types import GraphEdgeRow
 from xdb.timeutil import now_us
 

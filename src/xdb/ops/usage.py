@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from xdb.concepts.resolve import try_resolve
-from xdb.models.graph import (
+from xdb.models.usage import (
     ActivationStats,
     ConceptUsage,
     ConceptUsageSummaryRequest,

@@ -7,14 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from xdb.store import graph, hierarchy, usage
+from xdb.store import concepts, graph_edges, usage
+from xdb.store.sqlbuild import Flavor
 from xdb.store.types import ConceptRow, EpisodeFilter, GraphEdgeRow, HierarchyStep, PackRow
 
 T = TypeVar("T")
 
 
 class GraphMethods:
-    _flavor: graph.Flavor
+    _flavor: Flavor
 
     def _graph_read(self, fn: Callable[[Any], T]) -> T:
         raise NotImplementedError
@@ -27,45 +28,45 @@ class GraphMethods:
     def import_concept_pack(
         self,
         pack: PackRow,
-        concepts: Sequence[ConceptRow],
+        rows: Sequence[ConceptRow],
         related: Sequence[tuple[str, str]],
         created_by: str,
     ) -> bool:
         f = self._flavor
         return self._graph_write(
-            lambda c: graph.import_pack(c, f, pack, concepts, related, created_by)
+            lambda c: concepts.import_pack(c, f, pack, rows, related, created_by)
         )
 
     def concept_packs(self) -> list[PackRow]:
-        return self._graph_read(graph.packs)
+        return self._graph_read(concepts.packs)
 
     def concepts_by_ids(self, ids: Sequence[str]) -> list[ConceptRow]:
-        return self._graph_read(lambda c: graph.concepts_by_ids(c, self._flavor, ids))
+        return self._graph_read(lambda c: concepts.concepts_by_ids(c, self._flavor, ids))
 
     def concept_names(self) -> list[tuple[str, str, str, int, list[str], str]]:
-        return self._graph_read(graph.concept_names)
+        return self._graph_read(concepts.concept_names)
 
     def concept_children(
         self, parent_id: str | None, spec_ids: Sequence[str] | None, limit: int
     ) -> tuple[list[ConceptRow], int]:
         return self._graph_read(
-            lambda c: graph.concept_children(c, self._flavor, parent_id, spec_ids, limit)
+            lambda c: concepts.concept_children(c, self._flavor, parent_id, spec_ids, limit)
         )
 
     def concepts_by_term(self, term: str, layer: int | None) -> list[tuple[str, str, int]]:
-        return self._graph_read(lambda c: graph.concepts_by_term(c, self._flavor, term, layer))
+        return self._graph_read(lambda c: concepts.concepts_by_term(c, self._flavor, term, layer))
 
     def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]:
-        return self._graph_read(lambda c: graph.episode_counts(c, self._flavor, concept_ids))
+        return self._graph_read(lambda c: concepts.episode_counts(c, self._flavor, concept_ids))
 
     def concept_subtree(self, concept_id: str) -> list[str]:
-        return self._graph_read(lambda c: hierarchy.subtree(c, self._flavor.d, concept_id))
+        return self._graph_read(lambda c: concepts.subtree(c, self._flavor.d, concept_id))
 
     def concept_walk(
         self, seeds: Sequence[str], max_depth: int, up: bool, down: bool
     ) -> list[HierarchyStep]:
         return self._graph_read(
-            lambda c: hierarchy.walk(c, self._flavor.d, seeds, max_depth, up, down)
+            lambda c: concepts.walk(c, self._flavor.d, seeds, max_depth, up, down)
         )
 
     # ------------------------------------------------------------------ the graph
@@ -82,7 +83,7 @@ class GraphMethods:
     ) -> bool:
         f = self._flavor
         return self._graph_write(
-            lambda c: graph.add_node(
+            lambda c: graph_edges.add_node(
                 c, f.d, node_id, node_type, name, namespace, metadata, created_us, created_by
             )
         )
@@ -91,10 +92,12 @@ class GraphMethods:
         self, edge: GraphEdgeRow, note: str | None, created_us: int, created_by: str
     ) -> bool:
         d = self._flavor.d
-        return self._graph_write(lambda c: graph.add_edge(c, d, edge, note, created_us, created_by))
+        return self._graph_write(
+            lambda c: graph_edges.add_edge(c, d, edge, note, created_us, created_by)
+        )
 
     def describe_nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
-        return self._graph_read(lambda c: graph.describe(c, self._flavor, ids))
+        return self._graph_read(lambda c: graph_edges.describe(c, self._flavor, ids))
 
     def graph_edges(
         self,
@@ -106,7 +109,7 @@ class GraphMethods:
         among: Sequence[str] = (),
     ) -> set[GraphEdgeRow]:
         return self._graph_read(
-            lambda c: graph.edges(
+            lambda c: graph_edges.edges(
                 c, self._flavor, nodes, relations, outgoing, incoming, first, among
             )
         )

@@ -19,21 +19,11 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from xdb.errors import InvalidRequest
-from xdb.store.graph import (
-    CONCEPT_COLUMNS,
-    EDGE_COLUMNS,
-    NODE_COLUMNS,
-    PACK_COLUMNS,
-    add_edge,
-    add_node,
-    add_pack,
-    concept_row,
-    concept_values,
-    insert_new,
-)
+from xdb.store.concepts import CONCEPT_COLUMNS, PACK_COLUMNS, add_pack, concept_row, concept_values
+from xdb.store.graph_edges import EDGE_COLUMNS, NODE_COLUMNS, add_edge, add_node
 from xdb.store.records import parse
 from xdb.store.rows import loads_json
-from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.sqlbuild import Connection, Dialect, insert_new
 from xdb.store.types import GraphEdgeRow, PackRow
 from xdb.timeutil import as_utc, from_us, to_us
 

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 from xdb.store.types import EpisodeFilter, TimestepFilter
 
+CHUNK = 500  # values bound per statement: SQLite allows 32,766, and plans stay small
+
 # Words as both stores' text filters split them; each store's index tokenizes likewise.
 WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -320,3 +322,34 @@ def timestep_page(
     )
     page_params.append(limit)
     return sql, page_params, count_sql, params
+
+
+# --------------------------------------------------------- helpers of the concept and graph SQL
+
+
+@dataclass(frozen=True)
+class Flavor:
+    d: Dialect
+    concept_join: str  # joins episode_concepts c to episodes e
+    json_each: str  # a table function of a JSON object's (key, value) pairs as text
+
+
+def chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(values), size):
+        yield values[i : i + size]
+
+
+def insert_new(
+    conn: Connection, d: Dialect, table: str, columns: str, values: Sequence[Any]
+) -> bool:
+    """Insert one row unless its key is stored (both databases read ON CONFLICT alike)."""
+    cur = conn.execute(
+        f"INSERT INTO {table} ({columns}) VALUES ({d.marks(len(values))}) ON CONFLICT DO NOTHING",
+        list(values),
+    )
+    return cur.rowcount > 0
+
+
+def many(conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    if rows:
+        (conn if hasattr(conn, "executemany") else conn.cursor()).executemany(sql, rows)

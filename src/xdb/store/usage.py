@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.store.graph import Flavor
-from xdb.store.sqlbuild import Connection, episode_where, sql_where
+from xdb.store.sqlbuild import Connection, Flavor, episode_where, sql_where
 from xdb.store.types import EpisodeFilter
 
 

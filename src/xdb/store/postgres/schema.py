@@ -25,7 +25,7 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
-from xdb.store.graph import SCHEMA as GRAPH_SCHEMA
+from xdb.store import concepts, graph_edges
 from xdb.store.postgres import vector_index
 
 Conn = psycopg.Connection[TupleRow]
@@ -280,7 +280,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # HNSW indexes per model (see vector_index): building one over vectors already stored
     # takes a while on a large database, once.
     (4, "vector search", vector_index.migrate),
-    (5, "concept packs and the experience graph", _run(GRAPH_SCHEMA)),
+    (5, "concept packs and the experience graph", _run(f"{concepts.SCHEMA};{graph_edges.SCHEMA}")),
     (6, "episode facts on concept rows", _run(_TAG_FACTS)),
     (7, "covering indexes for filtered recall", _run(_RECALL_COVER)),
 ]

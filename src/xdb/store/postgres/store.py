@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import rows, tagging
-from xdb.store.graph import Flavor
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
@@ -22,7 +21,7 @@ from xdb.store.postgres.episode_methods import EpisodeMethods
 from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.rows import SESSION_COLUMNS
-from xdb.store.sqlbuild import POSTGRES
+from xdb.store.sqlbuild import POSTGRES, Flavor
 from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 
 T = TypeVar("T")

@@ -10,7 +10,7 @@ import sqlite3
 import time
 
 from xdb.errors import MigrationError
-from xdb.store.graph import SCHEMA as GRAPH_SCHEMA
+from xdb.store import concepts, graph_edges
 from xdb.store.sqlite import sessions
 
 # A migration is a script of statements separated by ";", or a list of statements (for
@@ -208,7 +208,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
             " WHERE name = 'episode_vectors.vseq'; END",
         ],
     ),
-    (6, "concept packs and the experience graph", GRAPH_SCHEMA),
+    (6, "concept packs and the experience graph", f"{concepts.SCHEMA};{graph_edges.SCHEMA}"),
     (
         7,
         "episode facts on concept rows",

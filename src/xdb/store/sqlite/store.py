@@ -13,10 +13,9 @@ from xdb.errors import StoreError, XdbError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import rows, tagging
-from xdb.store.graph import Flavor
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.rows import activations_json as _activations_json
-from xdb.store.sqlbuild import SQLITE
+from xdb.store.sqlbuild import SQLITE, Flavor
 from xdb.store.sqlite import episodes, sessions, textindex, transfer
 from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.query import page_sql

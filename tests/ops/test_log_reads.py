@@ -1,4 +1,4 @@
-"""query, recent, tags and status through the Python API, on SQLite and on PostgreSQL."""
+"""query, recent and tags through the Python API, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import threading
 import pytest
 
 import xdb
-from tests.ops.conftest import is_postgres
 
 C_HONEST = "org.hatcat/first-light@1.0.1::concept/Honesty"
 C_TOOL = "org.hatcat/first-light@1.0.1::concept/Tool"
@@ -175,28 +174,6 @@ def test_recent_is_oldest_first(db: xdb.Database) -> None:
     assert ticks(db.recent(n=100, session_id="s2")) == [1]
 
 
-def test_status_counts(db: xdb.Database, target: str) -> None:
-    db.create_tag(name="b", tag_type="bud")
-    st = db.status()
-    assert st.session_id == "s1" and st.current_tick == 5
-    assert st.experience_stats.total_timesteps == 6
-    assert st.experience_stats.by_fidelity == {"hot": 6, "warm": 0, "submitted": 0, "cold": 0}
-    assert st.experience_stats.total_tag_applications == 4
-    assert st.tag_stats.by_type == {"concept": 0, "entity": 0, "bud": 1, "custom": 3}
-    assert st.tag_stats.total_tags == 4
-    assert st.sessions.total == 2
-    assert {s.session_id: s.timesteps for s in st.sessions.recent} == {"s1": 5, "s2": 1}
-    backend = "postgresql" if is_postgres(target) else "sqlite"
-    assert st.storage_stats.total_bytes > 0 and st.storage_stats.backend == backend
-
-
-def test_quota_utilization(target: str) -> None:
-    with xdb.connect(target, quota_bytes=10_000_000) as database:
-        stats = database.status().storage_stats
-        assert stats.quota_bytes == 10_000_000
-        assert stats.utilization == pytest.approx(stats.total_bytes / 10_000_000)
-
-
 def test_memory_database_works() -> None:
     with xdb.connect(":memory:") as database:
         database.record(event_type="input", content="volatile")
@@ -213,51 +190,3 @@ def test_current_session_resumes_latest(target: str) -> None:
         fresh = second.start_session()
         assert second.record(event_type="input", content="c").tick == 1
         assert second.session_id == fresh != first.session_id
-
-
-class _Down:
-    """An embedding model whose server is down: its episodes wait for vectors."""
-
-    model_id = "down:1"
-    dimension = 4
-
-    def embed(self, texts: object) -> object:
-        raise RuntimeError("the embeddings server is down")
-
-
-def test_status_reports_the_embedding_backlog(target: str) -> None:
-    with xdb.connect(target, embedder=_Down()) as down:  # type: ignore[arg-type]
-        for i in range(3):
-            down.add_episode(content=f"episode {i} about kites")
-        assert down.wait_for_embeddings(10) is False
-        embedding = down.status().embedding
-        assert (embedding.model, embedding.episodes, embedding.episodes_with_vectors) == (
-            "down:1",
-            3,
-            0,
-        )
-        assert embedding.backlog == 3
-        assert embedding.failure is not None and "server is down" in embedding.failure
-    # A process with a working model resumes the backlog at open; status counts it done.
-    with xdb.connect(target, embedder="hash") as db:
-        assert db.indexer.wait(30, wake=False)
-        assert db.status().embedding.model_dump() == {
-            "model": "hash:384",
-            "episodes": 3,
-            "episodes_with_vectors": 3,
-            "backlog": 0,
-            "failure": None,
-        }
-
-
-def test_status_names_a_model_that_cannot_be_made(
-    target: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with xdb.connect(target, embedder="hash") as db:
-        db.add_episode(content="one about kites")
-    monkeypatch.setenv("XDB_EMBEDDER", "openai")
-    monkeypatch.delenv("XDB_EMBED_URL", raising=False)
-    with xdb.connect(target) as db:
-        embedding = db.status().embedding
-    assert (embedding.model, embedding.episodes, embedding.backlog) == (None, 1, 1)
-    assert embedding.failure is not None and "XDB_EMBED_URL" in embedding.failure

@@ -1,43 +1,27 @@
-"""Concept packs and the experience graph in SQL both stores run alike.
+"""The experience graph's nodes and edges in SQL both stores run alike.
 
-Concepts, Decision and Tool nodes and stored edges are plain tables; the edges a walk follows
-are read per level: NEXT and TAGGED_BY from the episodes, CHILD_OF from the concepts' parent
-column, CONTAINS from an episode's provenance and from links, INFLUENCED_BY and
-RELATED_CONCEPT from ``graph_edges``. The hierarchy's recursive CTEs are in ``hierarchy``.
-What differs between the stores (how episode_concepts joins episodes, JSON access) comes in
-a ``Flavor``.
+Decision and Tool nodes and stored edges are plain tables; the edges a walk follows are read
+per level: NEXT and TAGGED_BY from the episodes, CHILD_OF from the concepts' parent column,
+CONTAINS from an episode's provenance and from links, INFLUENCED_BY and RELATED_CONCEPT from
+``graph_edges``. What differs between the stores (how episode_concepts joins episodes) comes
+in a ``Flavor``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from xdb.ids import parse_timestep_id, timestep_id
 from xdb.store.rows import loads_json
-from xdb.store.sqlbuild import Connection, Dialect
-from xdb.store.types import ConceptRow, GraphEdgeRow, PackRow
+from xdb.store.sqlbuild import Connection, Dialect, Flavor, chunks, insert_new
+from xdb.store.types import GraphEdgeRow
 
 CONCEPT_NODE = "concept:"
 CONTAINS_LIMIT = 50  # timesteps an episode CONTAINS in the graph: the first 50 it covers
-_CHUNK = 500  # values bound per statement: SQLite allows 32,766, and plans stay small
-
-PACK_COLUMNS = "spec_id, pack_id, version, description, concept_count, imported_us"
 NODE_COLUMNS = "id, node_type, name, namespace, metadata, created_us, created_by"
 EDGE_COLUMNS = "src, relation, dst, note, created_us, created_by"
-CONCEPT_COLUMNS = (
-    "id, spec_id, term, layer, parent_id, domain, definition, aliases, child_count,"
-    " risk_level, treaty_relevant, harness_relevant, details"
-)
-
-
-@dataclass(frozen=True)
-class Flavor:
-    d: Dialect
-    concept_join: str  # joins episode_concepts c to episodes e
-    json_each: str  # a table function of a JSON object's (key, value) pairs as text
 
 
 def node_type(node_id: str) -> str:
@@ -51,188 +35,6 @@ def node_type(node_id: str) -> str:
     if parse_timestep_id(node_id) is not None:
         return "Timestep"
     return "Episode"
-
-
-def chunks(values: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
-    for i in range(0, len(values), size):
-        yield values[i : i + size]
-
-
-def insert_new(
-    conn: Connection, d: Dialect, table: str, columns: str, values: Sequence[Any]
-) -> bool:
-    """Insert one row unless its key is stored (both databases read ON CONFLICT alike)."""
-    cur = conn.execute(
-        f"INSERT INTO {table} ({columns}) VALUES ({d.marks(len(values))}) ON CONFLICT DO NOTHING",
-        list(values),
-    )
-    return cur.rowcount > 0
-
-
-def _many(conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-    if rows:
-        (conn if hasattr(conn, "executemany") else conn.cursor()).executemany(sql, rows)
-
-
-# --------------------------------------------------------------------------- concept packs
-
-
-def import_pack(
-    conn: Connection,
-    f: Flavor,
-    pack: PackRow,
-    concepts: Sequence[ConceptRow],
-    related: Sequence[tuple[str, str]],
-    created_by: str,
-) -> bool:
-    """Insert a pack, its concepts and their RELATED_CONCEPT edges unless the pack's version
-    is stored; whether it was new."""
-    m = f.d.marks
-    if not add_pack(conn, f.d, pack):
-        return False
-    _many(
-        conn,
-        f"INSERT INTO concepts ({CONCEPT_COLUMNS}) VALUES ({m(13)})",
-        [concept_values(c) for c in concepts],
-    )
-    _many(
-        conn,
-        f"INSERT INTO graph_edges ({EDGE_COLUMNS}) VALUES ({m(6)}) ON CONFLICT DO NOTHING",
-        [
-            (
-                CONCEPT_NODE + a,
-                "RELATED_CONCEPT",
-                CONCEPT_NODE + b,
-                None,
-                pack.imported_us,
-                created_by,
-            )
-            for a, b in related
-        ],
-    )
-    return True
-
-
-def add_pack(conn: Connection, d: Dialect, pack: PackRow) -> bool:
-    """Insert a pack's row unless its spec id is stored; whether it was new."""
-    values = (pack.spec_id, pack.pack_id, pack.version, pack.description, pack.concept_count)
-    return insert_new(conn, d, "concept_packs", PACK_COLUMNS, (*values, pack.imported_us))
-
-
-def concept_values(c: Any) -> tuple[Any, ...]:
-    """The ``CONCEPT_COLUMNS`` values of a ``ConceptRow`` (or an export record like one)."""
-    return (
-        c.id,
-        c.spec_id,
-        c.term,
-        c.layer,
-        c.parent_id,
-        c.domain,
-        c.definition,
-        json.dumps(c.aliases, ensure_ascii=False),
-        c.child_count,
-        c.risk_level,
-        int(c.treaty_relevant),
-        int(c.harness_relevant),
-        json.dumps(c.details, ensure_ascii=False),
-    )
-
-
-def packs(conn: Connection) -> list[PackRow]:
-    rows = conn.execute(
-        f"SELECT {PACK_COLUMNS} FROM concept_packs ORDER BY imported_us, spec_id"
-    ).fetchall()
-    return [PackRow(*row) for row in rows]
-
-
-def concept_row(row: Sequence[Any]) -> ConceptRow:
-    return ConceptRow(
-        id=row[0],
-        spec_id=row[1],
-        term=row[2],
-        layer=int(row[3]),
-        parent_id=row[4],
-        domain=row[5],
-        definition=row[6],
-        aliases=loads_json(row[7]),
-        child_count=int(row[8]),
-        risk_level=row[9],
-        treaty_relevant=bool(row[10]),
-        harness_relevant=bool(row[11]),
-        details=loads_json(row[12]),
-    )
-
-
-def concepts_by_ids(conn: Connection, f: Flavor, ids: Sequence[str]) -> list[ConceptRow]:
-    out: list[ConceptRow] = []
-    for part in chunks(list(ids)):
-        params: list[Any] = []
-        sql = f"SELECT {CONCEPT_COLUMNS} FROM concepts WHERE {f.d.one_of('id', part, params)}"
-        out.extend(concept_row(r) for r in conn.execute(sql, params))
-    return out
-
-
-def concept_names(conn: Connection) -> list[tuple[str, str, str, int, list[str], str]]:
-    """(id, spec_id, term, layer, aliases, definition) of every concept: what find_concept
-    indexes."""
-    rows = conn.execute(
-        "SELECT id, spec_id, term, layer, aliases, definition FROM concepts ORDER BY id"
-    ).fetchall()
-    return [(r[0], r[1], r[2], int(r[3]), loads_json(r[4]), r[5]) for r in rows]
-
-
-def concept_children(
-    conn: Connection, f: Flavor, parent_id: str | None, spec_ids: Sequence[str] | None, limit: int
-) -> tuple[list[ConceptRow], int]:
-    """The children of ``parent_id`` (the roots when None) by name, and how many there are."""
-    params: list[Any] = []
-    clauses = ["parent_id IS NULL" if parent_id is None else f"parent_id = {f.d.mark}"]
-    if parent_id is not None:
-        params.append(parent_id)
-    if spec_ids is not None:
-        clauses.append(f.d.one_of("spec_id", spec_ids, params) if spec_ids else f.d.false)
-    where = " AND ".join(clauses)
-    total = conn.execute(f"SELECT count(*) FROM concepts WHERE {where}", params).fetchone()[0]
-    rows = conn.execute(
-        f"SELECT {CONCEPT_COLUMNS} FROM concepts WHERE {where} ORDER BY term, id LIMIT {f.d.mark}",
-        [*params, limit],
-    ).fetchall()
-    return [concept_row(r) for r in rows], int(total)
-
-
-def concepts_by_term(
-    conn: Connection, f: Flavor, term: str, layer: int | None
-) -> list[tuple[str, str, int]]:
-    """(id, pack_id, imported_us) of the concepts named ``term`` (at ``layer``), newest
-    pack first."""
-    m = f.d.mark
-    sql = (
-        "SELECT c.id, p.pack_id, p.imported_us FROM concepts c"
-        f" JOIN concept_packs p ON p.spec_id = c.spec_id WHERE c.term = {m}"
-    )
-    params: list[Any] = [term]
-    if layer is not None:
-        sql += f" AND c.layer = {m}"
-        params.append(layer)
-    rows = conn.execute(sql + " ORDER BY p.imported_us DESC, c.id", params).fetchall()
-    return [(r[0], r[1], int(r[2])) for r in rows]
-
-
-def episode_counts(conn: Connection, f: Flavor, concept_ids: Sequence[str]) -> dict[str, int]:
-    """Episodes tagged with each of ``concept_ids`` (itself, not its descendants)."""
-    out: dict[str, int] = {}
-    for part in chunks(list(concept_ids)):
-        params: list[Any] = []
-        cond = f.d.one_of("concept_id", part, params)
-        for cid, n in conn.execute(
-            f"SELECT concept_id, count(*) FROM episode_concepts WHERE {cond} GROUP BY concept_id",
-            params,
-        ):
-            out[cid] = int(n)
-    return out
-
-
-# --------------------------------------------------------------------------- graph nodes and edges
 
 
 def add_node(
@@ -426,34 +228,8 @@ def edges(
     return found
 
 
-# The tables, in SQL both databases take. Concepts are small and read everywhere: on Citus
-# they are reference tables (docs/scaling.md), as are Decision and Tool nodes and links.
+# The tables, in SQL both databases take: on Citus, reference tables (docs/scaling.md).
 SCHEMA = """
-CREATE TABLE concept_packs (
-    spec_id TEXT PRIMARY KEY,
-    pack_id TEXT NOT NULL,
-    version TEXT NOT NULL,
-    description TEXT NOT NULL,
-    concept_count INTEGER NOT NULL,
-    imported_us BIGINT NOT NULL
-);
-CREATE TABLE concepts (
-    id TEXT PRIMARY KEY,
-    spec_id TEXT NOT NULL REFERENCES concept_packs (spec_id),
-    term TEXT NOT NULL,
-    layer INTEGER NOT NULL,
-    parent_id TEXT,
-    domain TEXT,
-    definition TEXT NOT NULL,
-    aliases TEXT NOT NULL,
-    child_count INTEGER NOT NULL,
-    risk_level TEXT,
-    treaty_relevant INTEGER NOT NULL,
-    harness_relevant INTEGER NOT NULL,
-    details TEXT NOT NULL
-);
-CREATE INDEX concepts_parent ON concepts (parent_id, term);
-CREATE INDEX concepts_term ON concepts (term, layer);
 CREATE TABLE graph_nodes (
     id TEXT PRIMARY KEY,
     node_type TEXT NOT NULL,
