@@ -27,6 +27,7 @@ from xdb.errors import InvalidRequest, from_validation_errors
 from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest, Provenance
+from xdb.models.log import Comment, TagApplication
 from xdb.store import rows
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect
@@ -183,3 +184,67 @@ def tick(timestep_id: str | None, number: int) -> int | None:
     if parsed is None:
         raise InvalidRequest(f"record {number}: malformed timestep_id {timestep_id!r}")
     return parsed[1]
+
+
+APPLICATION_COLUMNS = (
+    "id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
+    " confidence, source, note, created_us, created_by"
+)
+COMMENT_COLUMNS = (
+    "id, session_id, target_type, tick, event_id, range_start, range_end, content,"
+    " created_us, updated_us, created_by"
+)
+
+
+def annotation_row(
+    kind: str,
+    body: dict[str, Any],
+    number: int,
+    tag_ids: dict[str, str],
+    has_tag: Callable[[str], bool],
+) -> tuple[str, str, tuple[Any, ...]]:
+    """(table, columns, values) of a ``tag_application`` or ``comment`` record, validated;
+    an application's tag is the stored one its imported id maps to (``tag_ids``), and must
+    exist. Each store inserts the row unless its id is stored, in its own words."""
+    if kind == "comment":
+        c = parse(Comment, body, number, kind)
+        return (
+            "comments",
+            COMMENT_COLUMNS,
+            (
+                c.id,
+                c.session_id,
+                c.target_type.value,
+                tick(c.timestep_id, number),
+                c.event_id,
+                c.range_start,
+                c.range_end,
+                c.content,
+                to_us(c.created_at),
+                to_us(c.updated_at),
+                c.created_by,
+            ),
+        )
+    a = parse(TagApplication, body, number, kind)
+    tag_id = tag_ids.get(a.tag_id, a.tag_id)
+    if not has_tag(tag_id):
+        raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
+    return (
+        "tag_applications",
+        APPLICATION_COLUMNS,
+        (
+            a.id,
+            tag_id,
+            a.target_type.value,
+            a.session_id,
+            tick(a.timestep_id, number),
+            a.event_id,
+            a.range_start,
+            a.range_end,
+            a.confidence,
+            a.source.value,
+            a.note,
+            to_us(a.created_at),
+            a.created_by,
+        ),
+    )

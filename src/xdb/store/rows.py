@@ -15,7 +15,8 @@ from pydantic_core import PydanticSerializationError, to_json
 from xdb.ids import timestep_id
 from xdb.models.common import EventType, Fidelity, Role
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store.types import NewEpisode, StoredEpisode, TextDocument
+from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.types import NewEpisode, StoredEpisode, TextChange, TextDocument
 from xdb.timeutil import from_us
 
 TAG_COLUMNS = (
@@ -210,3 +211,21 @@ def text_document(row: Sequence[Any]) -> TextDocument:
 def loads_json(value: Any) -> Any:
     """A JSON column's value: SQLite gives text, psycopg a parsed value."""
     return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def text_changes(
+    conn: Connection, d: Dialect, join: str, after: int, limit: int
+) -> list[TextChange]:
+    """Changes after ``after``: (change, seq, the episode's current text index document, or
+    None when it was deleted). ``join``: how a change c finds its episode e (PostgreSQL
+    joins on the distribution column too)."""
+    return [
+        (int(r[0]), int(r[1]), None if r[2] is None else text_document(r[2:]))
+        for r in conn.execute(
+            "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
+            " e.namespace, e.start_us, e.end_us, e.kind, e.concept_tags, e.labels"
+            f" FROM episode_text_changes c LEFT JOIN episodes e ON {join}"
+            f" WHERE c.change > {d.mark} ORDER BY c.change LIMIT {d.mark}",
+            (after, limit),
+        )
+    ]

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.errors import StoreError
-from xdb.store import sqlbuild
+from xdb.store import rows, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, Placed, context, plan_inserts
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
 from xdb.store.rows import episode as to_stored
-from xdb.store.rows import episode_values, text_document
+from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import POSTGRES
 from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
 
@@ -186,19 +186,9 @@ def _log_text_change(conn: Conn, namespace: str, seq: int) -> None:
 
 
 def text_changes(conn: Conn, after: int, limit: int) -> list[TextChange]:
-    """Changes after ``after``: (change, seq, the episode's current text index document, or
-    None when it was deleted)."""
-    return [
-        (int(r[0]), int(r[1]), None if r[2] is None else text_document(r[2:]))
-        for r in conn.execute(
-            "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
-            " e.namespace, e.start_us, e.end_us, e.kind, e.concept_tags, e.labels"
-            " FROM episode_text_changes c"
-            " LEFT JOIN episodes e ON e.namespace = c.namespace AND e.seq = c.seq"
-            " WHERE c.change > %s ORDER BY c.change LIMIT %s",
-            (after, limit),
-        )
-    ]
+    return rows.text_changes(
+        conn, POSTGRES, "e.namespace = c.namespace AND e.seq = c.seq", after, limit
+    )
 
 
 def latest_text_change(conn: Conn) -> int:

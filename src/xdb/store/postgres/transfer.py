@@ -13,9 +13,8 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from xdb.errors import InvalidRequest
 from xdb.ids import new_id
-from xdb.models.log import Comment, Tag, TagApplication, Timestep
+from xdb.models.log import Tag, Timestep
 from xdb.store import graph_transfer, records, rows
 from xdb.store.postgres import episodes
 from xdb.store.postgres.connection import Conn, lock_episodes
@@ -24,12 +23,12 @@ from xdb.store.records import (
     FORMAT,
     EpisodeRecord,
     SessionRecord,
+    annotation_row,
     check_version,
     new_episode,
     parse,
     unknown_kind,
 )
-from xdb.store.records import tick as tick_of
 from xdb.store.sqlbuild import POSTGRES
 from xdb.store.types import NewEpisode
 from xdb.timeutil import to_us
@@ -185,56 +184,12 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
             tag_ids[t.id] = stored[0] if stored else t.id
             counts["tag"] += added
             skipped += 1 - added
-        elif kind == "tag_application":
-            a = parse(TagApplication, body, number, kind)
-            tag_id = tag_ids.get(a.tag_id, a.tag_id)
-            if not conn.execute("SELECT 1 FROM tags WHERE id = %s", (tag_id,)).fetchone():
-                raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
-            added = _insert_new(
-                conn,
-                "tag_applications",
-                "id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
-                " confidence, source, note, created_us, created_by",
-                (
-                    a.id,
-                    tag_id,
-                    a.target_type.value,
-                    a.session_id,
-                    tick_of(a.timestep_id, number),
-                    a.event_id,
-                    a.range_start,
-                    a.range_end,
-                    a.confidence,
-                    a.source.value,
-                    a.note,
-                    to_us(a.created_at),
-                    a.created_by,
-                ),
+        elif kind in ("tag_application", "comment"):
+            table, columns, values = annotation_row(
+                kind, body, number, tag_ids, lambda tag: _has_tag(conn, tag)
             )
-            counts["tag_application"] += added
-            skipped += 1 - added
-        elif kind == "comment":
-            c = parse(Comment, body, number, kind)
-            added = _insert_new(
-                conn,
-                "comments",
-                "id, session_id, target_type, tick, event_id, range_start, range_end, content,"
-                " created_us, updated_us, created_by",
-                (
-                    c.id,
-                    c.session_id,
-                    c.target_type.value,
-                    tick_of(c.timestep_id, number),
-                    c.event_id,
-                    c.range_start,
-                    c.range_end,
-                    c.content,
-                    to_us(c.created_at),
-                    to_us(c.updated_at),
-                    c.created_by,
-                ),
-            )
-            counts["comment"] += added
+            added = _insert_new(conn, table, columns, values)
+            counts[kind] += added
             skipped += 1 - added
         elif kind in graph_transfer.KINDS:
             skipped += 1 - graph.add(kind, body, number)
@@ -271,3 +226,7 @@ def _insert_new(conn: Conn, table: str, columns: str, values: tuple[Any, ...]) -
             (*values, values[0]),
         ).rowcount
     )
+
+
+def _has_tag(conn: Conn, tag_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM tags WHERE id = %s", (tag_id,)).fetchone() is not None

@@ -13,10 +13,10 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from xdb.store import sqlbuild
+from xdb.store import rows, sqlbuild
 from xdb.store.context import context
 from xdb.store.rows import episode as to_stored
-from xdb.store.rows import episode_values, text_document
+from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.schema import next_number
 from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
@@ -64,18 +64,7 @@ def _log_text_change(conn: sqlite3.Connection, seq: int) -> None:
 
 
 def text_changes(conn: sqlite3.Connection, after: int, limit: int) -> list[TextChange]:
-    """Changes after ``after``: (change, seq, the episode's current text index document, or
-    None when it was deleted)."""
-    return [
-        (int(r[0]), int(r[1]), None if r[2] is None else text_document(r[2:]))
-        for r in conn.execute(
-            "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
-            " e.namespace, e.start_us, e.end_us, e.kind, e.concept_tags, e.labels"
-            " FROM episode_text_changes c LEFT JOIN episodes e ON e.seq = c.seq"
-            " WHERE c.change > ? ORDER BY c.change LIMIT ?",
-            (after, limit),
-        )
-    ]
+    return rows.text_changes(conn, SQLITE, "e.seq = c.seq", after, limit)
 
 
 def latest_text_change(conn: sqlite3.Connection) -> int:

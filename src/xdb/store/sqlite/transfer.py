@@ -11,19 +11,18 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from xdb.errors import InvalidRequest
-from xdb.models.log import Comment, Tag, TagApplication, Timestep
+from xdb.models.log import Tag, Timestep
 from xdb.store import graph_transfer, records, rows
 from xdb.store.records import (
     FORMAT,
     EpisodeRecord,
     SessionRecord,
+    annotation_row,
     check_version,
     import_episode,
     unknown_kind,
 )
 from xdb.store.records import parse as _parse
-from xdb.store.records import tick as _tick
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes, sessions, textindex
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
@@ -120,55 +119,15 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
                 )
             counts["timestep"] += cur.rowcount
             skipped += 1 - cur.rowcount
-        elif kind == "tag_application":
-            a = _parse(TagApplication, body, number, kind)
-            tag_id = tag_ids.get(a.tag_id, a.tag_id)
-            if not conn.execute("SELECT 1 FROM tags WHERE id = ?", (tag_id,)).fetchone():
-                raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
-            tick = _tick(a.timestep_id, number)
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO tag_applications (id, tag_id, target_type, session_id, tick,"
-                " event_id, range_start, range_end, confidence, source, note, created_us,"
-                " created_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    a.id,
-                    tag_id,
-                    a.target_type.value,
-                    a.session_id,
-                    tick,
-                    a.event_id,
-                    a.range_start,
-                    a.range_end,
-                    a.confidence,
-                    a.source.value,
-                    a.note,
-                    to_us(a.created_at),
-                    a.created_by,
-                ),
+        elif kind in ("tag_application", "comment"):
+            table, columns, values = annotation_row(
+                kind, body, number, tag_ids, lambda tag: _has_tag(conn, tag)
             )
-            counts["tag_application"] += cur.rowcount
-            skipped += 1 - cur.rowcount
-        elif kind == "comment":
-            c = _parse(Comment, body, number, kind)
             cur = conn.execute(
-                "INSERT OR IGNORE INTO comments (id, session_id, target_type, tick, event_id,"
-                " range_start, range_end, content, created_us, updated_us, created_by)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    c.id,
-                    c.session_id,
-                    c.target_type.value,
-                    _tick(c.timestep_id, number),
-                    c.event_id,
-                    c.range_start,
-                    c.range_end,
-                    c.content,
-                    to_us(c.created_at),
-                    to_us(c.updated_at),
-                    c.created_by,
-                ),
+                f"INSERT OR IGNORE INTO {table} ({columns}) VALUES ({SQLITE.marks(len(values))})",
+                values,
             )
-            counts["comment"] += cur.rowcount
+            counts[kind] += cur.rowcount
             skipped += 1 - cur.rowcount
         elif kind == "episode":
             record = _parse(EpisodeRecord, body, number, kind)
@@ -191,3 +150,7 @@ def _ensure_session(conn: sqlite3.Connection, session_id: str, ts_us: int) -> No
         " VALUES (?, 1, ?, ?)",
         (session_id, ts_us, ts_us),
     )
+
+
+def _has_tag(conn: sqlite3.Connection, tag_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM tags WHERE id = ?", (tag_id,)).fetchone() is not None
