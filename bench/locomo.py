@@ -1,6 +1,6 @@
 """LoCoMo retrieval benchmark: does search_episodes find the turns that answer a question?
 
-    python -m bench.locomo ../shared/data/locomo/locomo-dev.json [--embedder minilm]
+    python -m bench.locomo ../shared/data/locomo/locomo-dev.json [--embedder minilm] [--cv]
 
 Each conversation goes into its own namespace, each turn becomes one episode ("Speaker:
 text [image: caption]") dated with its session's date. Every question of categories 1-4 is
@@ -8,6 +8,13 @@ asked with ``search_episodes`` (text only, its conversation's namespace). A ques
 for recall_any@k when any of its evidence turns is in the top k (malformed evidence ids count
 as misses); session level uses the D<n> part. The hybrid ranking is printed beside a
 BM25-only and a vector-only ranking of the same data, in the same process.
+
+``--cv`` cross-validates the fusion weights (``xdb.ops.ranking.Weights``): for each
+conversation, the weights that score best (turn@10, then turn@5) on the other
+conversations are fitted on a grid, and the held-out conversation is scored with them;
+the per-fold and mean figures are printed for the hybrid ranking and for BM25 and vectors
+alone (each with its own fitted session boost). Each question's lists are read once and
+fused again for every grid point, so the grid costs no more reads.
 
 The data stays where it is (CC BY-NC 4.0): nothing of it is copied into the repository.
 """
@@ -25,8 +32,8 @@ from typing import Any
 
 import xdb
 from xdb.models.common import Caller
+from xdb.ops.ranking import DEFAULT_WEIGHTS, Ranking, Signals, Weights, fuse
 from xdb.ops.registry import Context
-from xdb.ops.search import TEXT_WEIGHT, Ranking
 from xdb.store.types import EpisodeFilter
 
 CATEGORIES = (1, 2, 3, 4)
@@ -98,6 +105,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--db", default=":memory:", help="where to build the database (an existing one is reused)"
     )
+    parser.add_argument("--cv", action="store_true", help="cross-validate the fusion weights")
     args = parser.parse_args(argv)
     samples = json.loads(args.path.read_text(encoding="utf-8"))
     questions = [
@@ -129,13 +137,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             f" {searchable[10] * 1e3:.0f} ms p50, {searchable[-1] * 1e3:.0f} ms max (target 1 s)"
         )
         ctx = Context(db.store, Caller(), lambda: "", {}, db.indexer)
-        runs = {"hybrid": TEXT_WEIGHT, "bm25 only": 1.0, "vector only": 0.0}
+        base = DEFAULT_WEIGHTS
+        runs = {
+            "hybrid": base,
+            "bm25 only": Weights(1.0, base.session_boost),
+            "vector only": Weights(0.0, base.session_boost),
+        }
         results = {}
         for name, weight in runs.items():
             ranked, took = [], []
             for q in questions:
                 t0 = time.perf_counter()
-                ranking = Ranking(q["question"], [], 0.5, 0.0, text_weight=weight)
+                ranking = Ranking(q["question"], [], 0.5, 0.0, weights=weight)
                 top = ranking.rank(ctx, EpisodeFilter(namespace=q["sample"]))[:10]
                 took.append(time.perf_counter() - t0)
                 found = ctx.store.episodes_by_seqs([s for s, _ in top])
@@ -150,6 +163,20 @@ def main(argv: Sequence[str] | None = None) -> None:
                 text_query=q["question"], namespace=q["sample"], page={"page_size": 10}
             )
         per_call = (time.perf_counter() - t0) / min(100, len(questions)) * 1e3
+        if args.cv:
+            signals = [
+                Ranking(q["question"], [], 0.5, 0.0).signals(
+                    ctx, EpisodeFilter(namespace=q["sample"]), sessions=True
+                )
+                for q in questions
+            ]
+            turns = {
+                s: dia[e.episode.id]
+                for s, e in ctx.store.episodes_by_seqs(
+                    sorted({seq for sig in signals for seq in _seqs(sig)})
+                ).items()
+                if e.episode.id in dia
+            }
     print(f"{len(questions)} questions (categories 1-4), embedder {args.embedder}")
     print(f"{'run':<12} {'turn@5':>7} {'turn@10':>8} {'session@5':>10} {'p50 ms':>7}")
     for name, r in results.items():
@@ -164,6 +191,70 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"target turn recall_any@10 >= 0.80: {'met' if target >= 0.8 else 'NOT met'} ({target:.3f})"
     )
     print(f"hybrid above both single signals: {'yes' if target > best_single else 'NO'}")
+    if args.cv:
+        cross_validate(questions, signals, turns)
+
+
+TEXT_GRID = [i / 10 for i in range(11)]
+BOOST_GRID = [i / 10 for i in range(7)]
+
+
+def _seqs(signals: Signals) -> set[int]:
+    return set(signals.bm25) | set(signals.vectors)
+
+
+def _ranked(
+    signals: list[Signals], turns: dict[int, str], weights: Weights, which: list[int]
+) -> list[list[str]]:
+    return [[turns[s] for s, _ in fuse(signals[i], weights)[:10] if s in turns] for i in which]
+
+
+def cross_validate(
+    questions: list[dict[str, Any]], signals: list[Signals], turns: dict[int, str]
+) -> None:
+    """Leave one conversation out: fit the weights on the others, score the one left."""
+    folds = sorted({q["sample"] for q in questions})
+    grids = {
+        "hybrid": [Weights(t, b) for t in TEXT_GRID[1:-1] for b in BOOST_GRID],
+        "bm25 only": [Weights(1.0, b) for b in BOOST_GRID],
+        "vector only": [Weights(0.0, b) for b in BOOST_GRID],
+    }
+    cache: dict[tuple[Weights, str], list[list[str]]] = {}
+    by_fold = {f: [i for i, q in enumerate(questions) if q["sample"] == f] for f in folds}
+
+    def ranked(weights: Weights, fold: str) -> list[list[str]]:
+        key = (weights, fold)
+        if key not in cache:
+            cache[key] = _ranked(signals, turns, weights, by_fold[fold])
+        return cache[key]
+
+    def scored(weights: Weights, among: list[str]) -> dict[str, float]:
+        tops = [top for f in among for top in ranked(weights, f)]
+        return score(tops, [questions[i] for f in among for i in by_fold[f]])
+
+    print(f"\ncross-validation, {len(folds)} folds (one conversation held out each)")
+    head = f"{'held out':<10} {'run':<12} {'weights':<16}"
+    print(f"{head} {'turn@5':>7} {'turn@10':>8} {'session@5':>10}")
+    means: dict[str, dict[str, float]] = {name: {} for name in grids}
+    for fold in folds:
+        rest = [f for f in folds if f != fold]
+        for name, grid in grids.items():
+            best = max(
+                grid,
+                key=lambda w: ((r := scored(w, rest))["turn@10"], r["turn@5"], -abs(w.text - 0.5)),
+            )
+            result = scored(best, [fold])
+            for k, v in result.items():
+                means[name][k] = means[name].get(k, 0.0) + v / len(folds)
+            shown = f"t={best.text:.1f} s={best.session_boost:.1f}"
+            print(
+                f"{fold:<10} {name:<12} {shown:<16} {result['turn@5']:>7.3f}"
+                f" {result['turn@10']:>8.3f} {result['session@5']:>10.3f}"
+            )
+    print("mean of the folds' figures")
+    for name, r in means.items():
+        figures = f"{r['turn@5']:>7.3f} {r['turn@10']:>8.3f} {r['session@5']:>10.3f}"
+        print(f"{'':<10} {name:<12} {'':<16} {figures}")
 
 
 if __name__ == "__main__":

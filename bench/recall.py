@@ -40,8 +40,8 @@ import numpy as np
 
 import xdb
 from xdb.models.common import Caller
+from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context
-from xdb.ops.search import Ranking
 from xdb.store.types import ConceptCondition, EpisodeFilter
 from xdb.timeutil import to_us
 

@@ -23,8 +23,9 @@ from xdb.models.episodes import (
     SimilarEpisodesResponse,
 )
 from xdb.ops.graph import graph_edges, graph_nodes, walk
+from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context, Operation
-from xdb.ops.search import Ranking, hit, shown_fields
+from xdb.ops.search import hit, shown_fields
 from xdb.store.episode_row import episode_row
 from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.timeutil import from_us, now_us

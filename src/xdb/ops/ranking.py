@@ -1,0 +1,195 @@
+"""Hybrid relevance: the ranked lists a search reads, and how they are fused.
+
+Relevance fuses up to three ranked lists, each computed under the request's filters:
+
+- text: BM25 over summary and content, from the query's content words (``xdb.text``);
+- vector: cosine similarity of the query's embedding to the episodes' (current model only);
+- concept: the summed scores of the requested (present) concepts an episode carries.
+
+Each list is min-max normalised to 0..1 over its own candidates. Text relevance is
+``text * bm25 + (1 - text) * vector`` (``Weights``), then each episode gains
+``session_boost`` times the best text score in its session. Then ``score_weight`` mixes
+concept match against text, and ``recency_weight`` mixes in ``exp(-age / RECENCY_SCALE)``
+of the episode's end time. The ranking covers the best ``MAX_CANDIDATES`` episodes.
+
+Reading and fusing are apart (``Ranking.signals``, then ``fuse``): fusing the same signals
+under other weights reads nothing again, which is how ``bench/locomo.py --cv`` fits the
+weights on some conversations and scores them on others.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdb.index.candidates import Allowlist, VectorQuery
+from xdb.ops.registry import Context
+from xdb.store.types import EpisodeFilter
+from xdb.text import search_terms
+from xdb.timeutil import now_us
+
+MAX_CANDIDATES = 1000
+LIST_DEPTH = 200  # how deep each ranked list reaches before fusion
+RECENCY_SCALE_US = 30 * 86_400 * 1_000_000  # recency decays by 1/e every 30 days
+
+Ranked = list[tuple[int, float]]
+Places = dict[int, tuple[str | None, int]]  # seq -> (session or None, end time in µs)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How text relevance is made from its lists (see the module's docstring)."""
+
+    text: float = 0.5  # BM25's share of text relevance; the vector list gets the rest
+    session_boost: float = 0.3  # share of the best text score in an episode's session
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+@dataclass
+class Signals:
+    """What a ranking read: each list normalised, and where its episodes sit."""
+
+    bm25: dict[int, float] = field(default_factory=dict)
+    vectors: dict[int, float] = field(default_factory=dict)
+    concepts: dict[int, float] = field(default_factory=dict)
+    places: Places = field(default_factory=dict)
+    has_text: bool = False
+
+
+def normalised(ranked: Ranked) -> dict[int, float]:
+    if not ranked:
+        return {}
+    values = [v for _, v in ranked]
+    lo, hi = min(values), max(values)
+    if hi - lo < 1e-12:
+        return {seq: 1.0 for seq, _ in ranked}
+    return {seq: (v - lo) / (hi - lo) for seq, v in ranked}
+
+
+def fuse(
+    signals: Signals,
+    weights: Weights = DEFAULT_WEIGHTS,
+    score_weight: float = 0.5,
+    recency_weight: float = 0.0,
+    exclude: set[int] | None = None,
+    now: int | None = None,
+) -> Ranked:
+    """(seq, score) best first, ties broken by newer seq first."""
+    bm25, vectors = signals.bm25, signals.vectors
+    text_scores: dict[int, float] = {}
+    for seq in bm25.keys() | vectors.keys():
+        if vectors:
+            text_scores[seq] = weights.text * bm25.get(seq, 0.0) + (1 - weights.text) * vectors.get(
+                seq, 0.0
+            )
+        else:
+            text_scores[seq] = bm25[seq]
+    text_scores = _session_boost(text_scores, signals.places, weights.session_boost)
+    concept_scores = signals.concepts
+    if signals.has_text and concept_scores:
+        w = score_weight
+        seqs = text_scores.keys() | concept_scores.keys()
+        fused = {
+            s: (1 - w) * text_scores.get(s, 0.0) + w * concept_scores.get(s, 0.0) for s in seqs
+        }
+    else:
+        fused = text_scores or dict(concept_scores)
+    if exclude:
+        fused = {s: v for s, v in fused.items() if s not in exclude}
+    if recency_weight > 0 and fused:
+        now = now_us() if now is None else now
+        rw, places = recency_weight, signals.places
+        fused = {
+            s: (1 - rw) * v
+            + rw * math.exp(-max(0, now - places.get(s, (None, now))[1]) / RECENCY_SCALE_US)
+            for s, v in fused.items()
+        }
+    ranked = sorted(fused.items(), key=lambda item: (-item[1], -item[0]))
+    return ranked[:MAX_CANDIDATES]
+
+
+def _session_boost(scores: dict[int, float], places: Places, boost: float) -> dict[int, float]:
+    """Lift each episode by its session's best text score: the turns around an answer are
+    often what the question names."""
+    if not scores or boost == 0:
+        return scores
+    best: dict[str, float] = {}
+    for seq, v in scores.items():
+        if (session := places.get(seq, (None, 0))[0]) is not None:
+            best[session] = max(best.get(session, 0.0), v)
+    return {
+        seq: v + boost * best.get(places.get(seq, (None, 0))[0] or "", 0.0)
+        for seq, v in scores.items()
+    }
+
+
+@dataclass
+class Ranking:
+    """Fused relevance for a set of filters; what search and similar_episodes share.
+
+    It plans which lists it needs, reads them through the handle's ``Candidates`` strategy
+    (``index/candidates.py``), whatever the store, and fuses them. Store round trips of a
+    relevance search, warm: text alone, 5 on SQLite (the snapshot's ``episode_max_seq``,
+    the text index's look at the change log, the vector index's ``load_vectors`` catch-up,
+    ``episode_places`` for the session boost and recency, ``episodes_by_seqs`` for the page)
+    and 4 on PostgreSQL (one ``episode_vector_ranking`` for the vectors); a filter the
+    indexes cannot apply adds one allowlist read, which on PostgreSQL also brings the vector
+    ranking, the change-log head and the sessions (3 in all). Concepts without text: the
+    snapshot, ``episode_concept_ranking`` and the page."""
+
+    text: str | None
+    concept_ids: list[str]
+    score_weight: float
+    recency_weight: float
+    max_vseq: int | None = None
+    weights: Weights = DEFAULT_WEIGHTS
+    query_vector: Any = None  # the text's embedding, when the caller already has it
+
+    def rank(self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None) -> Ranked:
+        """(seq, score) best first; ties broken by newer seq first."""
+        signals = self.signals(ctx, flt)
+        return fuse(signals, self.weights, self.score_weight, self.recency_weight, exclude)
+
+    def signals(self, ctx: Context, flt: EpisodeFilter, sessions: bool | None = None) -> Signals:
+        """Read the lists. ``sessions``: read where the text matches sit even when these
+        weights do not boost by session (None: only when they do, or for recency)."""
+        found = ctx.candidates
+        out = Signals(has_text=bool(self.text))
+        query = VectorQuery(self.text, self.query_vector, self.max_vseq) if self.text else None
+        allowed: Allowlist | None = None
+        if query is not None and flt.needs_allowlist:
+            # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
+            # with concepts to rank by, the same pass scores them and gives the sessions.
+            allowed = found.allowlist(flt, self.concept_ids, query, LIST_DEPTH)
+        if query is not None:
+            terms = search_terms(query.text)
+            out.bm25 = normalised(found.text_ranking(flt, terms, LIST_DEPTH, allowed))
+            out.vectors = normalised(found.vector_ranking(flt, query, LIST_DEPTH, allowed))
+            self.max_vseq = query.max_vseq
+        if self.concept_ids:
+            raw = allowed.concepts if allowed is not None else None
+            if raw is None:
+                raw = found.concept_ranking(flt, self.concept_ids, MAX_CANDIDATES)
+            n = len(self.concept_ids)
+            out.concepts = {seq: v / n for seq, v in raw[:MAX_CANDIDATES]}
+        if sessions is None:
+            sessions = self.weights.session_boost != 0
+        out.places = self._places(ctx, out, allowed, sessions)
+        return out
+
+    def _places(
+        self, ctx: Context, signals: Signals, allowed: Allowlist | None, sessions: bool
+    ) -> Places:
+        """(session, end time) of the scored episodes, read once for both the session boost
+        and recency; only the sessions (from the allowlist, when read) without recency."""
+        text_seqs = signals.bm25.keys() | signals.vectors.keys()
+        if self.recency_weight > 0:
+            return ctx.store.episode_places(list(text_seqs | signals.concepts.keys()))
+        if not (sessions and text_seqs):
+            return {}
+        if allowed is not None and allowed.sessions is not None:
+            return {seq: (allowed.sessions.get(seq), 0) for seq in text_seqs}
+        return ctx.store.episode_places(list(text_seqs))

@@ -1,0 +1,64 @@
+"""Fusion of the ranked lists: weights, the session boost, recency, and reading once."""
+
+from __future__ import annotations
+
+import xdb
+from xdb.models.common import Caller
+from xdb.ops.ranking import RECENCY_SCALE_US, Ranking, Signals, Weights, fuse, normalised
+from xdb.ops.registry import Context
+from xdb.store.types import EpisodeFilter
+
+
+def test_lists_are_min_max_normalised() -> None:
+    assert normalised([(1, 4.0), (2, 2.0), (3, 3.0)]) == {1: 1.0, 2: 0.0, 3: 0.5}
+    assert normalised([(1, 7.0), (2, 7.0)]) == {1: 1.0, 2: 1.0}  # no spread: all best
+    assert normalised([]) == {}
+
+
+def test_the_text_weight_moves_between_bm25_and_vectors() -> None:
+    signals = Signals(bm25={1: 1.0, 2: 0.0}, vectors={1: 0.0, 2: 1.0, 3: 0.5}, has_text=True)
+    assert [s for s, _ in fuse(signals, Weights(1.0, 0.0))][:1] == [1]
+    assert [s for s, _ in fuse(signals, Weights(0.0, 0.0))][:1] == [2]
+    half = dict(fuse(signals, Weights(0.5, 0.0)))
+    assert half == {1: 0.5, 2: 0.5, 3: 0.25}
+    # Without a vector list (nothing embedded yet), text relevance is BM25 alone.
+    only = Signals(bm25={1: 1.0, 2: 0.25}, has_text=True)
+    assert dict(fuse(only, Weights(0.2, 0.0))) == {1: 1.0, 2: 0.25}
+
+
+def test_the_session_boost_lifts_an_episodes_session_mates() -> None:
+    places = {1: ("A", 0), 2: ("A", 0), 3: ("B", 0), 4: (None, 0)}
+    signals = Signals(bm25={1: 1.0, 2: 0.2, 3: 0.3, 4: 0.3}, places=places, has_text=True)
+    plain = [s for s, _ in fuse(signals, Weights(1.0, 0.0))]
+    lifted = dict(fuse(signals, Weights(1.0, 0.5)))
+    assert plain == [1, 4, 3, 2]
+    assert lifted[2] == 0.2 + 0.5 * 1.0 and lifted[3] == 0.3 + 0.5 * 0.3
+    assert lifted[4] == 0.3  # in no session: no lift
+
+
+def test_concepts_mix_with_text_by_score_weight_and_recency_by_age() -> None:
+    now = 10 * RECENCY_SCALE_US
+    signals = Signals(
+        bm25={1: 1.0, 2: 0.0},
+        concepts={2: 1.0},
+        places={1: (None, 0), 2: (None, now)},
+        has_text=True,
+    )
+    assert [s for s, _ in fuse(signals, Weights(1.0, 0.0), score_weight=0.2)] == [1, 2]
+    assert [s for s, _ in fuse(signals, Weights(1.0, 0.0), score_weight=0.8)] == [2, 1]
+    aged = dict(fuse(signals, Weights(1.0, 0.0), 0.2, recency_weight=0.5, now=now))
+    assert aged[2] > aged[1]  # the old episode lost its lead to the new one
+    assert abs(aged[1] - (0.5 * 0.8 + 0.5 * 2.718281828459045**-10)) < 1e-9
+    assert fuse(signals, Weights(), exclude={1, 2}) == []
+
+
+def test_signals_read_once_fuse_as_the_ranking_does() -> None:
+    with xdb.connect(":memory:", embedder="hash") as db:
+        for i, text in enumerate(["kayak on the lake", "lunch", "kayak repair", "budget"]):
+            db.add_episode(content=text, session_id=f"s{i % 2}")
+        assert db.wait_for_embeddings(30)
+        ctx = Context(db.store, Caller(), lambda: "s0", indexer=db.indexer)
+        for weights in (Weights(), Weights(0.9, 0.0), Weights(0.2, 0.6)):
+            ranking = Ranking("kayak", [], 0.5, 0.0, weights=weights)
+            signals = Ranking("kayak", [], 0.5, 0.0).signals(ctx, EpisodeFilter(), sessions=True)
+            assert ranking.rank(ctx, EpisodeFilter()) == fuse(signals, weights)
