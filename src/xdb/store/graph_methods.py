@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from xdb.store import concepts, graph_edges, usage
+from xdb.store import concepts as concept_sql
+from xdb.store import graph_edges, usage
 from xdb.store.sqlbuild import Flavor
 from xdb.store.types import ConceptRow, EpisodeFilter, GraphEdgeRow, HierarchyStep, PackRow
 
@@ -28,45 +29,47 @@ class GraphMethods:
     def import_concept_pack(
         self,
         pack: PackRow,
-        rows: Sequence[ConceptRow],
+        concepts: Sequence[ConceptRow],
         related: Sequence[tuple[str, str]],
         created_by: str,
     ) -> bool:
         f = self._flavor
         return self._graph_write(
-            lambda c: concepts.import_pack(c, f, pack, rows, related, created_by)
+            lambda c: concept_sql.import_pack(c, f, pack, concepts, related, created_by)
         )
 
     def concept_packs(self) -> list[PackRow]:
-        return self._graph_read(concepts.packs)
+        return self._graph_read(concept_sql.packs)
 
     def concepts_by_ids(self, ids: Sequence[str]) -> list[ConceptRow]:
-        return self._graph_read(lambda c: concepts.concepts_by_ids(c, self._flavor, ids))
+        return self._graph_read(lambda c: concept_sql.concepts_by_ids(c, self._flavor, ids))
 
     def concept_names(self) -> list[tuple[str, str, str, int, list[str], str]]:
-        return self._graph_read(concepts.concept_names)
+        return self._graph_read(concept_sql.concept_names)
 
     def concept_children(
         self, parent_id: str | None, spec_ids: Sequence[str] | None, limit: int
     ) -> tuple[list[ConceptRow], int]:
         return self._graph_read(
-            lambda c: concepts.concept_children(c, self._flavor, parent_id, spec_ids, limit)
+            lambda c: concept_sql.concept_children(c, self._flavor, parent_id, spec_ids, limit)
         )
 
     def concepts_by_term(self, term: str, layer: int | None) -> list[tuple[str, str, int]]:
-        return self._graph_read(lambda c: concepts.concepts_by_term(c, self._flavor, term, layer))
+        return self._graph_read(
+            lambda c: concept_sql.concepts_by_term(c, self._flavor, term, layer)
+        )
 
     def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]:
-        return self._graph_read(lambda c: concepts.episode_counts(c, self._flavor, concept_ids))
+        return self._graph_read(lambda c: concept_sql.episode_counts(c, self._flavor, concept_ids))
 
     def concept_subtree(self, concept_id: str) -> list[str]:
-        return self._graph_read(lambda c: concepts.subtree(c, self._flavor.d, concept_id))
+        return self._graph_read(lambda c: concept_sql.subtree(c, self._flavor.d, concept_id))
 
     def concept_walk(
         self, seeds: Sequence[str], max_depth: int, up: bool, down: bool
     ) -> list[HierarchyStep]:
         return self._graph_read(
-            lambda c: concepts.walk(c, self._flavor.d, seeds, max_depth, up, down)
+            lambda c: concept_sql.walk(c, self._flavor.d, seeds, max_depth, up, down)
         )
 
     # ------------------------------------------------------------------ the graph
