@@ -16,6 +16,7 @@ def test_all_is_pinned() -> None:
         "InvalidRequest",
         "MigrationError",
         "NotFound",
+        "NotReady",
         "PermissionDenied",
         "StoreError",
         "XdbError",

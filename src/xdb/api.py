@@ -506,6 +506,7 @@ class Operations:
         namespace: str | None = None,
         sort: SortLike | None = None,
         page: PageLike | None = None,
+        wait_for_embeddings_s: float | None = None,
     ) -> SearchEpisodesResponse:
         """Search episodes by concepts, text, time, kind, labels; hybrid relevance, stable paging.
 
@@ -519,6 +520,10 @@ class Operations:
             sort: Default: None, meaning {'by': 'relevance', 'score_weight': 0.5, 'recency_weight':
                 0.0, 'seed': 0}.
             page: Default: None, meaning {'page_size': 20, 'cursor': None}.
+            wait_for_embeddings_s: Read your writes: wait up to this many seconds for the embedding
+                worker to reach every stored episode before ranking (default: rank at once; an
+                episode not embedded yet is ranked by its text alone). On timeout the search fails
+                with not_ready. Default: None.
         """
         payload: dict[str, Any] = {}
         if concept_filters is not None:
@@ -537,6 +542,8 @@ class Operations:
             payload["sort"] = sort
         if page is not None:
             payload["page"] = page
+        if wait_for_embeddings_s is not None:
+            payload["wait_for_embeddings_s"] = wait_for_embeddings_s
         return cast(
             "SearchEpisodesResponse", self.run(REGISTRY["experience.search_episodes"], payload)
         )

@@ -8,6 +8,7 @@ edge (MCP ``isError``, an HTTP status with the JSON envelope, CLI exit code 2)::
     ├── NotFound                  404  an id that names nothing (timestep, event, tag, session)
     ├── Conflict                  409  the request contradicts what is stored
     ├── PermissionDenied          403  the caller may not do this (policy)
+    ├── NotReady                  503  what was asked to be waited for was not ready in time
     └── StoreError                500  the storage failed; nothing was written
         └── MigrationError        500  the file's schema cannot be brought up to date
 """
@@ -22,6 +23,7 @@ __all__ = [
     "InvalidRequest",
     "MigrationError",
     "NotFound",
+    "NotReady",
     "PermissionDenied",
     "StoreError",
     "XdbError",
@@ -73,6 +75,14 @@ class PermissionDenied(XdbError):
 
     code = "permission_denied"
     status = 403
+
+
+class NotReady(XdbError):
+    """A read asked to wait for something (e.g. the vectors of episodes it would otherwise
+    miss) that was not ready within its bound; nothing was answered, retrying may succeed."""
+
+    code = "not_ready"
+    status = 503
 
 
 class StoreError(XdbError):

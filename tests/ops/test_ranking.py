@@ -6,7 +6,7 @@ import xdb
 from xdb.models.common import Caller
 from xdb.ops.ranking import RECENCY_SCALE_US, Ranking, Signals, Weights, fuse, normalised
 from xdb.ops.registry import Context
-from xdb.store.types import EpisodeFilter
+from xdb.store.types import EpisodeFilter, Place
 
 
 def test_lists_are_min_max_normalised() -> None:
@@ -24,16 +24,40 @@ def test_the_text_weight_moves_between_bm25_and_vectors() -> None:
     # Without a vector list (nothing embedded yet), text relevance is BM25 alone.
     only = Signals(bm25={1: 1.0, 2: 0.25}, has_text=True)
     assert dict(fuse(only, Weights(0.2, 0.0))) == {1: 1.0, 2: 0.25}
+    # Episodes newer than the vectors (4, 5: the worker is behind) are ranked by BM25
+    # alone; the rest by the mix.
+    behind = Signals(
+        bm25={1: 1.0, 4: 0.5, 5: 0.25}, vectors={1: 0.0, 2: 1.0}, has_text=True, vector_head=3
+    )
+    assert dict(fuse(behind, Weights(0.5, 0.0))) == {1: 0.5, 2: 0.5, 4: 0.5, 5: 0.25}
 
 
 def test_the_session_boost_lifts_an_episodes_session_mates() -> None:
-    places = {1: ("A", 0), 2: ("A", 0), 3: ("B", 0), 4: (None, 0)}
+    places = {1: Place("A", 0), 2: Place("A", 0), 3: Place("B", 0)}
     signals = Signals(bm25={1: 1.0, 2: 0.2, 3: 0.3, 4: 0.3}, places=places, has_text=True)
     plain = [s for s, _ in fuse(signals, Weights(1.0, 0.0))]
     lifted = dict(fuse(signals, Weights(1.0, 0.5)))
     assert plain == [1, 4, 3, 2]
     assert lifted[2] == 0.2 + 0.5 * 1.0 and lifted[3] == 0.3 + 0.5 * 0.3
-    assert lifted[4] == 0.3  # in no session: no lift
+    assert lifted[4] == 0.3  # placed nowhere: no lift
+
+
+def test_without_a_session_the_lift_comes_from_the_namespace_nearby_in_time() -> None:
+    minute = 60_000_000
+
+    def loose(namespace: str, minutes: int) -> Place:
+        return Place(None, 0, namespace, minutes * minute)
+
+    # 1 and 2 are 20 minutes apart, 3 is 25 after 2 (45 after 1), 4 is elsewhere, 5 is in
+    # a session of its own; each is lifted by the best within 30 minutes of it.
+    places = {1: loose("n", 0), 2: loose("n", 20), 3: loose("n", 45), 4: loose("m", 0)}
+    places[5] = Place("s", 0, "n", 0)
+    bm25 = {1: 1.0, 2: 0.1, 3: 0.2, 4: 0.3, 5: 0.4}
+    lifted = dict(fuse(Signals(bm25=bm25, places=places, has_text=True), Weights(1.0, 0.5)))
+    assert lifted[1] == 1.0 + 0.5 * 1.0
+    assert lifted[2] == 0.1 + 0.5 * 1.0
+    assert lifted[3] == 0.2 + 0.5 * 0.2  # 1 is too long before it; 2 scored less
+    assert lifted[4] == 0.3 + 0.5 * 0.3 and lifted[5] == 0.4 + 0.5 * 0.4
 
 
 def test_concepts_mix_with_text_by_score_weight_and_recency_by_age() -> None:
@@ -41,7 +65,7 @@ def test_concepts_mix_with_text_by_score_weight_and_recency_by_age() -> None:
     signals = Signals(
         bm25={1: 1.0, 2: 0.0},
         concepts={2: 1.0},
-        places={1: (None, 0), 2: (None, now)},
+        places={1: Place(None, 0), 2: Place(None, now)},
         has_text=True,
     )
     assert [s for s, _ in fuse(signals, Weights(1.0, 0.0), score_weight=0.2)] == [1, 2]

@@ -19,7 +19,7 @@ from tests.store._data import DAY, T0, episode
 from xdb.errors import StoreError
 from xdb.store.protocol import Store
 from xdb.store.records import episode_record
-from xdb.store.types import ConceptCondition, EpisodeFilter, NewEpisode
+from xdb.store.types import ConceptCondition, EpisodeFilter, NewEpisode, Place
 
 MakeStore = Callable[[str], Store]
 MIN = 60_000_000
@@ -101,8 +101,9 @@ def test_episodes_read_back_as_written(filled: Store) -> None:
     assert filled.episode_max_seq() == 6
     places = filled.episode_places([1, 4, 3, 99])
     assert places == {
-        s: (written[f"episode-{s:03d}"].session_id, written[f"episode-{s:03d}"].end_us)
+        s: Place(e.session_id, e.end_us, e.namespace, e.start_us)
         for s in (1, 3, 4)
+        if (e := written[f"episode-{s:03d}"])
     }
     assert [places[s][0] for s in (1, 3, 4)] == ["conv", "other", None]
 
@@ -113,6 +114,43 @@ def test_neighbours_follow_time_within_a_session(filled: Store) -> None:
     assert filled.episode_neighbours(2) == ("episode-005", None)
     assert filled.episode_neighbours(4) == (None, None)  # no session
     assert filled.episode_neighbours(99) == (None, None)
+
+
+def test_sessionless_episodes_are_neighbours_within_the_gap_in_their_namespace(
+    store: Store,
+) -> None:
+    # 1, 2 and 3 within 30 minutes of the one before; 4 an hour later; 5 elsewhere; 6 has a
+    # session. Neighbours give context: 2 is found by 1's and 3's words.
+    for n, text, minute, namespace, session in [
+        (1, "alpha", 0, "default", None),
+        (2, "bravo", 20, "default", None),
+        (3, "charlie", 45, "default", None),
+        (4, "delta", 105, "default", None),
+        (5, "echo", 21, "elsewhere", None),
+        (6, "foxtrot", 21, "default", "conv"),
+    ]:
+        store.add_episode(
+            episode(n, text, namespace=namespace, session=session, start_us=T0 + minute * MIN)
+        )
+    assert store.episode_neighbours(1) == (None, "episode-002")
+    assert store.episode_neighbours(2) == ("episode-001", "episode-003")
+    assert store.episode_neighbours(3) == ("episode-002", None)  # 4 is an hour on
+    assert store.episode_neighbours(4) == (None, None)
+    assert store.episode_neighbours(5) == (None, None)
+    assert store.episode_neighbours(6) == (None, None)
+
+    def found(word: str) -> set[int]:
+        return {s for s, _ in store.episode_text_ranking(EpisodeFilter(), [word], 10)}
+
+    assert found("alpha") == {1, 2} and found("charlie") == {2, 3}
+    assert found("delta") == {4} and found("echo") == {5} and found("foxtrot") == {6}
+    # One arriving between 3 and 4 joins them: each now has a neighbour on that side.
+    store.add_episode(episode(7, "golf", session=None, start_us=T0 + 75 * MIN))
+    assert store.episode_neighbours(7) == ("episode-003", "episode-004")
+    assert found("golf") == {3, 4, 7}
+    assert store.delete_episode("episode-002") == 2
+    assert store.episode_neighbours(1) == (None, None)  # 3 starts 45 minutes after it
+    assert found("alpha") == {1}
 
 
 def test_delete_takes_everything_that_hangs_on_the_episode(filled: Store) -> None:
@@ -271,7 +309,8 @@ def test_text_ranking_matches_words_stems_and_context(filled: Store) -> None:
 
 def test_text_ranking_puts_the_clear_winner_first(store: Store) -> None:
     for n, text in enumerate(["apple apple apple banana", "apple cherry", "cherry banana"], 1):
-        store.add_episode(episode(n, text, session=None, summary=""))
+        # Each in a namespace of its own: no neighbour's words in its context.
+        store.add_episode(episode(n, text, namespace=f"ns{n}", session=None, summary=""))
     apple = store.episode_text_ranking(EpisodeFilter(), ["apple"], 10)
     assert [s for s, _ in apple] == [1, 2]
     both = store.episode_text_ranking(EpisodeFilter(), ["apple", "cherry"], 10)
@@ -459,8 +498,10 @@ def test_an_import_leaves_what_one_insert_after_another_leaves(make_store: MakeS
         return episode(
             n,
             f"Note {n} on {words}." + ("x" * 1500 if n % 7 == 0 else ""),
-            session=rng.choice(["a", "b", "c", None]),
-            start_us=T0 + rng.randrange(15) * MIN,
+            # Sessionless ones in two namespaces, some within the 30-minute gap, some not.
+            namespace=rng.choice(["default", "default", "elsewhere"]),
+            session=rng.choice(["a", "b", "c", None, None]),
+            start_us=T0 + rng.randrange(15) * 6 * MIN,
             concepts=[(f"c/{rng.randrange(3)}", 0.5, "stable"), ("c/0", 0.9, "stable")],
         )
 

@@ -110,6 +110,11 @@ class Candidates(Protocol):
         """Matches carrying any of ``concept_ids``, by summed tag score."""
         ...
 
+    def catch_up(self, timeout: float) -> str | None:
+        """Wait up to ``timeout`` seconds until every stored episode is in every list (the
+        vectors' worker has reached them); None when it is, else why not."""
+        ...
+
 
 class StoreCandidates:
     """Every list from the store's SQL: FTS5 for text, no vectors."""
@@ -147,6 +152,9 @@ class StoreCandidates:
     def concept_ranking(self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int) -> Ranked:
         return self.store.episode_concept_ranking(flt, concept_ids, limit)
 
+    def catch_up(self, timeout: float) -> str | None:
+        return None  # SQL reads every committed episode; there are no vectors to wait for
+
 
 class IndexedCandidates(StoreCandidates):
     """Text from the tantivy index, vectors from the in-memory index of this process."""
@@ -168,6 +176,16 @@ class IndexedCandidates(StoreCandidates):
         if ranked is None:  # the text index cannot serve: FTS5 does
             return super().text_ranking(flt, terms, limit, allowed)
         return ranked
+
+    def catch_up(self, timeout: float) -> str | None:
+        # The text index catches up on every search by itself (the change log); the vectors
+        # are the embedding worker's, which may be behind.
+        if self.indexer.wait(timeout):
+            return None
+        if self.indexer.failure:
+            return f"embedding failed: {self.indexer.failure}"
+        left = self.indexer.count_left()
+        return f"{left} episodes were still waiting for their vectors after {timeout:g} s"
 
     def vector_ranking(
         self, flt: EpisodeFilter, query: VectorQuery, limit: int, allowed: Allowlist | None

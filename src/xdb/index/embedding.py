@@ -328,12 +328,12 @@ class Indexer:
                 self._thread.join()
             if self._text is not None:
                 self._text.close()
-        self.left = self._count_left()
+        self.left = self.count_left()
         if self.left:
             self._say_left(owed, time.monotonic() - started, wait)
         return self.left
 
-    def _count_left(self) -> int:
+    def count_left(self) -> int:
         """Episodes without a vector from the current model: none if the worker's last
         look found none, else two counts over indexes."""
         if self._caught_up and self.failure is None:

@@ -225,6 +225,15 @@ class SearchEpisodesRequest(Model):
     namespace: NonEmpty | None = Field(default=None, description="Only this scope (default all).")
     sort: Sort = Field(default_factory=Sort)
     page: Page = Field(default_factory=Page)
+    wait_for_embeddings_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=300,
+        description="Read your writes: wait up to this many seconds for the embedding"
+        " worker to reach every stored episode before ranking (default: rank at once; an"
+        " episode not embedded yet is ranked by its text alone). On timeout the search"
+        " fails with not_ready.",
+    )
 
 
 class SearchEpisodesResponse(BaseModel):

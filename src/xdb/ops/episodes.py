@@ -113,8 +113,9 @@ def similar_episodes(ctx: Context, req: SimilarEpisodesRequest) -> SimilarEpisod
     for other in neighbours.values():
         ranked[other.seq] = min(1.0, ranked.get(other.seq, 0.0) + 0.1)
     if not req.exclude_seed:
-        ranked[seed.seq] = 1.0
-    best = sorted(ranked.items(), key=lambda item: (-item[1], -item[0]))[: req.max_results]
+        ranked[seed.seq] = 1.0  # and first, even where a neighbour's lift ties it
+    best = sorted(ranked.items(), key=lambda item: (item[0] != seed.seq, -item[1], -item[0]))
+    best = best[: req.max_results]
     found = ctx.store.episodes_by_seqs([s for s, _ in best])
     wanted = set(concepts)
     out = [

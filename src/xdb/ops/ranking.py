@@ -7,8 +7,10 @@ Relevance fuses up to three ranked lists, each computed under the request's filt
 - concept: the summed scores of the requested (present) concepts an episode carries.
 
 Each list is min-max normalised to 0..1 over its own candidates. Text relevance is
-``text * bm25 + (1 - text) * vector`` (``Weights``), then each episode gains
-``session_boost`` times the best text score in its session. Then ``score_weight`` mixes
+``text * bm25 + (1 - text) * vector`` (``Weights``; BM25 alone for an episode newer than
+the vectors, which the embedding worker has not reached), then each episode gains
+``session_boost`` times the best text score around it (its session, or without one its
+namespace's sessionless episodes within ``SESSION_GAP_US``). Then ``score_weight`` mixes
 concept match against text, and ``recency_weight`` mixes in ``exp(-age / RECENCY_SCALE)``
 of the episode's end time. The ranking covers the best ``MAX_CANDIDATES`` episodes.
 Why this fusion: on LoCoMo's dev half, reciprocal rank fusion of the same lists did worse
@@ -23,12 +25,14 @@ weights on some conversations and scores them on others.
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from xdb.index.candidates import Allowlist, VectorQuery
 from xdb.ops.registry import Context
-from xdb.store.types import EpisodeFilter
+from xdb.store.context import SESSION_GAP_US
+from xdb.store.types import EpisodeFilter, Place
 from xdb.text import search_terms
 from xdb.timeutil import now_us
 
@@ -37,7 +41,7 @@ LIST_DEPTH = 200  # how deep each ranked list reaches before fusion
 RECENCY_SCALE_US = 30 * 86_400 * 1_000_000  # recency decays by 1/e every 30 days
 
 Ranked = list[tuple[int, float]]
-Places = dict[int, tuple[str | None, int]]  # seq -> (session or None, end time in µs)
+Places = dict[int, Place]
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ class Signals:
     concepts: dict[int, float] = field(default_factory=dict)
     places: Places = field(default_factory=dict)
     has_text: bool = False
+    # The newest episode the vector list covers: those after it have no vector yet.
+    vector_head: int | None = None
 
 
 def normalised(ranked: Ranked) -> dict[int, float]:
@@ -88,12 +94,15 @@ def fuse(
     """(seq, score) best first, ties broken by newer seq first."""
     bm25, vectors = signals.bm25, signals.vectors
     text_scores: dict[int, float] = {}
+    head = signals.vector_head
     for seq in bm25.keys() | vectors.keys():
-        if vectors:
+        if vectors and (head is None or seq <= head):
             text_scores[seq] = weights.text * bm25.get(seq, 0.0) + (1 - weights.text) * vectors.get(
                 seq, 0.0
             )
         else:
+            # Not embedded yet (the worker is behind): text alone, as if its vector agreed,
+            # so a search while the worker catches up is never worse than BM25 on these.
             text_scores[seq] = bm25[seq]
     text_scores = _session_boost(text_scores, signals.places, weights.session_boost)
     concept_scores = signals.concepts
@@ -112,7 +121,8 @@ def fuse(
         rw, places = recency_weight, signals.places
         fused = {
             s: (1 - rw) * v
-            + rw * math.exp(-max(0, now - places.get(s, (None, now))[1]) / RECENCY_SCALE_US)
+            + rw
+            * math.exp(-max(0, now - places.get(s, Place(None, now)).end_us) / RECENCY_SCALE_US)
             for s, v in fused.items()
         }
     ranked = sorted(fused.items(), key=lambda item: (-item[1], -item[0]))
@@ -120,18 +130,44 @@ def fuse(
 
 
 def _session_boost(scores: dict[int, float], places: Places, boost: float) -> dict[int, float]:
-    """Lift each episode by its session's best text score: the turns around an answer are
-    often what the question names."""
+    """Lift each episode by the best text score around it: the turns around an answer are
+    often what the question names. Around it: its session; for an episode without one, the
+    sessionless episodes of its namespace that start within ``SESSION_GAP_US`` of it (the
+    rule that makes them neighbours in the text index)."""
     if not scores or boost == 0:
         return scores
     best: dict[str, float] = {}
+    loose: dict[str, list[tuple[int, int]]] = {}  # namespace -> (start, seq), sessionless
     for seq, v in scores.items():
-        if (session := places.get(seq, (None, 0))[0]) is not None:
-            best[session] = max(best.get(session, 0.0), v)
-    return {
-        seq: v + boost * best.get(places.get(seq, (None, 0))[0] or "", 0.0)
-        for seq, v in scores.items()
-    }
+        if (place := places.get(seq)) is None:
+            continue
+        if place.session_id is not None:
+            best[place.session_id] = max(best.get(place.session_id, 0.0), v)
+        else:
+            loose.setdefault(place.namespace, []).append((place.start_us, seq))
+    around = {seq: best[p.session_id] for seq, p in places.items() if p.session_id in best}
+    for members in loose.values():
+        around.update(_window_best(sorted(members), scores))
+    return {seq: v + boost * around.get(seq, 0.0) for seq, v in scores.items()}
+
+
+def _window_best(members: list[tuple[int, int]], scores: dict[int, float]) -> dict[int, float]:
+    """For each (start, seq), sorted, the best score among members starting within
+    ``SESSION_GAP_US`` of it: a sliding window's maximum, linear in the members."""
+    out: dict[int, float] = {}
+    window: deque[int] = deque()  # indexes into members, scores decreasing
+    ahead = 0
+    for start, seq in members:
+        while ahead < len(members) and members[ahead][0] <= start + SESSION_GAP_US:
+            value = scores[members[ahead][1]]
+            while window and scores[members[window[-1]][1]] <= value:
+                window.pop()
+            window.append(ahead)
+            ahead += 1
+        while members[window[0]][0] < start - SESSION_GAP_US:
+            window.popleft()
+        out[seq] = scores[members[window[0]][1]]
+    return out
 
 
 @dataclass
@@ -176,7 +212,7 @@ class Ranking:
             terms = search_terms(query.text)
             out.bm25 = normalised(found.text_ranking(flt, terms, LIST_DEPTH, allowed))
             out.vectors = normalised(found.vector_ranking(flt, query, LIST_DEPTH, allowed))
-            self.max_vseq = query.max_vseq
+            self.max_vseq = out.vector_head = query.max_vseq
         if self.concept_ids:
             raw = allowed.concepts if allowed is not None else None
             if raw is None:
@@ -199,5 +235,10 @@ class Ranking:
         if not (sessions and text_seqs):
             return {}
         if allowed is not None and allowed.sessions is not None:
-            return {seq: (allowed.sessions.get(seq), 0) for seq in text_seqs}
+            known = allowed.sessions
+            # Those without a session are placed by namespace and time: read those alone.
+            loose = [seq for seq in text_seqs if seq not in known]
+            places = ctx.store.episode_places(loose) if loose else {}
+            places.update((seq, Place(known[seq], 0)) for seq in text_seqs if seq in known)
+            return places
         return ctx.store.episode_places(list(text_seqs))

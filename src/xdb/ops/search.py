@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.errors import InvalidRequest
+from xdb.errors import InvalidRequest, NotReady
 from xdb.models.episodes import (
     ConceptTag,
     EpisodeHit,
@@ -85,7 +85,8 @@ def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesR
     present = [f.concept_id for f in req.concept_filters if f.polarity is Polarity.PRESENT]
     text = (req.text_query or "").strip() or None
     relevance = sort.by is SortBy.RELEVANCE and bool(text or present)
-    digest = cursors.digest(req.model_dump(mode="json", exclude={"page"}))
+    # How long the first page waited is no part of what the pages are.
+    digest = cursors.digest(req.model_dump(mode="json", exclude={"page", "wait_for_embeddings_s"}))
     size = req.page.page_size
     position = (
         cursors.decode(req.page.cursor, digest, "page.cursor")
@@ -94,6 +95,14 @@ def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesR
     )
     if not relevance:
         return _ordered(ctx, req, flt, position, digest)
+    if text and req.wait_for_embeddings_s is not None:
+        missing = ctx.candidates.catch_up(req.wait_for_embeddings_s)
+        if missing is not None:
+            raise NotReady(
+                f"wait_for_embeddings_s: {missing}; retry, wait longer, or leave it out to"
+                " rank the episodes without vectors by their text",
+                field="wait_for_embeddings_s",
+            )
     if position is not None:
         snapshot, max_vseq, last_score, last_seq = _relevance_position(position)
     else:

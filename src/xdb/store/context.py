@@ -18,6 +18,12 @@ from xdb.timeutil import from_us
 # How much of a neighbour's content joins an episode's context in the text index.
 CONTEXT_CHARS = 1000
 
+# Episodes without a session are each other's neighbours when they share a namespace and
+# start within this of each other: the 30 minutes of inactivity that web analytics has long
+# used to end a visit. A conversation logged turn by turn stays together; yesterday's does
+# not join today's.
+SESSION_GAP_US = 30 * 60 * 1_000_000
+
 
 def date_words(us: int) -> str:
     """ "8 May 2023": how people ask about dates ("when did ... in May?")."""
@@ -28,6 +34,17 @@ def date_words(us: int) -> str:
 def context(start_us: int, neighbours: Iterable[str]) -> str:
     """An episode's context: its date words, then each neighbour's content, cut short."""
     return " ".join([date_words(start_us), *(text[:CONTEXT_CHARS] for text in neighbours)])
+
+
+def place_key(namespace: str, session_id: str | None) -> tuple[str, str]:
+    """What an episode's neighbours share: its session, or, without one, its namespace."""
+    return ("session", session_id) if session_id is not None else ("namespace", namespace)
+
+
+def close_enough(session_id: str | None, start_us: int, other_start_us: int) -> bool:
+    """Whether two episodes next to each other in one place are neighbours: always in a
+    session, within ``SESSION_GAP_US`` without one."""
+    return session_id is not None or abs(start_us - other_start_us) <= SESSION_GAP_US
 
 
 class Placed(NamedTuple):
@@ -49,8 +66,9 @@ def plan_inserts(
 
     Each insert logs a text change for its episode, then refreshes the context of the
     episode and of its session neighbours (the episodes just before and after it by
-    ``(start_us, seq)``), logging a change for each context that changed. ``nearby`` are
-    the stored episodes of the sessions involved that can be a new episode's neighbour or a
+    ``(start_us, seq)``; without a session, the sessionless episodes of its namespace within
+    ``SESSION_GAP_US``), logging a change for each context that changed. ``nearby`` are the
+    stored episodes of the places involved that can be a new episode's neighbour or a
     neighbour's neighbour: the two stored episodes on either side of each new one.
 
     Returns the final context of every episode whose context changed (by seq) and the text
@@ -58,21 +76,22 @@ def plan_inserts(
     """
     episodes: dict[int, Placed] = {}
     contexts: dict[int, str] = {}
-    order: dict[str, list[tuple[int, int]]] = {}  # per session: (start_us, seq), sorted
+    order: dict[tuple[str, str], list[tuple[int, int]]] = {}  # per place: (start_us, seq)
 
     def place(ep: Placed) -> None:
         episodes[ep.seq] = ep
         contexts[ep.seq] = ep.context
-        if ep.session_id is not None:
-            insort(order.setdefault(ep.session_id, []), (ep.start_us, ep.seq))
+        insort(order.setdefault(place_key(ep.namespace, ep.session_id), []), (ep.start_us, ep.seq))
 
     def neighbours(seq: int) -> list[int]:
         ep = episodes[seq]
-        if ep.session_id is None:
-            return []
-        keys = order[ep.session_id]
+        keys = order[place_key(ep.namespace, ep.session_id)]
         at = bisect_left(keys, (ep.start_us, seq))
-        return [keys[i][1] for i in (at - 1, at + 1) if 0 <= i < len(keys)]
+        return [
+            keys[i][1]
+            for i in (at - 1, at + 1)
+            if 0 <= i < len(keys) and close_enough(ep.session_id, ep.start_us, keys[i][0])
+        ]
 
     for ep in nearby:
         place(ep)

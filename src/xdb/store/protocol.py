@@ -21,6 +21,7 @@ from xdb.store.types import (
     NewEpisode,
     NewTimestep,
     PackRow,
+    Place,
     RankedMatches,
     ResolvedTarget,
     StoredEpisode,
@@ -149,9 +150,10 @@ class EpisodeStore(Protocol):
         the ``concept_ids`` tags it carries or None when it carries none of them)."""
         ...
 
-    def episode_places(self, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
-        """Where each of ``seqs`` that exists sits: (its session or None, its end time in
-        µs); what the session boost and recency of a search read, in one round trip."""
+    def episode_places(self, seqs: Sequence[int]) -> dict[int, Place]:
+        """Where each of ``seqs`` that exists sits (session or None, end time in µs,
+        namespace, start time): what the session boost and recency of a search read, in
+        one round trip."""
         ...
 
     def episode_max_seq(self) -> int: ...

@@ -15,6 +15,7 @@ from pydantic_core import PydanticSerializationError, to_json
 from xdb.ids import timestep_id
 from xdb.models.common import EventType, Fidelity, Role
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store.context import SESSION_GAP_US
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import NewEpisode, StoredEpisode, TextChange, TextDocument
 from xdb.timeutil import from_us
@@ -229,3 +230,33 @@ def text_changes(
             (after, limit),
         )
     ]
+
+
+def neighbours(conn: Connection, d: Dialect, seq: int, column: str) -> tuple[Any, Any]:
+    """``column`` of the episodes just before and just after ``seq`` by (start, seq) in its
+    session; for an episode without one, among its namespace's sessionless episodes that
+    start within ``SESSION_GAP_US`` (``xdb.store.context``). (None, None) for an unknown seq."""
+    row = conn.execute(
+        f"SELECT session_id, namespace, start_us FROM episodes WHERE seq = {d.mark}", (seq,)
+    ).fetchone()
+    if row is None:
+        return None, None
+    session, namespace, start = row
+    if session is not None:
+        where, params = f"session_id = {d.mark}", [session]
+    else:
+        where, params = f"session_id IS NULL AND namespace = {d.mark}", [namespace]
+    found = []
+    for cmp, order, bound, limit in (
+        ("<", "DESC", ">=", start - SESSION_GAP_US),
+        (">", "ASC", "<=", start + SESSION_GAP_US),
+    ):
+        gap = "" if session is not None else f" AND start_us {bound} {d.mark}"
+        near = conn.execute(
+            f"SELECT {column} FROM episodes WHERE {where}"
+            f" AND (start_us, seq) {cmp} ({d.mark}, {d.mark}){gap}"
+            f" ORDER BY start_us {order}, seq {order} LIMIT 1",
+            (*params, start, seq, *([] if session is not None else [limit])),
+        ).fetchone()
+        found.append(None if near is None else near[0])
+    return found[0], found[1]

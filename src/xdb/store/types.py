@@ -140,6 +140,15 @@ class GraphEdgeRow(NamedTuple):
     dst: str
 
 
+class Place(NamedTuple):
+    """Where an episode sits, as a search's session boost and recency read it."""
+
+    session_id: str | None
+    end_us: int
+    namespace: str = ""
+    start_us: int = 0
+
+
 class TextDocument(NamedTuple):
     """What the text index holds of an episode: its words and what filters test."""
 

@@ -14,7 +14,14 @@ from xdb.store.postgres import vectors as vector_rows
 from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
 from xdb.store.postgres.vector_index import ModelIndex
 from xdb.store.sqlbuild import POSTGRES
-from xdb.store.types import EpisodeFilter, NewEpisode, RankedMatches, StoredEpisode, TextChange
+from xdb.store.types import (
+    EpisodeFilter,
+    NewEpisode,
+    Place,
+    RankedMatches,
+    StoredEpisode,
+    TextChange,
+)
 
 # Concept rows join their episodes on the distribution column too, so each shard joins
 # its own rows.
@@ -88,7 +95,7 @@ class EpisodeMethods:
             lambda c: sqlbuild.matches_with_scores(c, flt, concept_ids, _CONCEPT_JOIN, POSTGRES)
         )
 
-    def episode_places(self, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
+    def episode_places(self, seqs: Sequence[int]) -> dict[int, Place]:
         return self._db.read(lambda c: episodes.places_of(c, seqs))
 
     def episode_max_seq(self) -> int:

@@ -17,13 +17,13 @@ from typing import Any
 
 from xdb.errors import StoreError
 from xdb.store import rows, sqlbuild
-from xdb.store.context import CONTEXT_CHARS, Placed, context, plan_inserts
+from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import POSTGRES
-from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
+from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
 
 # JSON columns are read as their text: json.loads gives the same values SQLite's store does.
 COLUMNS = (
@@ -120,28 +120,43 @@ def _columns(rows: Sequence[Sequence[Any]]) -> tuple[list[Any], ...]:
 
 
 def _nearby(conn: Conn, new: Sequence[Placed]) -> list[Placed]:
-    """The stored episodes two either side of each new one in its session (``plan_inserts``)."""
-    placed = [ep for ep in new if ep.session_id is not None]
-    if not placed:
-        return []
-    side = (
-        "(SELECT seq, namespace, session_id, start_us, left(content, %s), context FROM episodes"
-        " WHERE session_id = u.sid AND (start_us, seq) {} (u.st, u.sq)"
-        " ORDER BY start_us {}, seq {} LIMIT 2)"
-    )
-    found = conn.execute(
-        "SELECT DISTINCT x.* FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) AS u(sid, st, sq)"
-        f" CROSS JOIN LATERAL ({side.format('<', 'DESC', 'DESC')}"
-        f" UNION ALL {side.format('>', 'ASC', 'ASC')}) x",
-        (
-            [ep.session_id for ep in placed],
-            [ep.start_us for ep in placed],
-            [ep.seq for ep in placed],
-            CONTEXT_CHARS,
-            CONTEXT_CHARS,
-        ),
-    )
-    return [Placed(int(r[0]), r[1], r[2], int(r[3]), r[4], r[5]) for r in found]
+    """The stored episodes two either side of each new one in its place: its session, or,
+    without one, its namespace's sessionless episodes (``plan_inserts``)."""
+    found: list[Placed] = []
+    for sessionless, match in ((False, "session_id = u.k"), (True, _SESSIONLESS)):
+        placed = [ep for ep in new if (ep.session_id is None) == sessionless]
+        if not placed:
+            continue
+        side = (
+            "(SELECT seq, namespace, session_id, start_us, left(content, %s), context"
+            f" FROM episodes WHERE {match} AND (start_us, seq) {{}} (u.st, u.sq)"
+            " ORDER BY start_us {}, seq {} LIMIT 2)"
+        )
+        found.extend(
+            Placed(int(r[0]), r[1], r[2], int(r[3]), r[4], r[5])
+            for r in conn.execute(
+                "SELECT DISTINCT x.*"
+                " FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) AS u(k, st, sq)"
+                f" CROSS JOIN LATERAL ({side.format('<', 'DESC', 'DESC')}"
+                f" UNION ALL {side.format('>', 'ASC', 'ASC')}) x",
+                (
+                    [ep.namespace if sessionless else ep.session_id for ep in placed],
+                    [ep.start_us for ep in placed],
+                    [ep.seq for ep in placed],
+                    CONTEXT_CHARS,
+                    CONTEXT_CHARS,
+                ),
+            )
+        )
+    return found
+
+
+# A neighbour's neighbour starts within two gaps; the bound keeps the scan of a namespace
+# whose sessionless episodes are few among many to the time that matters.
+_SESSIONLESS = (
+    "session_id IS NULL AND namespace = u.k"
+    f" AND start_us BETWEEN u.st - {2 * SESSION_GAP_US} AND u.st + {2 * SESSION_GAP_US}"
+)
 
 
 def _insert_concepts(conn: Conn, seqs: Sequence[int], eps: Sequence[NewEpisode]) -> None:
@@ -197,26 +212,7 @@ def latest_text_change(conn: Conn) -> int:
 
 
 def _neighbour_seqs(conn: Conn, seq: int) -> list[int]:
-    before, after = _neighbours(conn, seq, "seq")
-    return [int(s) for s in (before, after) if s is not None]
-
-
-def _neighbours(conn: Conn, seq: int, column: str) -> tuple[Any, Any]:
-    """``column`` of the episodes just before and just after ``seq`` in its session."""
-    row = conn.execute(
-        "SELECT session_id, start_us FROM episodes WHERE seq = %s", (seq,)
-    ).fetchone()
-    if row is None or row[0] is None:
-        return None, None
-    found = []
-    for cmp, order in (("<", "DESC"), (">", "ASC")):
-        near = conn.execute(
-            f"SELECT {column} FROM episodes WHERE session_id = %s"
-            f" AND (start_us, seq) {cmp} (%s, %s) ORDER BY start_us {order}, seq {order} LIMIT 1",
-            (row[0], row[1], seq),
-        ).fetchone()
-        found.append(None if near is None else near[0])
-    return found[0], found[1]
+    return [int(s) for s in rows.neighbours(conn, POSTGRES, seq, "seq") if s is not None]
 
 
 def refresh_context(conn: Conn, seq: int) -> None:
@@ -273,17 +269,19 @@ def by_seqs(conn: Conn, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
     return {int(row[0]): to_stored(row) for row in found}
 
 
-def places_of(conn: Conn, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
+def places_of(conn: Conn, seqs: Sequence[int]) -> dict[int, Place]:
     found = conn.execute(
-        "SELECT seq, session_id, end_us FROM episodes WHERE seq = ANY(%s::bigint[])",
+        "SELECT seq, session_id, end_us, namespace, start_us FROM episodes"
+        " WHERE seq = ANY(%s::bigint[])",
         (list(seqs),),
     )
-    return {int(r[0]): (r[1], int(r[2])) for r in found}
+    return {int(r[0]): Place(r[1], int(r[2]), r[3], int(r[4])) for r in found}
 
 
 def session_neighbours(conn: Conn, seq: int) -> tuple[str | None, str | None]:
-    """The ids of the episodes just before and just after ``seq`` in its session (NEXT)."""
-    before, after = _neighbours(conn, seq, "id")
+    """The ids of the episodes just before and just after ``seq`` (NEXT): in its session,
+    or among its namespace's nearby sessionless episodes (``rows.neighbours``)."""
+    before, after = rows.neighbours(conn, POSTGRES, seq, "id")
     return before, after
 
 

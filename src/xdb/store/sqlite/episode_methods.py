@@ -10,7 +10,7 @@ from xdb.store import sqlbuild
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes
 from xdb.store.sqlite import vectors as vector_rows
-from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
+from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
 
 
 class EpisodeMethods:
@@ -118,10 +118,8 @@ class EpisodeMethods:
         result: int = self._write(lambda c: vector_rows.drop_other_vectors(c, model))
         return result
 
-    def episode_places(self, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
-        result: dict[int, tuple[str | None, int]] = self._read(
-            lambda c: episodes.places_of(c, seqs)
-        )
+    def episode_places(self, seqs: Sequence[int]) -> dict[int, Place]:
+        result: dict[int, Place] = self._read(lambda c: episodes.places_of(c, seqs))
         return result
 
     def text_changes(self, after: int, limit: int) -> list[TextChange]:

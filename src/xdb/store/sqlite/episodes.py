@@ -19,7 +19,7 @@ from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.schema import next_number
-from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode, TextChange
+from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
 
 COLUMNS = (
     "seq, id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
@@ -74,19 +74,7 @@ def latest_text_change(conn: sqlite3.Connection) -> int:
 
 
 def _neighbour_seqs(conn: sqlite3.Connection, seq: int) -> list[int]:
-    row = conn.execute("SELECT session_id, start_us FROM episodes WHERE seq = ?", (seq,)).fetchone()
-    if row is None or row[0] is None:
-        return []
-    found = []
-    for cmp, order in (("<", "DESC"), (">", "ASC")):
-        near = conn.execute(
-            f"SELECT seq FROM episodes WHERE session_id = ? AND (start_us, seq) {cmp} (?, ?)"
-            f" ORDER BY start_us {order}, seq {order} LIMIT 1",
-            (row[0], row[1], seq),
-        ).fetchone()
-        if near is not None:
-            found.append(int(near[0]))
-    return found
+    return [int(s) for s in rows.neighbours(conn, SQLITE, seq, "seq") if s is not None]
 
 
 def refresh_context(conn: sqlite3.Connection, seq: int) -> None:
@@ -160,28 +148,16 @@ def by_seqs(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, StoredEp
     return {row[0]: to_stored(row) for row in _where_in(conn, sql, seqs)}
 
 
-def places_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, tuple[str | None, int]]:
-    sql = "SELECT seq, session_id, end_us FROM episodes WHERE seq IN ({marks})"
-    return {int(r[0]): (r[1], int(r[2])) for r in _where_in(conn, sql, seqs)}
+def places_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Place]:
+    sql = "SELECT seq, session_id, end_us, namespace, start_us FROM episodes WHERE seq IN ({marks})"
+    return {int(r[0]): Place(r[1], int(r[2]), r[3], int(r[4])) for r in _where_in(conn, sql, seqs)}
 
 
 def session_neighbours(conn: sqlite3.Connection, seq: int) -> tuple[str | None, str | None]:
-    """The ids of the episodes just before and just after ``seq`` in its session (NEXT)."""
-    row = conn.execute("SELECT session_id, start_us FROM episodes WHERE seq = ?", (seq,)).fetchone()
-    if row is None or row[0] is None:
-        return None, None
-    session, start = row
-    before = conn.execute(
-        "SELECT id FROM episodes WHERE session_id = ? AND (start_us, seq) < (?, ?)"
-        " ORDER BY start_us DESC, seq DESC LIMIT 1",
-        (session, start, seq),
-    ).fetchone()
-    after = conn.execute(
-        "SELECT id FROM episodes WHERE session_id = ? AND (start_us, seq) > (?, ?)"
-        " ORDER BY start_us, seq LIMIT 1",
-        (session, start, seq),
-    ).fetchone()
-    return (before[0] if before else None), (after[0] if after else None)
+    """The ids of the episodes just before and just after ``seq`` (NEXT): in its session,
+    or among its namespace's nearby sessionless episodes (``rows.neighbours``)."""
+    before, after = rows.neighbours(conn, SQLITE, seq, "id")
+    return before, after
 
 
 def bm25(
