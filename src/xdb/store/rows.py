@@ -260,3 +260,19 @@ def neighbours(conn: Connection, d: Dialect, seq: int, column: str) -> tuple[Any
         ).fetchone()
         found.append(None if near is None else near[0])
     return found[0], found[1]
+
+
+def sessionless_with_neighbours(conn: Connection) -> list[int]:
+    """Seqs of the sessionless episodes that have a neighbour (``neighbours``): those whose
+    context an xdb before the rule indexed without one (each store's migration refreshes
+    them)."""
+    return [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT seq FROM (SELECT seq, start_us, lag(start_us) OVER w AS before,"
+            " lead(start_us) OVER w AS after FROM episodes WHERE session_id IS NULL"
+            " WINDOW w AS (PARTITION BY namespace ORDER BY start_us, seq)) x"
+            f" WHERE start_us - before <= {SESSION_GAP_US} OR after - start_us <= {SESSION_GAP_US}"
+            " ORDER BY seq"
+        )
+    ]

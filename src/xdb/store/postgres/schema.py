@@ -273,6 +273,14 @@ def _run(script: str) -> Callable[[Conn], None]:
     return apply
 
 
+def _sessionless_contexts(conn: Conn) -> None:
+    from xdb.store.postgres.episodes import refresh_context
+    from xdb.store.rows import sessionless_with_neighbours
+
+    for seq in sessionless_with_neighbours(conn):
+        refresh_context(conn, seq)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (1, "extensions and text search", _functions),
     (2, "experience log", _run(_LOG)),
@@ -283,6 +291,9 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (5, "concept packs and the experience graph", _run(f"{concepts.SCHEMA};{graph_edges.SCHEMA}")),
     (6, "episode facts on concept rows", _run(_TAG_FACTS)),
     (7, "covering indexes for filtered recall", _run(_RECALL_COVER)),
+    # Episodes without a session have had neighbours (store/context.py) since version 8;
+    # those stored before are indexed with theirs now, once.
+    (8, "sessionless neighbours in the text index", _sessionless_contexts),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -8,14 +8,24 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 
 from xdb.errors import MigrationError
 from xdb.store import concepts, graph_edges
 from xdb.store.sqlite import sessions
 
+
 # A migration is a script of statements separated by ";", or a list of statements (for
 # those, like triggers, that hold a ";" themselves).
-MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
+def _sessionless_contexts(conn: sqlite3.Connection) -> None:
+    from xdb.store.rows import sessionless_with_neighbours
+    from xdb.store.sqlite.episodes import refresh_context
+
+    for seq in sessionless_with_neighbours(conn):
+        refresh_context(conn, seq)
+
+
+MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection], None]]] = [
     (
         1,
         "experience log",
@@ -228,6 +238,9 @@ MIGRATIONS: list[tuple[int, str, str | list[str]]] = [
     # a view adds the rest (``sessions``). A version before 8 would trust the row's
     # next_tick, so it must not open a file written since.
     (8, "session counters behind the log", sessions.MIGRATION),
+    # Episodes without a session have had neighbours (store/context.py) since version 9;
+    # those stored before are indexed with theirs now, once.
+    (9, "sessionless neighbours in the text index", _sessionless_contexts),
 ]
 
 
@@ -260,7 +273,9 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
     for version, name, sql in MIGRATIONS:
         if version in done:
             continue
-        for statement in sql if isinstance(sql, list) else sql.split(";"):
+        if callable(sql):
+            sql(conn)
+        for statement in [] if callable(sql) else sql if isinstance(sql, list) else sql.split(";"):
             if statement.strip():
                 conn.execute(statement)
         conn.execute(
