@@ -521,9 +521,10 @@ class Operations:
                 0.0, 'seed': 0}.
             page: Default: None, meaning {'page_size': 20, 'cursor': None}.
             wait_for_embeddings_s: Read your writes: wait up to this many seconds for the embedding
-                worker to reach every stored episode before ranking (default: rank at once; an
-                episode not embedded yet is ranked by its text alone). On timeout the search fails
-                with not_ready. Default: None.
+                worker to reach the episodes written since the database was opened, before ranking
+                (default: rank at once; an episode not embedded yet is ranked by its text alone;
+                later pages keep the first page's snapshot and do not wait). On timeout the search
+                fails with not_ready. Default: None.
         """
         payload: dict[str, Any] = {}
         if concept_filters is not None:

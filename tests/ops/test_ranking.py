@@ -24,12 +24,15 @@ def test_the_text_weight_moves_between_bm25_and_vectors() -> None:
     # Without a vector list (nothing embedded yet), text relevance is BM25 alone.
     only = Signals(bm25={1: 1.0, 2: 0.25}, has_text=True)
     assert dict(fuse(only, Weights(0.2, 0.0))) == {1: 1.0, 2: 0.25}
-    # Episodes newer than the vectors (4, 5: the worker is behind) are ranked by BM25
-    # alone; the rest by the mix.
+    # Episodes without a vector (4, 5: the worker is behind) are ranked by BM25 alone; the
+    # rest by the mix, whatever their numbers (6 is embedded and only in the vector list).
     behind = Signals(
-        bm25={1: 1.0, 4: 0.5, 5: 0.25}, vectors={1: 0.0, 2: 1.0}, has_text=True, vector_head=3
+        bm25={1: 1.0, 4: 0.5, 5: 0.25},
+        vectors={1: 0.0, 2: 1.0, 6: 0.5},
+        has_text=True,
+        unembedded={4, 5},
     )
-    assert dict(fuse(behind, Weights(0.5, 0.0))) == {1: 0.5, 2: 0.5, 4: 0.5, 5: 0.25}
+    assert dict(fuse(behind, Weights(0.5, 0.0))) == {1: 0.5, 2: 0.5, 4: 0.5, 5: 0.25, 6: 0.25}
 
 
 def test_the_session_boost_lifts_an_episodes_session_mates() -> None:

@@ -110,6 +110,11 @@ class Candidates(Protocol):
         """Matches carrying any of ``concept_ids``, by summed tag score."""
         ...
 
+    def embedded(self, seqs: Sequence[int], query: VectorQuery) -> set[int]:
+        """Those of ``seqs`` that have a vector in the snapshot the vector list was read
+        under (``query.max_vseq``): the others are ranked by their text alone."""
+        ...
+
     def catch_up(self, timeout: float) -> str | None:
         """Wait up to ``timeout`` seconds until every stored episode is in every list (the
         vectors' worker has reached them); None when it is, else why not."""
@@ -152,6 +157,9 @@ class StoreCandidates:
     def concept_ranking(self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int) -> Ranked:
         return self.store.episode_concept_ranking(flt, concept_ids, limit)
 
+    def embedded(self, seqs: Sequence[int], query: VectorQuery) -> set[int]:
+        return set()  # no vector list to mix with
+
     def catch_up(self, timeout: float) -> str | None:
         return None  # SQL reads every committed episode; there are no vectors to wait for
 
@@ -177,15 +185,25 @@ class IndexedCandidates(StoreCandidates):
             return super().text_ranking(flt, terms, limit, allowed)
         return ranked
 
+    def embedded(self, seqs: Sequence[int], query: VectorQuery) -> set[int]:
+        if not seqs:
+            return set()
+        return self.indexer.index().embedded(seqs, query.max_vseq)
+
     def catch_up(self, timeout: float) -> str | None:
         # The text index catches up on every search by itself (the change log); the vectors
         # are the embedding worker's, which may be behind.
-        if self.indexer.wait(timeout):
+        # Read your writes: the episodes written since this handle opened (its own and any
+        # other process's), not an older backlog the worker resumes behind them.
+        if self.indexer.wait(timeout, fresh=True):
             return None
         if self.indexer.failure:
             return f"embedding failed: {self.indexer.failure}"
-        left = self.indexer.count_left()
-        return f"{left} episodes were still waiting for their vectors after {timeout:g} s"
+        return (
+            f"the embedding worker had not reached the episodes written since this database"
+            f" was opened after {timeout:g} s ({self.indexer.count_left()} episodes without"
+            " a vector in all)"
+        )
 
     def vector_ranking(
         self, flt: EpisodeFilter, query: VectorQuery, limit: int, allowed: Allowlist | None
@@ -242,6 +260,11 @@ class DatabaseVectorCandidates(IndexedCandidates):
         return self.search.episode_vector_ranking(
             flt, query.vector, model, limit, query.max_vseq, seqs
         )
+
+    def embedded(self, seqs: Sequence[int], query: VectorQuery) -> set[int]:
+        if not seqs or not query.max_vseq:
+            return set()
+        return self.search.episodes_embedded(self.indexer.embedder.model_id, seqs, query.max_vseq)
 
 
 def _allowlist(

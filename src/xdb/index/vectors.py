@@ -118,6 +118,16 @@ class VectorIndex:
             self.max_vseq = max(self.max_vseq, max(r[0] for r in batch))
         return len(batch)
 
+    def embedded(self, seqs: Iterable[int], max_vseq: int | None) -> set[int]:
+        """Those of ``seqs`` that have a live vector here, within the snapshot ``max_vseq``."""
+        wanted = np.array(sorted(seqs), dtype=np.int64)
+        with self._lock:
+            rows = self._rows_of(wanted)
+            rows = rows[self._alive[rows]]
+            if max_vseq is not None:
+                rows = rows[self._vseq[rows] <= max_vseq]
+            return {int(s) for s in self._seq[rows]}
+
     def remove(self, seq: int) -> None:
         with self._lock:
             self._alive[self._rows_of(np.array([seq], dtype=np.int64))] = False

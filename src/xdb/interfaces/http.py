@@ -74,6 +74,7 @@ _ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorEnvelope, "description": "Conflicts with what is stored"},
     413: {"model": ErrorEnvelope, "description": "The body is over its limit (names it)"},
     500: {"model": ErrorEnvelope, "description": "Internal or storage error"},
+    503: {"model": ErrorEnvelope, "description": "Not ready within the bound asked (retry)"},
 }
 
 

@@ -230,9 +230,10 @@ class SearchEpisodesRequest(Model):
         gt=0,
         le=300,
         description="Read your writes: wait up to this many seconds for the embedding"
-        " worker to reach every stored episode before ranking (default: rank at once; an"
-        " episode not embedded yet is ranked by its text alone). On timeout the search"
-        " fails with not_ready.",
+        " worker to reach the episodes written since the database was opened, before"
+        " ranking (default: rank at once; an episode not embedded yet is ranked by its text"
+        " alone; later pages keep the first page's snapshot and do not wait). On timeout"
+        " the search fails with not_ready.",
     )
 
 

@@ -7,8 +7,8 @@ Relevance fuses up to three ranked lists, each computed under the request's filt
 - concept: the summed scores of the requested (present) concepts an episode carries.
 
 Each list is min-max normalised to 0..1 over its own candidates. Text relevance is
-``text * bm25 + (1 - text) * vector`` (``Weights``; BM25 alone for an episode newer than
-the vectors, which the embedding worker has not reached), then each episode gains
+``text * bm25 + (1 - text) * vector`` (``Weights``; BM25 alone for an episode with no
+vector in the snapshot, which the embedding worker has not reached), then each episode gains
 ``session_boost`` times the best text score around it (its session, or without one its
 namespace's sessionless episodes within ``SESSION_GAP_US``). Then ``score_weight`` mixes
 concept match against text, and ``recency_weight`` mixes in ``exp(-age / RECENCY_SCALE)``
@@ -69,8 +69,8 @@ class Signals:
     concepts: dict[int, float] = field(default_factory=dict)
     places: Places = field(default_factory=dict)
     has_text: bool = False
-    # The newest episode the vector list covers: those after it have no vector yet.
-    vector_head: int | None = None
+    # Text matches with no vector in the list's snapshot (the worker has not reached them).
+    unembedded: set[int] = field(default_factory=set)
 
 
 def normalised(ranked: Ranked) -> dict[int, float]:
@@ -94,16 +94,15 @@ def fuse(
     """(seq, score) best first, ties broken by newer seq first."""
     bm25, vectors = signals.bm25, signals.vectors
     text_scores: dict[int, float] = {}
-    head = signals.vector_head
     for seq in bm25.keys() | vectors.keys():
-        if vectors and (head is None or seq <= head):
+        if vectors and seq not in signals.unembedded:
             text_scores[seq] = weights.text * bm25.get(seq, 0.0) + (1 - weights.text) * vectors.get(
                 seq, 0.0
             )
         else:
             # Not embedded yet (the worker is behind): text alone, as if its vector agreed,
             # so a search while the worker catches up is never worse than BM25 on these.
-            text_scores[seq] = bm25[seq]
+            text_scores[seq] = bm25.get(seq, 0.0)
     text_scores = _session_boost(text_scores, signals.places, weights.session_boost)
     concept_scores = signals.concepts
     if signals.has_text and concept_scores:
@@ -179,7 +178,8 @@ class Ranking:
     relevance search, warm: text alone, 5 on SQLite (the snapshot's ``episode_max_seq``,
     the text index's look at the change log, the vector index's ``load_vectors`` catch-up,
     ``episode_places`` for the session boost and recency, ``episodes_by_seqs`` for the page)
-    and 4 on PostgreSQL (one ``episode_vector_ranking`` for the vectors); a filter the
+    and 4 on PostgreSQL (one ``episode_vector_ranking`` for the vectors; one more,
+    ``episodes_embedded``, when text matches lie outside the vector list); a filter the
     indexes cannot apply adds one allowlist read, which on PostgreSQL also brings the vector
     ranking, the change-log head and the sessions (3 in all). Concepts without text: the
     snapshot, ``episode_concept_ranking`` and the page."""
@@ -212,7 +212,11 @@ class Ranking:
             terms = search_terms(query.text)
             out.bm25 = normalised(found.text_ranking(flt, terms, LIST_DEPTH, allowed))
             out.vectors = normalised(found.vector_ranking(flt, query, LIST_DEPTH, allowed))
-            self.max_vseq = out.vector_head = query.max_vseq
+            self.max_vseq = query.max_vseq
+            if out.vectors:
+                # Only text matches outside the vector list can lack a vector.
+                unsure = [seq for seq in out.bm25 if seq not in out.vectors]
+                out.unembedded = set(unsure) - found.embedded(unsure, query)
         if self.concept_ids:
             raw = allowed.concepts if allowed is not None else None
             if raw is None:

@@ -95,7 +95,8 @@ def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesR
     )
     if not relevance:
         return _ordered(ctx, req, flt, position, digest)
-    if text and req.wait_for_embeddings_s is not None:
+    # A later page keeps the first page's vector snapshot: it has nothing to wait for.
+    if text and req.wait_for_embeddings_s is not None and position is None:
         missing = ctx.candidates.catch_up(req.wait_for_embeddings_s)
         if missing is not None:
             raise NotReady(

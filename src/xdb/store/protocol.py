@@ -361,6 +361,10 @@ class VectorSearch(Protocol):
         snapshot a paged search pins."""
         ...
 
+    def episodes_embedded(self, model: str, seqs: Sequence[int], max_vseq: int) -> set[int]:
+        """Those of ``seqs`` that have a ``model`` vector in the snapshot ``max_vseq``."""
+        ...
+
     def episode_matches_ranked(
         self,
         flt: EpisodeFilter,

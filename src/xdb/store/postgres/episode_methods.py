@@ -190,6 +190,9 @@ class EpisodeMethods:
                 self._vector_models[model] = index
         return index
 
+    def episodes_embedded(self, model: str, seqs: Sequence[int], max_vseq: int) -> set[int]:
+        return self._db.read(lambda c: vector_search.embedded(c, model, seqs, max_vseq))
+
     def episode_max_vseq(self, model: str) -> int:
         """The newest vseq of ``model``'s vectors (0 when none): a search's vector snapshot."""
         return self._db.read(lambda c: vector_search.max_vseq(c, model))

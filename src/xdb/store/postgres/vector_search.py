@@ -70,6 +70,15 @@ def max_vseq(conn: Conn, model: str) -> int:
     return int(row[0]) if row else 0
 
 
+def embedded(conn: Conn, model: str, seqs: Sequence[int], max_vseq: int) -> set[int]:
+    found = conn.execute(
+        "SELECT episode_seq FROM episode_vectors WHERE model = %s"
+        " AND episode_seq = ANY(%s::bigint[]) AND vseq <= %s",
+        (model, list(seqs), max_vseq),
+    )
+    return {int(r[0]) for r in found}
+
+
 def _select(
     flt: EpisodeFilter,
     model: str,
