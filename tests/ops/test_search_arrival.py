@@ -12,7 +12,9 @@ import pytest
 import xdb
 from xdb.embed.hashing import HashEmbedder
 from xdb.errors import NotReady
+from xdb.index.candidates import VectorQuery
 from xdb.store.protocol import Store
+from xdb.store.types import EpisodeFilter
 
 HELD_WORD = "moored"  # in an episode, never in a query here
 
@@ -79,6 +81,8 @@ def test_an_episode_deleted_before_its_vector_leaves_no_gap_in_ranking(target: s
     try:
         apple = db.add_episode(content="apple pie recipe").episode_id
         assert db.wait_for_embeddings(30)
+        first = VectorQuery("apple")  # the vector snapshot now: apple's alone
+        db._context.candidates.vector_ranking(EpisodeFilter(), first, 10, None)
         boat = db.add_episode(content=f"the boat is {HELD_WORD}").episode_id
         assert held.holding.wait(30)
         db.delete_episode(episode_id=boat)
@@ -88,6 +92,13 @@ def test_an_episode_deleted_before_its_vector_leaves_no_gap_in_ranking(target: s
         assert db.wait_for_embeddings(30)
         found = _ids(db.search_episodes(text_query="apple"))
         assert found[0] == apple and car in found  # the car by its (embedded) vector
+        # Asked directly (a search asks when its vector list is full): which have vectors.
+        seqs = {e: db.store.episodes_by_ids([e])[e].seq for e in (apple, car)}
+        snapshot = VectorQuery("apple", max_vseq=10**9)
+        unknown = seqs[car] + 1
+        asked = db._context.candidates.embedded([seqs[apple], seqs[car], unknown], snapshot)
+        assert asked == {seqs[apple], seqs[car]}
+        assert db._context.candidates.embedded([seqs[apple], seqs[car]], first) == {seqs[apple]}
     finally:
         held.released.set()
         db.close()

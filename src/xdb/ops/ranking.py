@@ -179,7 +179,7 @@ class Ranking:
     the text index's look at the change log, the vector index's ``load_vectors`` catch-up,
     ``episode_places`` for the session boost and recency, ``episodes_by_seqs`` for the page)
     and 4 on PostgreSQL (one ``episode_vector_ranking`` for the vectors; one more,
-    ``episodes_embedded``, when text matches lie outside the vector list); a filter the
+    ``episodes_embedded``, when text matches lie outside a full vector list); a filter the
     indexes cannot apply adds one allowlist read, which on PostgreSQL also brings the vector
     ranking, the change-log head and the sessions (3 in all). Concepts without text: the
     snapshot, ``episode_concept_ranking`` and the page."""
@@ -214,9 +214,11 @@ class Ranking:
             out.vectors = normalised(found.vector_ranking(flt, query, LIST_DEPTH, allowed))
             self.max_vseq = query.max_vseq
             if out.vectors:
-                # Only text matches outside the vector list can lack a vector.
+                # Only text matches outside the vector list can lack a vector; a list shorter
+                # than its depth holds every match that has one, so none need asking.
                 unsure = [seq for seq in out.bm25 if seq not in out.vectors]
-                out.unembedded = set(unsure) - found.embedded(unsure, query)
+                short = len(out.vectors) < LIST_DEPTH
+                out.unembedded = set(unsure) - (set() if short else found.embedded(unsure, query))
         if self.concept_ids:
             raw = allowed.concepts if allowed is not None else None
             if raw is None:
