@@ -15,8 +15,6 @@ from xdb.store import concepts, graph_edges
 from xdb.store.sqlite import sessions
 
 
-# A migration is a script of statements separated by ";", or a list of statements (for
-# those, like triggers, that hold a ";" themselves).
 def _sessionless_contexts(conn: sqlite3.Connection) -> None:
     from xdb.store.rows import sessionless_with_neighbours
     from xdb.store.sqlite.episodes import refresh_context
@@ -25,6 +23,9 @@ def _sessionless_contexts(conn: sqlite3.Connection) -> None:
         refresh_context(conn, seq)
 
 
+# A migration is a script of statements separated by ";", a list of statements (for
+# those, like triggers, that hold a ";" themselves), or a function of the connection (for
+# data that Python rewrites).
 MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection], None]]] = [
     (
         1,
@@ -275,9 +276,10 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
             continue
         if callable(sql):
             sql(conn)
-        for statement in [] if callable(sql) else sql if isinstance(sql, list) else sql.split(";"):
-            if statement.strip():
-                conn.execute(statement)
+        else:
+            for statement in sql if isinstance(sql, list) else sql.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
         conn.execute(
             "INSERT INTO schema_migrations (version, name, applied_us) VALUES (?, ?, ?)",
             (version, name, time.time_ns() // 1000),
