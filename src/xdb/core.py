@@ -1,7 +1,8 @@
 """The Database handle: runs operations for a caller, and is the one place outputs leave.
 
-Every interface (Python, MCP, HTTP, CLI) goes through ``Database.call``; policy filtering of
-responses (a later capability) belongs in ``_release``, so no skin can bypass it.
+Every interface (Python, MCP, HTTP, CLI) goes through ``Database.run``: it authorizes the
+caller, admits the request and releases the response through ``xdb.policy``, so no skin
+can bypass the policy.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from xdb.api import Operations
-from xdb.errors import InvalidRequest, NotFound, from_validation_errors, not_unicode
+from xdb.errors import InvalidRequest, NotFound, XdbError, from_validation_errors, not_unicode
 from xdb.ids import new_id
 from xdb.index.candidates import choose as choose_candidates
 from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
+from xdb.policy.authorize import authorize
+from xdb.policy.load import named_caller
+from xdb.policy.release import Release
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us
 
@@ -145,28 +149,38 @@ class Database(Operations):
             except ValidationError as exc:
                 raise from_validation_errors(exc.errors()) from None
         who = caller or self.caller
-        ctx = self._context
-        if ctx.caller is not who:
-            ctx = Context(
-                self.store,
-                who,
-                ctx.current_session,
-                self._settings,
-                self.indexer,
-                self._recording_session,
-                ctx.chosen_candidates,
-            )
+        authorize(who, op)
+        base = self._context
+        # A context per call: what the caller may see is read once per call, on first use.
+        ctx = Context(
+            self.store,
+            who,
+            base.current_session,
+            self._settings,
+            self.indexer,
+            self._recording_session,
+            base.chosen_candidates,
+        )
+        release = Release(ctx) if op.readonly else None
+        if release is not None:
+            request = release.admit(request)
         try:
             response = op.handler(ctx, request)
         except UnicodeEncodeError:
             # Text that is not Unicode inside a free-form value (metadata, details) passes
             # validation; the store refuses to encode it, inside its transaction.
             raise not_unicode(request.model_dump()) from None
-        return self._release(who, op, response)
+        except XdbError as exc:
+            if release is not None and release.stand_ins:
+                raise release.echo_error(exc) from None
+            raise
+        return response if release is None else release.release(response)
 
-    def _release(self, caller: Caller, op: Operation[Any, Any], response: BaseModel) -> BaseModel:
-        """The single exit of every response: access and disclosure policy will filter here."""
-        return response
+    def as_caller(self, caller: Caller | str) -> CallerHandle:
+        """A handle that runs every operation for ``caller``: a ``Caller``, or the id of a
+        caller defined with ``policy.set_caller`` (``"self"``: the agent)."""
+        who = caller if isinstance(caller, Caller) else named_caller(self.store, caller)
+        return CallerHandle(self, who)
 
     # ------------------------------------------------------------------ bulk transfer
 
@@ -282,3 +296,23 @@ def _embedder(spec: str | Embedder | None) -> Embedder:
 
         return get_embedder(spec)
     return spec
+
+
+class CallerHandle(Operations):
+    """``db.as_caller(...)``: every operation method of ``Database``, run for one caller."""
+
+    def __init__(self, db: Database, caller: Caller) -> None:
+        self.db = db
+        self.caller = caller
+
+    def call(self, name: str, payload: Mapping[str, Any] | BaseModel | None = None) -> BaseModel:
+        return self.db.call(name, payload, caller=self.caller)
+
+    def run(
+        self,
+        op: Operation[Any, Any],
+        payload: Mapping[str, Any] | BaseModel | None,
+        *,
+        caller: Caller | None = None,
+    ) -> BaseModel:
+        return self.db.run(op, payload, caller=caller or self.caller)

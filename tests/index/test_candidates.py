@@ -53,7 +53,7 @@ def test_the_strategy_follows_the_store_and_is_chosen_at_connect(filled: xdb.Dat
     other = filled.run(
         xdb.ops.registry.REGISTRY["experience.search_episodes"],
         {"text_query": "kayak"},
-        caller=Caller(agent_id="someone-else"),
+        caller=Caller(id="someone-else"),
     )
     assert other.episodes  # type: ignore[attr-defined]
     bare = Context(filled.store, Caller(), lambda: "s0")  # no embedding worker

@@ -110,12 +110,25 @@ class Model(BaseModel):
 
 
 class Caller(BaseModel):
-    """Who an operation runs for. Policy (a later capability) decides what each may see."""
+    """Who an operation runs for: an identity, its roles and the treaties it acts under.
 
-    model_config = ConfigDict(frozen=True)
+    Roles xdb knows (docs/policy.md): ``self`` (the agent; sees every stable and candidate
+    concept but hushed ones), ``admin`` (manages policies, treaties, hush and keys),
+    ``auditor`` (reads the audit log; sees everything, hushed concepts included). A caller
+    with none of them sees only the concepts its treaties' and its own disclosure policies
+    allow."""
 
-    id: str = "agent"
-    kind: str = Field(default="agent", description="agent, harness, operator or auditor")
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(default="self", min_length=1, description="Who is calling.")
+    roles: tuple[str, ...] = Field(default=("self",), description="self, admin, auditor, ...")
+    treaty_ids: tuple[str, ...] = Field(default=(), description="Treaties the caller acts under.")
+    disclosure_policy_id: str | None = Field(
+        default=None, description="A disclosure policy of its own (for self: what it perceives)."
+    )
+
+    def has(self, role: str) -> bool:
+        return role in self.roles
 
 
 class TickRange(Model):

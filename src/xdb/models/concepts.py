@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from xdb.models.common import Model, NonEmpty
+from xdb.policy.markers import ConceptList, ConceptRef
 
 
 class ImportConceptsRequest(Model):
@@ -33,7 +34,7 @@ class ConceptsRequest(Model):
     """Browse the concept hierarchy: the roots of every loaded pack, or a parent's children,
     by name, each with how many children it has and how many episodes carry it."""
 
-    parent_id: NonEmpty | None = Field(
+    parent_id: Annotated[NonEmpty | None, ConceptRef()] = Field(
         default=None,
         description="List this concept's children (full id, Term or Term:layer); "
         "omitted: the roots.",
@@ -45,9 +46,9 @@ class ConceptsRequest(Model):
 
 
 class ConceptSummary(BaseModel):
-    id: str
+    id: Annotated[str, ConceptRef()]
     name: str
-    parent_id: str | None
+    parent_id: Annotated[str | None, ConceptRef(on_hidden="clear")]
     layer: int
     child_count: int
     episode_count: int = Field(description="Episodes tagged with this concept itself.")
@@ -69,7 +70,7 @@ class FindConceptRequest(Model):
 
 
 class ConceptMatch(BaseModel):
-    id: str
+    id: Annotated[str, ConceptRef()]
     name: str
     score: float = Field(description="0..1; 1 is the exact name.")
     matched: str = Field(description="What matched: name, alias, or definition.")
@@ -85,23 +86,25 @@ class GetConceptRequest(Model):
     """One concept in full: definition, aliases, relations, safety tags, its place in the
     hierarchy."""
 
-    concept_id: NonEmpty = Field(description="Full id, Term, or Term:layer.")
+    concept_id: Annotated[NonEmpty, ConceptRef()] = Field(
+        description="Full id, Term, or Term:layer."
+    )
 
 
 class Concept(BaseModel):
-    id: str
+    id: Annotated[str, ConceptRef()]
     name: str
     pack: str
     layer: int
-    parent_id: str | None
-    children: list[str]
+    parent_id: Annotated[str | None, ConceptRef(on_hidden="clear")]
+    children: Annotated[list[str], ConceptList()]
     domain: str | None
     definition: str
     aliases: list[str]
-    related: list[str]
-    antonyms: list[str]
-    has_part: list[str]
-    part_of: list[str]
+    related: Annotated[list[str], ConceptList()]
+    antonyms: Annotated[list[str], ConceptList()]
+    has_part: Annotated[list[str], ConceptList()]
+    part_of: Annotated[list[str], ConceptList()]
     risk_level: str | None
     treaty_relevant: bool
     harness_relevant: bool
@@ -141,22 +144,24 @@ class ConceptNeighborhoodRequest(Model):
     children (descendants) or both. The same walk as ``experience_graph_neighborhood`` over
     CHILD_OF edges between concepts; nearest first, ties by id."""
 
-    seed_ids: list[NonEmpty] = Field(min_length=1, description="Concept ids (any form).")
+    seed_ids: Annotated[list[NonEmpty], ConceptList()] = Field(
+        min_length=1, description="Concept ids (any form)."
+    )
     max_depth: int = Field(default=2, ge=0, le=10)
     direction: Direction = Direction.BOTH
     max_nodes: int = Field(default=100, ge=1, le=10_000)
 
 
 class ConceptNode(BaseModel):
-    id: str
+    id: Annotated[str, ConceptRef()]
     name: str
     type: str = "concept"
     depth: int = Field(description="Distance from the nearest seed.")
 
 
 class ConceptEdge(BaseModel):
-    source: str
-    target: str
+    source: Annotated[str, ConceptRef()]
+    target: Annotated[str, ConceptRef()]
     relation: str = Field(default="parent", description="target is source's parent.")
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from xdb.models.common import INT64_MAX, Int64, Model, NonEmpty, Score, TimeRange
+from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NodeRef
 from xdb.timeutil import as_utc
 
 DEFAULT_NAMESPACE = "default"
@@ -65,7 +66,7 @@ class Relation(StrEnum):
 class ConceptTag(Model):
     """A concept an episode carries, with how strongly (0..1) and whether it is a bud."""
 
-    concept_id: NonEmpty
+    concept_id: Annotated[NonEmpty, ConceptRef(candidate_if=("kind", "candidate"))]
     score: Score
     kind: TagKind = TagKind.STABLE
 
@@ -73,7 +74,7 @@ class ConceptTag(Model):
 class ExemplarLabel(Model):
     """The episode as a labelled example of a concept (an exemplar, for training sets)."""
 
-    concept_id: NonEmpty
+    concept_id: Annotated[NonEmpty, ConceptRef()]
     label: Label
     confidence: Score = 1.0
     label_source: str = Field(default="self", description="sensor, tool, teacher, human, self")
@@ -118,7 +119,7 @@ class Episode(BaseModel):
     content: str
     time_window: TimeWindow
     concept_tags: list[ConceptTag]
-    motive_profile: dict[str, float]
+    motive_profile: Annotated[dict[str, float], ConceptKeys()]
     metadata: dict[str, Any]
     labels: list[ExemplarLabel]
     provenance: Provenance
@@ -137,7 +138,7 @@ class EpisodeHit(BaseModel):
     summary: str
     snippet: str = Field(description="The content's first 500 characters.")
     concept_tags: list[ConceptTag]
-    motive_profile: dict[str, float]
+    motive_profile: Annotated[dict[str, float], ConceptKeys()]
     time_window: TimeWindow
     score: float = Field(description="Relevance (higher first); 0 for time and random sorts.")
 
@@ -155,7 +156,7 @@ class AddEpisodeRequest(Model):
     session_id: NonEmpty | None = None
     time_window: TimeWindow | None = Field(default=None, description="Default: now.")
     concept_tags: list[ConceptTag] = Field(default_factory=list)
-    motive_profile: dict[NonEmpty, float] = Field(default_factory=dict)
+    motive_profile: Annotated[dict[NonEmpty, float], ConceptKeys()] = Field(default_factory=dict)
     metadata: dict[str, Any] = Field(default_factory=dict)
     labels: list[ExemplarLabel] = Field(default_factory=list)
     provenance: Provenance | None = None
@@ -180,7 +181,7 @@ class DeleteEpisodeResponse(BaseModel):
 class ConceptFilter(Model):
     """Episodes must (polarity present) or must not (absent) carry this concept."""
 
-    concept_id: NonEmpty
+    concept_id: Annotated[NonEmpty, ConceptRef()]
     min_score: Score = 0.0
     kind: FilterKind = FilterKind.ANY
     polarity: Polarity = Polarity.PRESENT
@@ -193,7 +194,7 @@ class ConceptFilter(Model):
 class LabelFilter(Model):
     """Episodes labelled (as exemplars) for a concept."""
 
-    concept_id: NonEmpty | None = None
+    concept_id: Annotated[NonEmpty | None, ConceptRef()] = None
     label: Label | None = None
     min_confidence: Score = 0.0
 
@@ -258,18 +259,18 @@ NodeType = Literal["Episode", "Concept", "Decision", "Tool", "Timestep"]
 
 
 class GraphNode(BaseModel):
-    node_id: str
+    node_id: Annotated[str, NodeRef()]
     type: NodeType
     episode_id: str | None = None
-    concept_id: str | None = None
+    concept_id: Annotated[str | None, ConceptRef()] = None
     name: str | None = Field(default=None, description="A concept's, decision's or tool's name.")
     summary: str | None = None
     depth: int = Field(default=0, description="Distance from the nearest seed.")
 
 
 class GraphEdge(BaseModel):
-    src: str
-    dst: str
+    src: Annotated[str, NodeRef()]
+    dst: Annotated[str, NodeRef()]
     type: Relation
 
 
@@ -297,7 +298,7 @@ class SimilarEpisode(BaseModel):
     episode_id: str
     summary: str
     similarity_score: float
-    concept_overlap: list[str]
+    concept_overlap: Annotated[list[str], ConceptList()]
 
 
 class SimilarEpisodesResponse(BaseModel):

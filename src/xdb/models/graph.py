@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from xdb.models.common import Model, NonEmpty
 from xdb.models.episodes import GraphEdge, GraphNode, NodeType, Relation
+from xdb.policy.markers import NodeRef
 
 
 class WalkDirection(StrEnum):
@@ -25,7 +26,7 @@ class GraphNeighborhoodRequest(Model):
     and CONTAINS links). Nodes come nearest first, ties by id; the walk stops at max_nodes
     and says so."""
 
-    seed_node_ids: list[NonEmpty] = Field(
+    seed_node_ids: Annotated[list[NonEmpty], NodeRef()] = Field(
         min_length=1,
         description="Episode ids, concept ids (concept:<id>, a full id, Term or Term:layer), "
         "decision and tool ids, timestep ids.",
@@ -69,14 +70,18 @@ class LinkRequest(Model):
     """Add an edge between two existing nodes, e.g. a decision INFLUENCED_BY an episode, or
     an episode that CONTAINS a tool. Linking twice changes nothing."""
 
-    src: NonEmpty = Field(description="The node the edge leaves (e.g. the decision).")
-    dst: NonEmpty = Field(description="The node it reaches (e.g. the episode).")
+    src: Annotated[NonEmpty, NodeRef()] = Field(
+        description="The node the edge leaves (e.g. the decision)."
+    )
+    dst: Annotated[NonEmpty, NodeRef()] = Field(
+        description="The node it reaches (e.g. the episode)."
+    )
     relation: Literal["INFLUENCED_BY", "CONTAINS", "RELATED_CONCEPT"] = "INFLUENCED_BY"
     note: str | None = None
 
 
 class LinkResponse(BaseModel):
-    src: str
-    dst: str
+    src: Annotated[str, NodeRef()]
+    dst: Annotated[str, NodeRef()]
     relation: Relation
     created: bool

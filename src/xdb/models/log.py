@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -23,6 +23,7 @@ from xdb.models.common import (
     TickRange,
     TimeRange,
 )
+from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept
 from xdb.timeutil import as_utc
 
 # --------------------------------------------------------------------------- domain objects
@@ -42,7 +43,7 @@ class Timestep(BaseModel):
     event_id: str | None = None
     event_start: bool = False
     event_end: bool = False
-    concept_activations: dict[str, float] = Field(default_factory=dict)
+    concept_activations: Annotated[dict[str, float], ConceptKeys()] = Field(default_factory=dict)
     fidelity: Fidelity = Fidelity.HOT
 
 
@@ -53,13 +54,22 @@ class Tag(BaseModel):
     name: str
     tag_type: TagType
     description: str | None = None
-    concept_id: str | None = None
+    concept_id: Annotated[str | None, NoConcept()] = None  # disclosed_concepts() says
     entity_type: EntityType | None = None
     bud_status: BudStatus | None = None
-    related_concepts: list[str] = Field(default_factory=list)
+    related_concepts: Annotated[list[str], ConceptList()] = Field(default_factory=list)
     created_at: datetime
     created_by: str
     application_count: int | None = None
+
+    def disclosed_concepts(self) -> list[tuple[str, bool]]:
+        """The concepts the tag is about, and whether each is a candidate (policy.release):
+        a concept tag its concept, a bud itself; entity and custom tags none."""
+        if self.tag_type is TagType.CONCEPT:
+            return [(self.concept_id or self.name, False)]
+        if self.tag_type is TagType.BUD:
+            return [(self.name, True), (self.id, True)]
+        return []
 
 
 class Targeted(BaseModel):
@@ -113,7 +123,7 @@ class RecordRequest(Model):
     session_id: str | None = Field(
         default=None, min_length=1, description="Session to record into; defaults to current."
     )
-    concept_activations: dict[NonEmpty, Score] = Field(
+    concept_activations: Annotated[dict[NonEmpty, Score], ConceptKeys()] = Field(
         default_factory=dict, description="Top-k concept activations: concept id -> score 0..1."
     )
     event_id: str | None = Field(
@@ -218,10 +228,10 @@ class CreateTagRequest(Model):
     tag_type: TagType = Field(description="concept, entity, bud or custom.")
     description: str | None = Field(default=None, description="Optional description.")
     entity_type: EntityType | None = Field(default=None, description="For entity tags.")
-    related_concepts: list[NonEmpty] = Field(
+    related_concepts: Annotated[list[NonEmpty], ConceptList()] = Field(
         default_factory=list, description="For bud tags: related concept ids."
     )
-    concept_id: str | None = Field(
+    concept_id: Annotated[str | None, ConceptRef()] = Field(
         default=None, min_length=1, description="For concept tags: the concept id (default name)."
     )
     session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
@@ -284,7 +294,7 @@ class QueryRequest(Model):
         description="Tag names or ids (or type:name); a timestep must carry all of them, "
         "applied to it, to its event or to a tick range that covers it.",
     )
-    concept_activations: dict[NonEmpty, ActivationRange] | None = Field(
+    concept_activations: Annotated[dict[NonEmpty, ActivationRange] | None, ConceptKeys()] = Field(
         default=None, description="concept id -> {min, max}; every range must hold."
     )
     text_search: str | None = Field(

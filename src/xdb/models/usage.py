@@ -4,11 +4,12 @@ section 7)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from xdb.models.common import INT64_MAX, Model, NonEmpty, TimeRange
+from xdb.policy.markers import ConceptList, ConceptRef
 
 
 class ConceptUsageSummaryRequest(Model):
@@ -17,7 +18,7 @@ class ConceptUsageSummaryRequest(Model):
     time range, of the given kinds, in the namespace; the trend, co-occurrence score (NPMI)
     and buckets are defined in docs/graph.md."""
 
-    concept_ids: list[NonEmpty] = Field(
+    concept_ids: Annotated[list[NonEmpty], ConceptList()] = Field(
         min_length=1, max_length=100, description="Concept ids (full id, Term, Term:layer)."
     )
     time_range: TimeRange | None = None
@@ -41,7 +42,7 @@ class ConceptUsageSummaryRequest(Model):
 
 
 class Cooccurrence(BaseModel):
-    concept_id: str
+    concept_id: Annotated[str, ConceptRef()]
     cooccurrence_score: float = Field(description="NPMI, -1..1: 1 always together.")
     episode_count: int = Field(description="Episodes carrying both.")
 
@@ -54,7 +55,7 @@ class ActivationStats(BaseModel):
 
 
 class ConceptUsage(BaseModel):
-    concept_id: str
+    concept_id: Annotated[str, ConceptRef(candidate_if=("kind", "candidate"))]
     kind: Literal["stable", "candidate"]
     episode_count: int
     avg_score: float | None

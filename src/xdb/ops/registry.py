@@ -19,6 +19,7 @@ from xdb.models.common import Caller
 if TYPE_CHECKING:
     from xdb.index.candidates import Candidates
     from xdb.index.embedding import Indexer
+    from xdb.policy.disclosure import Visibility
     from xdb.store.protocol import Store
 
 ReqT = TypeVar("ReqT", bound=BaseModel)
@@ -41,6 +42,17 @@ class Context:
     # Where a search's ranked lists come from (``index/candidates.py``): chosen once per
     # handle by ``Database``; None: chosen on first use from the store and the indexer.
     chosen_candidates: Candidates | None = None
+
+    # What the caller may see (``policy.load.visibility``): read on first use, per call.
+    _view: Visibility | None = None
+
+    @property
+    def view(self) -> Visibility:
+        if self._view is None:
+            from xdb.policy.load import visibility
+
+            self._view = visibility(self.store, self.caller)
+        return self._view
 
     @property
     def candidates(self) -> Candidates:
@@ -88,6 +100,10 @@ class Operation(Generic[ReqT, RespT]):
     idempotent: bool = False
     # A write that removes or overwrites what was stored (MCP's hint).
     destructive: bool = False
+    # The roles that may run it; None: readers all, writers self and admin (policy.authorize).
+    roles: tuple[str, ...] | None = None
+    # Whether the agent's MCP toolset offers it (management operations are not offered).
+    agent_tool: bool = True
 
     @property
     def http_path(self) -> str:

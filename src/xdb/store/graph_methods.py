@@ -8,9 +8,16 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from xdb.store import concepts as concept_sql
-from xdb.store import graph_edges, usage
+from xdb.store import graph_edges, policy_objects, usage
 from xdb.store.sqlbuild import Flavor
-from xdb.store.types import ConceptRow, EpisodeFilter, GraphEdgeRow, HierarchyStep, PackRow
+from xdb.store.types import (
+    ConceptFact,
+    ConceptRow,
+    EpisodeFilter,
+    GraphEdgeRow,
+    HierarchyStep,
+    PackRow,
+)
 
 T = TypeVar("T")
 
@@ -143,3 +150,21 @@ class GraphMethods:
         return self._graph_read(
             lambda c: usage.activations(c, self._flavor, concept_ids, start_us, end_us)
         )
+
+    # ------------------------------------------------------------------ policy objects
+
+    def policy_objects(self) -> list[tuple[str, str, dict[str, Any]]]:
+        return self._graph_read(policy_objects.read_all)
+
+    def put_policy_object(
+        self, kind: str, key: str, body: dict[str, Any], at_us: int, by: str
+    ) -> bool:
+        d = self._flavor.d
+        return self._graph_write(lambda c: policy_objects.put(c, d, kind, key, body, at_us, by))
+
+    def delete_policy_object(self, kind: str, key: str) -> bool:
+        d = self._flavor.d
+        return self._graph_write(lambda c: policy_objects.delete(c, d, kind, key))
+
+    def concept_facts(self) -> list[ConceptFact]:
+        return self._graph_read(policy_objects.concept_facts)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store.types import (
+    ConceptFact,
     ConceptRow,
     EpisodeFilter,
     GraphEdgeRow,
@@ -209,6 +210,22 @@ class ConceptStore(Protocol):
     def concept_packs(self) -> list[PackRow]: ...
 
     def concepts_by_ids(self, ids: Sequence[str]) -> list[ConceptRow]: ...
+
+    def concept_facts(self) -> list[ConceptFact]:
+        """Every concept's pack, term, parent and risk level (what disclosure rules read)."""
+        ...
+
+    def policy_objects(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """(kind, id, body) of every disclosure policy, treaty, hush and named caller."""
+        ...
+
+    def put_policy_object(
+        self, kind: str, key: str, body: dict[str, Any], at_us: int, by: str
+    ) -> bool:
+        """Insert or replace a policy object; whether it is new."""
+        ...
+
+    def delete_policy_object(self, kind: str, key: str) -> bool: ...
 
     def concept_names(self) -> list[tuple[str, str, str, int, list[str], str]]:
         """(id, spec_id, term, layer, aliases, definition) of every concept."""

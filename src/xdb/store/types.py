@@ -134,6 +134,18 @@ class ConceptRow:
     details: dict[str, Any]
 
 
+class ConceptFact(NamedTuple):
+    """What disclosure rules read of a concept."""
+
+    id: str
+    spec_id: str
+    pack_id: str
+    term: str
+    layer: int
+    parent_id: str | None
+    risk_level: str | None
+
+
 class GraphEdgeRow(NamedTuple):
     src: str
     relation: str

@@ -46,6 +46,8 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 8",
         # and version 9 (sessionless neighbours: nothing to undo on an empty file)
         "DELETE FROM schema_migrations WHERE version = 9",
+        "DROP TABLE policy_objects",
+        "DELETE FROM schema_migrations WHERE version = 10",
     ):
         conn.execute(statement)
     conn.close()
@@ -68,4 +70,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 9  # this test's downgrade undoes versions 5 to 9
+    assert LATEST == 10  # this test's downgrade undoes versions 5 to 10

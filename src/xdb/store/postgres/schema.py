@@ -25,7 +25,7 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
-from xdb.store import concepts, graph_edges
+from xdb.store import concepts, graph_edges, policy_objects
 from xdb.store.postgres import vector_index
 
 Conn = psycopg.Connection[TupleRow]
@@ -294,6 +294,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # Episodes without a session have had neighbours (store/context.py) since version 8;
     # those stored before are indexed with theirs now, once.
     (8, "sessionless neighbours in the text index", _sessionless_contexts),
+    (9, "policy objects", _run(policy_objects.SCHEMA)),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from xdb.errors import MigrationError
-from xdb.store import concepts, graph_edges
+from xdb.store import concepts, graph_edges, policy_objects
 from xdb.store.sqlite import sessions
 
 
@@ -242,6 +242,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # Episodes without a session have had neighbours (store/context.py) since version 9;
     # those stored before are indexed with theirs now, once.
     (9, "sessionless neighbours in the text index", _sessionless_contexts),
+    (10, "policy objects", policy_objects.SCHEMA),
 ]
 
 

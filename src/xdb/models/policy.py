@@ -1,0 +1,100 @@
+"""Who may see what: disclosure policies, treaties, hush constraints and named callers,
+and the requests and responses of the operations that manage them (docs/policy.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from xdb.models.common import Model, NonEmpty
+from xdb.timeutil import as_utc
+
+RiskLevel = Literal["low", "medium", "high", "critical"]
+# First-light's safety tags, least to most: a policy's maximum admits those at or below it.
+RISK_ORDER: dict[str, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+
+
+class ConceptRules(Model):
+    """Which concepts a rule names. Every list is optional; a concept matches if any entry
+    names it. Ids may be written in full, as ``Term`` or ``Term:layer``."""
+
+    concepts: list[NonEmpty] = Field(default_factory=list, description="Concept ids or terms.")
+    prefixes: list[NonEmpty] = Field(
+        default_factory=list, description="Id prefixes, e.g. 'org.hatcat/first-light@'."
+    )
+    packs: list[NonEmpty] = Field(
+        default_factory=list, description="Whole packs: a spec id or a pack id (every version)."
+    )
+    subtrees: list[NonEmpty] = Field(
+        default_factory=list, description="A concept and all its descendants in its hierarchy."
+    )
+
+    def empty(self) -> bool:
+        return not (self.concepts or self.prefixes or self.packs or self.subtrees)
+
+
+class DisclosurePolicy(Model):
+    """Which concepts a caller may see. A concept is visible when no ``deny`` rule names it
+    (denying a concept denies its descendants), its risk level is at most
+    ``max_risk_level``, it is stable or ``candidates_visible`` is set, and ``allow_all`` is
+    set or an ``allow`` rule names it."""
+
+    id: NonEmpty
+    description: str = ""
+    allow_all: bool = Field(default=False, description="Every concept no deny rule names.")
+    allow: ConceptRules = Field(default_factory=ConceptRules)
+    deny: ConceptRules = Field(default_factory=ConceptRules)
+    max_risk_level: RiskLevel | None = Field(
+        default=None, description="Hide concepts whose risk level is above this one."
+    )
+    candidates_visible: bool = Field(
+        default=False, description="Whether candidate concepts (buds) are visible."
+    )
+
+
+class Treaty(Model):
+    """An agreement with a partner: callers acting under it see what its disclosure policy
+    allows, until it expires or is deactivated."""
+
+    id: NonEmpty
+    partner: NonEmpty = Field(description="Who the treaty is with.")
+    disclosure_policy_id: NonEmpty = Field(description="The disclosure policy it grants.")
+    description: str = ""
+    active: bool = True
+    expires_at: datetime | None = Field(default=None, description="After this it grants nothing.")
+
+    @field_validator("expires_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class Hush(Model):
+    """Concepts no one but an auditor sees in outputs while the hush lasts: in one session's
+    experience, or everywhere (``session_id`` null)."""
+
+    id: NonEmpty
+    concepts: ConceptRules = Field(description="The concepts hushed.")
+    session_id: str | None = Field(default=None, description="Only this session; null: all.")
+    reason: str = ""
+    expires_at: datetime | None = Field(default=None, description="Null: until lifted.")
+
+    @field_validator("expires_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class CallerProfile(Model):
+    """A named caller's roles, treaties and own disclosure policy: what an API key or
+    ``xdb mcp --caller ID`` acts as."""
+
+    id: NonEmpty
+    roles: list[NonEmpty] = Field(default_factory=list)
+    treaty_ids: list[NonEmpty] = Field(default_factory=list)
+    disclosure_policy_id: str | None = None
+
+
+PolicyKind = Literal["disclosure_policy", "treaty", "hush", "caller"]

@@ -1,0 +1,60 @@
+"""Policy objects (disclosure policies, treaties, hush constraints, named callers) in SQL
+both stores run alike: one small table of JSON documents keyed by kind and id, read whole
+on each call that needs them (a handful of rows), written by the management operations."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.types import ConceptFact
+
+SCHEMA = """
+CREATE TABLE policy_objects (
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    updated_us BIGINT NOT NULL,
+    updated_by TEXT NOT NULL,
+    PRIMARY KEY (kind, id)
+)
+"""
+
+
+def put(
+    conn: Connection, d: Dialect, kind: str, key: str, body: dict[str, Any], at: int, by: str
+) -> bool:
+    """Insert or replace one object; whether it is new."""
+    m = d.mark
+    existed = conn.execute(
+        f"SELECT 1 FROM policy_objects WHERE kind = {m} AND id = {m}", [kind, key]
+    ).fetchone()
+    conn.execute(
+        f"INSERT INTO policy_objects (kind, id, body, updated_us, updated_by)"
+        f" VALUES ({d.marks(5)}) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body,"
+        " updated_us = excluded.updated_us, updated_by = excluded.updated_by",
+        [kind, key, json.dumps(body, sort_keys=True), at, by],
+    )
+    return existed is None
+
+
+def delete(conn: Connection, d: Dialect, kind: str, key: str) -> bool:
+    m = d.mark
+    cur = conn.execute(f"DELETE FROM policy_objects WHERE kind = {m} AND id = {m}", [kind, key])
+    return bool(cur.rowcount)
+
+
+def read_all(conn: Connection) -> list[tuple[str, str, dict[str, Any]]]:
+    """(kind, id, body) of every object, by kind and id."""
+    rows = conn.execute("SELECT kind, id, body FROM policy_objects ORDER BY kind, id").fetchall()
+    return [(r[0], r[1], json.loads(r[2])) for r in rows]
+
+
+def concept_facts(conn: Connection) -> list[ConceptFact]:
+    """What disclosure rules read of every concept: its pack, term, parent and risk."""
+    rows = conn.execute(
+        "SELECT c.id, c.spec_id, p.pack_id, c.term, c.layer, c.parent_id, c.risk_level"
+        " FROM concepts c JOIN concept_packs p ON p.spec_id = c.spec_id ORDER BY c.id"
+    ).fetchall()
+    return [ConceptFact(r[0], r[1], r[2], r[3], int(r[4]), r[5], r[6]) for r in rows]
