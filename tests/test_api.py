@@ -180,6 +180,13 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     assert db.concept_packs().packs
     db.get_concept("Deception")
     assert db.delete_episode(episode_id=episode_id).deleted
+    admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
+    admin.set_disclosure_policy(id="p", allow={"subtrees": ["Dancing"]})
+    admin.set_treaty(id="t", partner="acme", disclosure_policy_id="p")
+    admin.hush(id="h", concepts={"concepts": ["Deception"]})
+    admin.set_caller(id="acme", roles=["partner"], treaty_ids=["t"])
+    assert admin.policies().treaties
+    assert admin.remove_policy(kind="hush", id="h").removed
     assert set(responses) == {op.method_name for op in operations()}
     for op in operations():
         assert type(responses[op.method_name]) is op.response, op.name

@@ -46,7 +46,7 @@ import pytest
 
 import xdb
 from tests.concepts.packs import unpack_first_light
-from xdb.ops.registry import operations
+from xdb.ops.registry import agent_groups, operations
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -434,7 +434,7 @@ def check_mcp(box: Sandbox, text: str, words: list[str]) -> None:
         tools = ask(2, "tools/list", {})["tools"]
         names = {tool["name"] for tool in tools}
         groups = option(words, "--toolsets")
-        chosen = set(groups.split(",")) if groups else {op.group for op in operations()}
+        chosen = set(groups.split(",")) if groups else agent_groups()
         assert names == {op.tool_name() for op in operations() if op.group in chosen}
         # One call that reaches the database: a read-only tool needing no arguments.
         tool = next(

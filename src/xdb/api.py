@@ -80,6 +80,7 @@ if TYPE_CHECKING:
         TagResponse,
         TagsResponse,
     )
+    from xdb.models.policy import ConceptRules
     from xdb.models.usage import ConceptUsageSummaryResponse
     from xdb.ops.memcp import (
         MemcpAddResponse,
@@ -87,6 +88,7 @@ if TYPE_CHECKING:
         MemcpGetResponse,
         MemcpSearchResponse,
     )
+    from xdb.ops.policy import PoliciesResponse, PolicyObjectResponse, RemovePolicyResponse
     from xdb.ops.registry import Operation
 
     ActivationRangeLike: TypeAlias = ActivationRange | Mapping[str, Any]
@@ -94,6 +96,7 @@ if TYPE_CHECKING:
         BudStatus | Literal["collecting", "ready", "training", "promoted", "abandoned"]
     )
     ConceptFilterLike: TypeAlias = ConceptFilter | Mapping[str, Any]
+    ConceptRulesLike: TypeAlias = ConceptRules | Mapping[str, Any]
     ConceptTagLike: TypeAlias = ConceptTag | Mapping[str, Any]
     DirectionLike: TypeAlias = Direction | Literal["both", "ancestors", "descendants"]
     EntityTypeLike: TypeAlias = EntityType | Literal["person", "organization", "place", "thing"]
@@ -883,3 +886,162 @@ class Operations:
         """
         payload: dict[str, Any] = {"id": id}
         return cast("MemcpDeleteResponse", self.run(REGISTRY["memcp.delete_episode"], payload))
+
+    def set_disclosure_policy(
+        self,
+        *,
+        id: str,
+        description: str = "",
+        allow_all: bool = False,
+        allow: ConceptRulesLike | None = None,
+        deny: ConceptRulesLike | None = None,
+        max_risk_level: Literal["low", "medium", "high", "critical"] | None = None,
+        candidates_visible: bool = False,
+    ) -> PolicyObjectResponse:
+        """Which concepts a caller may see. A concept is visible when no ``deny`` rule names it
+        (denying a concept denies its descendants), its risk level is at most ``max_risk_level``, it
+        is stable or ``candidates_visible`` is set, and ``allow_all`` is set or an ``allow`` rule
+        names it.
+
+        Args:
+            id: Required.
+            description: Default: ''.
+            allow_all: Every concept no deny rule names. Default: False.
+            allow: Which concepts a rule names. Every list is optional; a concept matches if any
+                entry Default: None, meaning {'concepts': [], 'prefixes': [], 'packs': [],
+                'subtrees': []}.
+            deny: Which concepts a rule names. Every list is optional; a concept matches if any
+                entry Default: None, meaning {'concepts': [], 'prefixes': [], 'packs': [],
+                'subtrees': []}.
+            max_risk_level: Hide concepts whose risk level is above this one. Default: None.
+            candidates_visible: Whether candidate concepts (buds) are visible. Default: False.
+        """
+        payload: dict[str, Any] = {"id": id}
+        if description != "":
+            payload["description"] = description
+        if allow_all is not False:
+            payload["allow_all"] = allow_all
+        if allow is not None:
+            payload["allow"] = allow
+        if deny is not None:
+            payload["deny"] = deny
+        if max_risk_level is not None:
+            payload["max_risk_level"] = max_risk_level
+        if candidates_visible is not False:
+            payload["candidates_visible"] = candidates_visible
+        return cast(
+            "PolicyObjectResponse", self.run(REGISTRY["policy.set_disclosure_policy"], payload)
+        )
+
+    def set_treaty(
+        self,
+        *,
+        id: str,
+        partner: str,
+        disclosure_policy_id: str,
+        description: str = "",
+        active: bool = True,
+        expires_at: datetime | None = None,
+    ) -> PolicyObjectResponse:
+        """An agreement with a partner: callers acting under it see what its disclosure policy
+        allows, until it expires or is deactivated.
+
+        Args:
+            id: Required.
+            partner: Who the treaty is with. Required.
+            disclosure_policy_id: The disclosure policy it grants. Required.
+            description: Default: ''.
+            active: Default: True.
+            expires_at: After this it grants nothing. Default: None.
+        """
+        payload: dict[str, Any] = {
+            "id": id,
+            "partner": partner,
+            "disclosure_policy_id": disclosure_policy_id,
+        }
+        if description != "":
+            payload["description"] = description
+        if active is not True:
+            payload["active"] = active
+        if expires_at is not None:
+            payload["expires_at"] = expires_at
+        return cast("PolicyObjectResponse", self.run(REGISTRY["policy.set_treaty"], payload))
+
+    def hush(
+        self,
+        *,
+        id: str,
+        concepts: ConceptRulesLike,
+        session_id: str | None = None,
+        reason: str = "",
+        expires_at: datetime | None = None,
+    ) -> PolicyObjectResponse:
+        """Concepts no one but an auditor sees in outputs while the hush lasts: in one session's
+        experience, or everywhere (``session_id`` null).
+
+        Args:
+            id: Required.
+            concepts: The concepts hushed. Required.
+            session_id: Only this session; null: all. Default: None.
+            reason: Default: ''.
+            expires_at: Null: until lifted. Default: None.
+        """
+        payload: dict[str, Any] = {"id": id, "concepts": concepts}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if reason != "":
+            payload["reason"] = reason
+        if expires_at is not None:
+            payload["expires_at"] = expires_at
+        return cast("PolicyObjectResponse", self.run(REGISTRY["policy.hush"], payload))
+
+    def set_caller(
+        self,
+        *,
+        id: str,
+        roles: Sequence[str] | None = None,
+        treaty_ids: Sequence[str] | None = None,
+        disclosure_policy_id: str | None = None,
+    ) -> PolicyObjectResponse:
+        """A named caller's roles, treaties and own disclosure policy: what an API key or ``xdb mcp
+        --caller ID`` acts as.
+
+        Args:
+            id: Required.
+            roles: Default: None, meaning [].
+            treaty_ids: Default: None, meaning [].
+            disclosure_policy_id: Default: None.
+        """
+        payload: dict[str, Any] = {"id": id}
+        if roles is not None:
+            payload["roles"] = roles
+        if treaty_ids is not None:
+            payload["treaty_ids"] = treaty_ids
+        if disclosure_policy_id is not None:
+            payload["disclosure_policy_id"] = disclosure_policy_id
+        return cast("PolicyObjectResponse", self.run(REGISTRY["policy.set_caller"], payload))
+
+    def remove_policy(
+        self, *, kind: Literal["disclosure_policy", "treaty", "hush", "caller"], id: str
+    ) -> RemovePolicyResponse:
+        """Remove a disclosure policy, treaty, hush or named caller.
+
+        Args:
+            kind: One of disclosure_policy, treaty, hush, caller. Required.
+            id: Required.
+        """
+        payload: dict[str, Any] = {"kind": kind, "id": id}
+        return cast("RemovePolicyResponse", self.run(REGISTRY["policy.remove_policy"], payload))
+
+    def policies(
+        self, kind: Literal["disclosure_policy", "treaty", "hush", "caller"] | None = None
+    ) -> PoliciesResponse:
+        """Every disclosure policy, treaty, hush and named caller (or those of one kind).
+
+        Args:
+            kind: One of disclosure_policy, treaty, hush, caller. Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if kind is not None:
+            payload["kind"] = kind
+        return cast("PoliciesResponse", self.run(REGISTRY["policy.policies"], payload))

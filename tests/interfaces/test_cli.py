@@ -186,7 +186,10 @@ def test_query_filters_paging_and_jsonl(db: Path) -> None:
         (["tag", "x"], ["exactly one target"]),
         (["tag", "x", "--timestep-id", "nope"], ["timestep_id"]),
         (["nosuchcommand"], ["nosuchcommand"]),
-        (["mcp", "--toolsets", "xdb,nope"], ["toolsets", "nope", "known: experience, memcp, xdb"]),
+        (
+            ["mcp", "--toolsets", "xdb,nope"],
+            ["toolsets", "nope", "known: experience, memcp, policy, xdb"],
+        ),
         (["import", "missing.jsonl"], ["missing.jsonl"]),
         (["record-batch", "--file", "-", "--timesteps", "[]"], ["timesteps", "not both"]),
         (["export", "no/such/folder/x.jsonl"], ["file:", "no/such/folder/x.jsonl", "No such file"]),
@@ -566,6 +569,11 @@ WRITERS = {
     "delete-episode": ["--episode-id", "episode-x"],
     "add-node": ["--node-type", "Decision", "--name", "x"],
     "link": ["--src", "a", "--dst", "b"],
+    "set-disclosure-policy": ["--id", "p"],
+    "set-treaty": ["--id", "t", "--partner", "p", "--disclosure-policy-id", "p"],
+    "hush": ["--id", "h", "--concepts", "{}"],
+    "set-caller": ["--id", "c"],
+    "remove-policy": ["--kind", "hush", "--id", "h"],
 }
 
 

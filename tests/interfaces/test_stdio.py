@@ -165,7 +165,13 @@ def test_requests_from_a_file_are_answered_into_a_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     got = {m["id"]: m for m in map(json.loads, answers.read_text().splitlines())}
     assert sorted(got) == [1, 2]
-    assert len(got[1]["result"]["tools"]) == len(RECORDED["underscore"]["tools"])
+    agent_tools = [
+        t
+        for t in RECORDED["underscore"]["tools"]
+        if RECORDED["underscore"]["groups"][t["name"]] in RECORDED["underscore"]["agent_groups"]
+    ]
+    assert len(got[1]["result"]["tools"]) == len(agent_tools)
+    assert not any(t["name"].startswith("policy_") for t in got[1]["result"]["tools"])
     assert got[2]["result"]["structuredContent"]["tick"] == 1
 
 

@@ -32,6 +32,7 @@ from xdb.embed import SPECS
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
 from xdb.interfaces import cli_options
 from xdb.interfaces.fields import choices, describe, field_kind, json_example, value_metavar
+from xdb.models.common import Caller
 from xdb.ops.registry import Operation, operations
 
 # --------------------------------------------------------------------------- generated commands
@@ -236,17 +237,28 @@ def fail(message: str, code: int = 2) -> int:
 @cli_options.group_options
 @click.version_option(__version__, "--version", prog_name="xdb")
 @click.pass_context
-def cli(ctx: click.Context, db_path: str | None, session: str | None) -> None:
+def cli(ctx: click.Context, db_path: str | None, session: str | None, caller: str | None) -> None:
     """xdb: an experience database for AI agents. Record, tag and recall what happened.
 
     Every command prints its result as JSON. Errors print one line to stderr and exit 2.
     """
-    ctx.obj = cli_options.group_values(ctx, {"db_path": db_path, "session": session})
+    ctx.obj = cli_options.group_values(
+        ctx, {"db_path": db_path, "session": session, "caller": caller}
+    )
 
 
 # How the CLI says where a database path came from, and how to make a new database.
 DB_NAME = "--db / XDB_DB"
 DB_MAKE = "make a new one with a command that writes (xdb record ...)"
+
+
+def act_as(db: Database, caller_id: str | None, default: Caller) -> Caller:
+    """The caller ``--caller`` names (a defined one), else ``default``."""
+    if caller_id is None:
+        return default
+    from xdb.policy.load import named_caller
+
+    return named_caller(db.store, caller_id)
 
 
 def db_location() -> str:
@@ -274,6 +286,8 @@ def database(*, create: bool = True) -> Database:
         )
         root.obj["db"] = db
         root.call_on_close(db.close)
+        # The person at the terminal holds the file: the agent's view, and admin rights.
+        db.caller = act_as(db, root.obj.get("caller"), Caller(roles=("self", "admin")))
     found: Database = root.obj["db"]
     return found
 
@@ -330,7 +344,10 @@ def serve(host: str, port: int, dotted_names: bool, mcp: bool) -> None:
     """Serve the database over HTTP (and MCP streamable HTTP at /mcp) until interrupted."""
     from xdb.interfaces.http import serve as run_http
 
-    run_http(database(), host=host, port=port, mcp=mcp, dotted_names=dotted_names)
+    db = database()
+    # Over the network the database answers as the agent (or --caller), never as an admin.
+    db.caller = act_as(db, click.get_current_context().find_root().obj.get("caller"), Caller())
+    run_http(db, host=host, port=port, mcp=mcp, dotted_names=dotted_names)
 
 
 @cli.command("mcp")
@@ -338,7 +355,8 @@ def serve(host: str, port: int, dotted_names: bool, mcp: bool) -> None:
 @click.option(
     "--toolsets",
     metavar="GROUP[,GROUP...]",
-    help="Operation groups to expose, comma-separated (default: all). Known: "
+    help="Operation groups to expose, comma-separated (default: every group but the "
+    "management group, policy). Known: "
     + ", ".join(sorted({op.group for op in operations()}))
     + ".",
 )
@@ -361,10 +379,19 @@ def mcp_command(dotted_names: bool, toolsets: str | None) -> None:
     # a path that cannot be opened is refused here, before anything is served.
     path, session = db_location(), click.get_current_context().find_root().obj["session"]
     prepare_location(path, create=True, name=DB_NAME, make=DB_MAKE)
+    caller_id = click.get_current_context().find_root().obj.get("caller")
+
+    def open_db() -> Database:
+        db = connect(path, session_id=session)
+        try:
+            db.caller = act_as(db, caller_id, Caller())  # the agent, not an admin
+        except XdbError:
+            db.close()
+            raise
+        return db
+
     with suppress(KeyboardInterrupt):  # Ctrl-C is how a person stops a stdio server
-        serve_stdio(
-            lambda: connect(path, session_id=session), dotted_names=dotted_names, groups=groups
-        )
+        serve_stdio(open_db, dotted_names=dotted_names, groups=groups)
 
 
 @cli.command("import")

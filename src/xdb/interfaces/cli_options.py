@@ -1,4 +1,4 @@
-"""The command line's global options, ``--db`` and ``--session``.
+"""The command line's global options, ``--db``, ``--session`` and ``--caller``.
 
 Each is accepted before the command (``xdb --db F status``) and after it (``xdb status --db
 F``, the way ``claude mcp add xdb -- xdb mcp --db F`` writes it), with the same meaning; the
@@ -44,12 +44,20 @@ GLOBALS: dict[str, tuple[str, str, str, str]] = {
         "The current session. Default: $XDB_SESSION, else the most recently active session "
         "in the database, else a new one.",
     ),
+    "caller": (
+        "--caller",
+        "XDB_CALLER",
+        "ID",
+        "Act as this caller (one defined with 'xdb set-caller'; 'self': the agent). Default: "
+        "$XDB_CALLER, else the agent itself with the admin role (xdb mcp: the agent alone).",
+    ),
 }
 # The same, shorter, for every command's own help.
 SHORT = {
     "db_path": "Database file, :memory: or postgresql:// URL; default $XDB_DB, else the "
     "user data directory's file (see 'xdb --help').",
     "session": "The current session; default $XDB_SESSION, else the most recently active.",
+    "caller": "Act as this defined caller; default $XDB_CALLER, else the agent (and admin).",
 }
 
 

@@ -35,7 +35,7 @@ from xdb.core import Database, connect
 from xdb.errors import XdbError
 from xdb.interfaces import limits
 from xdb.interfaces.mcp_lines import serve_lines
-from xdb.ops.registry import Operation, operations
+from xdb.ops.registry import Operation, agent_groups, operations
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
@@ -111,14 +111,16 @@ def build_server(
     groups: set[str] | None = None,
     inline: bool = False,
 ) -> Server[Any]:
-    """An MCP server exposing one tool per registered operation (optionally only some groups).
+    """An MCP server exposing one tool per registered operation of ``groups`` (None: the
+    agent's toolset, every group whose operations are offered to the agent; the policy
+    group's management operations are served only when named).
 
     ``inline`` runs each call on the event loop instead of a worker thread: right for stdio,
     where one client waits for each answer anyway, and it saves a thread hop per call.
     """
     ops: dict[str, Operation[Any, Any]] = {}
     tools: list[types.Tool] = []
-    for op in operations(groups):
+    for op in operations(groups or agent_groups()):
         name = op.tool_name(dotted_names)
         _check_name(name, dotted_names)
         ops[name] = op
@@ -205,9 +207,10 @@ def recorded_answers() -> dict[str, Any]:
     """
     client = {"name": "xdb-recorder", "version": "0"}
     out: dict[str, Any] = {"xdb": __version__, "mcp": _sdk_version()}
+    every_group = {op.group for op in operations()}
     with connect(":memory:") as db:
         for naming, dotted in (("underscore", False), ("dotted", True)):
-            server = build_server(db, dotted_names=dotted)
+            server = build_server(db, dotted_names=dotted, groups=every_group)
             modern = {}
             for version in MODERN_PROTOCOL_VERSIONS:
                 meta = {
@@ -244,6 +247,7 @@ def recorded_answers() -> dict[str, Any]:
                 "handshake": handshake,
                 "tools": lists[0],
                 "groups": groups,
+                "agent_groups": sorted(agent_groups()),
             }
     return out
 

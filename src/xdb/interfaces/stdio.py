@@ -114,9 +114,9 @@ class Front:
 
     def __init__(self, answers: dict[str, Any], groups: set[str] | None) -> None:
         self._answers = answers
-        self._tools = {
-            name for name, group in answers["groups"].items() if groups is None or group in groups
-        }
+        # No groups named: the agent's toolset (management groups are offered only by name).
+        wanted = set(answers["agent_groups"]) if groups is None else groups
+        self._tools = {name for name, group in answers["groups"].items() if group in wanted}
         self.version: str | None = None  # the handshake era's negotiated version
         self.replay: list[str] = []  # lines the SDK must see before the rest
 

@@ -3,7 +3,8 @@
 Each capability module exports its ``OPERATIONS``; this concatenates them in the order the
 skins list them (MCP tools, HTTP routes, CLI commands, the reference): the ``xdb`` group
 (recording the log, reading it, status, concepts), then ``experience`` (episodes, the
-graph, usage statistics), then ``memcp``. A new capability adds its module's tuple here,
+graph, usage statistics), then ``memcp``, then ``policy`` (management: not in the agent's
+MCP toolset unless named). A new capability adds its module's tuple here,
 where its place is chosen.
 """
 
@@ -11,7 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.ops import concepts, episodes, graph, log, log_reads, memcp, search, status, usage
+from xdb.ops import (
+    concepts,
+    episodes,
+    graph,
+    log,
+    log_reads,
+    memcp,
+    policy,
+    search,
+    status,
+    usage,
+)
 from xdb.ops.registry import Operation
 
 OPERATIONS: tuple[Operation[Any, Any], ...] = (
@@ -24,4 +36,5 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *graph.OPERATIONS,
     *usage.OPERATIONS,
     *memcp.OPERATIONS,
+    *policy.OPERATIONS,
 )

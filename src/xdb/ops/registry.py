@@ -162,6 +162,11 @@ class _Registry(Mapping[str, "Operation[Any, Any]"]):
 REGISTRY = _Registry()
 
 
+def agent_groups() -> set[str]:
+    """The groups an agent's MCP toolset offers by default (not the management ones)."""
+    return {op.group for op in REGISTRY.values() if op.agent_tool}
+
+
 def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
     """Every operation in the catalog's order, optionally only some groups'."""
     return [op for op in REGISTRY.values() if groups is None or op.group in groups]
