@@ -45,7 +45,8 @@ def served_tool_names(db: xdb.Database, dotted: bool) -> list[str]:
         return [op.tool_name(dotted) for op in operations()]
 
     async def listed() -> list[str]:
-        async with Client(build_server(db, dotted_names=dotted)) as client:
+        every = {op.group for op in operations()}  # the management tools too, when named
+        async with Client(build_server(db, dotted_names=dotted, groups=every)) as client:
             return [tool.name for tool in (await client.list_tools()).tools]
 
     return anyio.run(listed)

@@ -139,6 +139,8 @@ class Database(Operations):
         *,
         caller: Caller | None = None,
     ) -> BaseModel:
+        who = caller or self.caller
+        authorize(who, op)  # before validation: a caller who may not run it learns nothing
         if isinstance(payload, op.request):
             request = payload
         else:
@@ -148,8 +150,6 @@ class Database(Operations):
                 request = op.request.model_validate(payload or {})
             except ValidationError as exc:
                 raise from_validation_errors(exc.errors()) from None
-        who = caller or self.caller
-        authorize(who, op)
         base = self._context
         # A context per call: what the caller may see is read once per call, on first use.
         ctx = Context(

@@ -39,6 +39,7 @@ def write_pack(
     tree: dict[str, str | None] | None = None,
     aliases: dict[str, list[str]] | None = None,
     related: dict[str, list[str]] | None = None,
+    risk: dict[str, str] | None = None,
 ) -> Path:
     """A pack in HatCat's format: ``tree`` maps each term to its parent (None for a root)."""
     tree = tree or {"Root": None, "Child": "Root", "Leaf": "Child"}
@@ -68,7 +69,7 @@ def write_pack(
                     "definition": f"the {term.lower()} of things",
                     "aliases": (aliases or {}).get(term, []),
                     "relationships": {"related": (related or {}).get(term, [])},
-                    "safety_tags": {"risk_level": "low"},
+                    "safety_tags": {"risk_level": (risk or {}).get(term, "low")},
                 }
             )
         )

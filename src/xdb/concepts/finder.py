@@ -105,14 +105,29 @@ class ConceptFinder:
         self._length_sorted = [self._names[n] for n in self._by_length]
         self._idf = {w: math.log(1 + len(self.entries) / len(s)) for w, s in words.items()}
 
-    def find(self, query: str, limit: int, spec_ids: set[str] | None = None) -> list[Found]:
+    def find(
+        self,
+        query: str,
+        limit: int,
+        spec_ids: set[str] | None = None,
+        keep: Callable[[str], bool] | None = None,
+    ) -> list[Found]:
+        """The best ``limit`` concepts for ``query``; ``keep``: which concept ids may be
+        found at all (a caller's disclosure policy), asked before anything is counted."""
         q = normalize(query)
         if not q:
             return []
         best: dict[int, tuple[float, str]] = {}
+        allowed: dict[int, bool] = {}
 
         def offer(name_index: int, score: float) -> None:
             for entry, alias in self._owners[name_index]:
+                if keep is not None:
+                    ok = allowed.get(entry)
+                    if ok is None:
+                        ok = allowed[entry] = keep(self.entries[entry].id)
+                    if not ok:
+                        continue
                 s = score - 0.03 if alias else score
                 what = "alias" if alias else "name"
                 if s > best.get(entry, (-1.0, ""))[0]:
@@ -139,6 +154,8 @@ class ConceptFinder:
         if len(q) >= 3 and sum(1 for s, _ in best.values() if s > 0.78) < limit:
             self._near(q, limit, offer)
         self._definitions(qwords, best)
+        if keep is not None:  # definition matches were not offered through ``offer``
+            best = {e: v for e, v in best.items() if allowed.get(e) or keep(self.entries[e].id)}
         ranked = sorted(
             (
                 (score, e, what)

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from xdb.models.common import INT64_MAX, Int64, Model, NonEmpty, Score, TimeRange
-from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NodeRef
+from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
 from xdb.timeutil import as_utc
 
 DEFAULT_NAMESPACE = "default"
@@ -104,7 +104,9 @@ class Provenance(Model):
     session_id: str | None = None
     start_tick: int | None = Field(default=None, ge=0, le=INT64_MAX)
     end_tick: int | None = Field(default=None, ge=0, le=INT64_MAX)
-    source: str = Field(default="manual", description="manual, log (made from an event), import")
+    source: Annotated[str, NoConcept()] = Field(
+        default="manual", description="manual, log (made from an event), import"
+    )
     details: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -62,7 +62,7 @@ class AddNodeRequest(Model):
 
 
 class AddNodeResponse(BaseModel):
-    node_id: str
+    node_id: Annotated[str, NodeRef()]
     created: bool
 
 

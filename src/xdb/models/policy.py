@@ -4,11 +4,12 @@ and the requests and responses of the operations that manage them (docs/policy.m
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
 from xdb.models.common import Model, NonEmpty
+from xdb.policy.markers import NoConcept
 from xdb.timeutil import as_utc
 
 RiskLevel = Literal["low", "medium", "high", "critical"]
@@ -20,7 +21,10 @@ class ConceptRules(Model):
     """Which concepts a rule names. Every list is optional; a concept matches if any entry
     names it. Ids may be written in full, as ``Term`` or ``Term:layer``."""
 
-    concepts: list[NonEmpty] = Field(default_factory=list, description="Concept ids or terms.")
+    # Policy objects are read by admins alone (the policy group's roles): not released.
+    concepts: Annotated[list[NonEmpty], NoConcept()] = Field(
+        default_factory=list, description="Concept ids or terms."
+    )
     prefixes: list[NonEmpty] = Field(
         default_factory=list, description="Id prefixes, e.g. 'org.hatcat/first-light@'."
     )

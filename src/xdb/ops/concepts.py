@@ -27,6 +27,7 @@ from xdb.models.concepts import (
     ImportConceptsRequest,
     ImportConceptsResponse,
 )
+from xdb.ops import concept_views
 from xdb.ops.registry import Context, Operation
 from xdb.timeutil import from_us, now_us
 
@@ -44,6 +45,14 @@ def import_concepts(ctx: Context, req: ImportConceptsRequest) -> ImportConceptsR
 
 
 def concept_packs(ctx: Context, req: ConceptPacksRequest) -> ConceptPacksResponse:
+    packs = ctx.store.concept_packs()
+    counts = {p.spec_id: p.concept_count for p in packs}
+    if ctx.view.restricted:
+        # A pack counts the concepts the caller may see; one it sees none of is not listed.
+        counts = {}
+        for cid in ctx.view.hierarchy()[0]:
+            spec = ctx.view.index.facts[cid].spec_id
+            counts[spec] = counts.get(spec, 0) + 1
     return ConceptPacksResponse(
         packs=[
             ConceptPack(
@@ -51,26 +60,33 @@ def concept_packs(ctx: Context, req: ConceptPacksRequest) -> ConceptPacksRespons
                 pack_id=p.pack_id,
                 version=p.version,
                 description=p.description,
-                concept_count=p.concept_count,
+                concept_count=counts[p.spec_id],
                 imported_at=from_us(p.imported_us),
             )
-            for p in ctx.store.concept_packs()
+            for p in packs
+            if p.spec_id in counts
         ]
     )
 
 
 def concepts(ctx: Context, req: ConceptsRequest) -> ConceptsResponse:
     parent = None if req.parent_id is None else resolve(ctx.store, req.parent_id, "parent_id")
-    rows, total = ctx.store.concept_children(parent, pack_specs(ctx.store, req.pack), req.limit)
+    specs = pack_specs(ctx.store, req.pack)
+    if ctx.view.restricted:
+        rows, total, child_counts, parents = concept_views.children(ctx, parent, specs, req.limit)
+    else:
+        rows, total = ctx.store.concept_children(parent, specs, req.limit)
+        child_counts = {r.id: r.child_count for r in rows}
+        parents = {r.id: r.parent_id for r in rows}
     counts = ctx.store.concept_episode_counts([r.id for r in rows])
     return ConceptsResponse(
         concepts=[
             ConceptSummary(
                 id=r.id,
                 name=r.term,
-                parent_id=r.parent_id,
+                parent_id=parents[r.id],
                 layer=r.layer,
-                child_count=r.child_count,
+                child_count=child_counts[r.id],
                 episode_count=counts.get(r.id, 0),
             )
             for r in rows
@@ -85,6 +101,9 @@ def get_concept(ctx: Context, req: GetConceptRequest) -> GetConceptResponse:
     children, _ = ctx.store.concept_children(cid, None, 10_000)
     details = dict(row.details)
     relations: dict[str, Any] = details.pop("relationships", None) or {}
+    # The pack's raw details name other concepts, in lists and in prose: a caller who may
+    # not see every concept gets the typed fields alone (filtered on release).
+    shown = {} if ctx.view.restricted else {**details, "relationships": relations}
     return GetConceptResponse(
         concept=Concept(
             id=row.id,
@@ -104,14 +123,17 @@ def get_concept(ctx: Context, req: GetConceptRequest) -> GetConceptResponse:
             treaty_relevant=row.treaty_relevant,
             harness_relevant=row.harness_relevant,
             episode_count=ctx.store.concept_episode_counts([cid]).get(cid, 0),
-            details={**details, "relationships": relations},
+            details=shown,
         )
     )
 
 
 def find_concept(ctx: Context, req: FindConceptRequest) -> FindConceptResponse:
     specs = pack_specs(ctx.store, req.pack)
-    found = finder(ctx.store).find(req.query, req.limit, None if specs is None else set(specs))
+    keep = ctx.view.visible if ctx.view.restricted else None
+    found = finder(ctx.store).find(
+        req.query, req.limit, None if specs is None else set(specs), keep
+    )
     return FindConceptResponse(
         matches=[
             ConceptMatch(
@@ -138,9 +160,11 @@ def graph_neighborhood(
     seeds = sorted({resolve(ctx.store, s, "seed_ids") for s in req.seed_ids})
     up = req.direction in (Direction.BOTH, Direction.ANCESTORS)
     down = req.direction in (Direction.BOTH, Direction.DESCENDANTS)
-    reached = sorted(
-        ctx.store.concept_walk(seeds, req.max_depth, up, down), key=lambda s: (s.depth, s.id)
-    )
+    if ctx.view.restricted:
+        found = concept_views.walk(ctx, seeds, req.max_depth, up, down)
+    else:
+        found = ctx.store.concept_walk(seeds, req.max_depth, up, down)
+    reached = sorted(found, key=lambda s: (s.depth, s.id))
     kept = reached[: req.max_nodes]
     truncated = len(reached) > req.max_nodes
     # The walk expands every node above the level it stopped at: max_depth, or the level

@@ -103,7 +103,13 @@ def similar_episodes(ctx: Context, req: SimilarEpisodesRequest) -> SimilarEpisod
     equally; the seed's session neighbours (NEXT) are graph context and get a small lift."""
     seed = load(ctx, req.seed_episode_id, "seed_episode_id")
     ep = seed.episode
-    top = sorted(ep.concept_tags, key=lambda t: (-t["score"], t["concept_id"]))[: req.concept_k]
+    # Only concepts the caller may see rank anything (the seed's session: hush there).
+    seen = [
+        t
+        for t in ep.concept_tags
+        if ctx.view.visible(t["concept_id"], t.get("kind") == "candidate", ep.session_id)
+    ]
+    top = sorted(seen, key=lambda t: (-t["score"], t["concept_id"]))[: req.concept_k]
     concepts = [t["concept_id"] for t in top]
     ranking = Ranking(f"{ep.summary}\n{ep.content[:2000]}", concepts, 0.5, 0.0)
     flt = EpisodeFilter(namespace=req.namespace or ep.namespace)

@@ -66,7 +66,10 @@ def walk(
         # `room` new nodes in id order, and at most len(depth) of the smallest are known.
         # (With a type filter, excluded ids could fill that window: no shortcut then.)
         room = max_nodes - len(result.depth)
-        first = None if node_types is not None else room + len(result.depth)
+        # A caller who may not see some concepts never walks through them; their nodes
+        # could fill that window too.
+        restricted = ctx.view.restricted
+        first = None if node_types is not None or restricted else room + len(result.depth)
         found_now = ctx.store.graph_edges(
             frontier, relations, outgoing, incoming, first, list(result.depth)
         )
@@ -78,8 +81,10 @@ def walk(
             if incoming and edge.dst in current:
                 ends.append(edge.src)
             for other in ends:
-                if other not in result.depth and (
-                    node_types is None or node_type(other) in node_types
+                if (
+                    other not in result.depth
+                    and (node_types is None or node_type(other) in node_types)
+                    and (not restricted or ctx.view.node_visible(other))
                 ):
                     fresh.add(other)
         ordered = sorted(fresh)

@@ -110,15 +110,18 @@ def resolve_target(ctx: Context, req: _Targeted) -> ResolvedTarget | None:
     return None
 
 
-def resolve_tag(ctx: Context, name_or_id: str) -> Tag | None:
+def resolve_tag(ctx: Context, name_or_id: str, reading: bool = False) -> Tag | None:
     """Find a tag by id, by exact name, or by ``type:name``; None when nothing matches.
 
     A name shared by tags of several types is ambiguous and must be given as type:name or id.
+    ``reading``: a tag about a concept the caller may not see is as if it did not exist.
     """
     tag = ctx.store.get_tag(name_or_id)
     if tag is not None:
-        return tag
+        return tag if not reading or ctx.view.tag_visible(tag) else None
     found = ctx.store.find_tags(name_or_id)
+    if reading:
+        found = [t for t in found if ctx.view.tag_visible(t)]
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
@@ -129,7 +132,7 @@ def resolve_tag(ctx: Context, name_or_id: str) -> Tag | None:
     prefix, sep, rest = name_or_id.partition(":")
     if sep and prefix in TagType._value2member_map_:
         typed = ctx.store.find_tags(rest, prefix)
-        if typed:
+        if typed and (not reading or ctx.view.tag_visible(typed[0])):
             return typed[0]
     return None
 

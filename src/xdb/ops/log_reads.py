@@ -45,7 +45,7 @@ def query(ctx: Context, req: QueryRequest) -> QueryResponse:
             flt.activations[concept] = (rng.min, rng.max)
     unknown_tag = False
     for name in req.tags or []:
-        found = resolve_tag(ctx, name)
+        found = resolve_tag(ctx, name, reading=True)
         if found is None:
             unknown_tag = True  # a tag nobody applied matches nothing
         else:

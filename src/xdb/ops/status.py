@@ -27,6 +27,14 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
         f: stats["timesteps_by_fidelity"].get(f, 0) for f in ("hot", "warm", "submitted", "cold")
     }
     by_type = {t: stats["tags_by_type"].get(t, 0) for t in ("concept", "entity", "bud", "custom")}
+    applications = stats["tag_applications"]
+    if ctx.view.restricted:
+        # Counts of what the caller may see: tags about hidden concepts are not counted,
+        # nor are their applications.
+        for tag in ctx.store.list_tags(None, None):
+            if not ctx.view.tag_visible(tag):
+                by_type[tag.tag_type.value] -= 1
+                applications -= tag.application_count or 0
     return StatusResponse(
         embedding=_embedding_stats(ctx),
         be_id=ctx.caller.id,
@@ -37,7 +45,7 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
             total_timesteps=sum(by_fidelity.values()),
             by_fidelity=by_fidelity,
             total_comments=stats["comments"],
-            total_tag_applications=stats["tag_applications"],
+            total_tag_applications=applications,
         ),
         storage_stats=StorageStats(
             total_bytes=stats["bytes"],

@@ -91,8 +91,26 @@ def concept_usage_summary(
         full = try_resolve(ctx.store, value, "concept_ids")
         cid = full or value  # a candidate concept need not be in any pack
         group = ctx.store.concept_subtree(cid) if req.include_descendants and full else [cid]
+        if ctx.view.restricted:  # descendants the caller may not see count for nothing
+            group = [g for g in group if g == cid or ctx.view.visible(g)]
         summaries.append(_summary(ctx, req, scope, cid, group, full is not None))
     return ConceptUsageSummaryResponse(concept_summaries=summaries, total_episodes=total)
+
+
+def _cooccurring(
+    ctx: Context, flt: EpisodeFilter, group: list[str], min_count: int, limit: int
+) -> list[tuple[str, int, int]]:
+    """The store's most-shared concepts, among those the caller may see: the first ``limit``
+    of them exactly, as if hidden concepts were not stored (read deeper until enough)."""
+    if not ctx.view.restricted:
+        return ctx.store.cooccurring_concepts(flt, group, min_count, limit)
+    depth = limit
+    while True:
+        rows = ctx.store.cooccurring_concepts(flt, group, min_count, depth)
+        seen = [r for r in rows if ctx.view.visible(r[0])]
+        if len(seen) >= limit or len(rows) < depth:
+            return seen[:limit]
+        depth *= 4
 
 
 @dataclass
@@ -129,9 +147,7 @@ def _summary(
     )
     cooccurring: list[Cooccurrence] = []
     if req.include_cooccurrence and count:
-        rows = ctx.store.cooccurring_concepts(
-            flt, group, req.min_cooccurrence, max(200, req.top_k * 10)
-        )
+        rows = _cooccurring(ctx, flt, group, req.min_cooccurrence, max(200, req.top_k * 10))
         scored = sorted(
             (
                 (round(npmi(shared, count, alone, total), 6), shared, other)

@@ -138,6 +138,7 @@ class Visibility:
     sees_all: bool = False
     _cache: dict[tuple[str, bool, str | None], bool] = field(default_factory=dict)
     _bud_names: set[str] | None = None
+    _tree: tuple[dict[str, str | None], dict[str | None, list[str]]] | None = None
 
     @property
     def restricted(self) -> bool:
@@ -153,6 +154,27 @@ class Visibility:
             found = self._decide(value, candidate, session)
             self._cache[key] = found
         return found
+
+    def hierarchy(self) -> tuple[dict[str, str | None], dict[str | None, list[str]]]:
+        """The loaded hierarchy as this caller sees it: each visible concept's nearest
+        visible ancestor (None: a root to it), and each one's visible children."""
+        if self._tree is None:
+            parents: dict[str, str | None] = {}
+            for cid in self.index.facts:
+                if self.visible(cid):
+                    up = list(self.index.lineage(cid))[1:]
+                    parents[cid] = next((a for a in up if self.visible(a)), None)
+            children: dict[str | None, list[str]] = {}
+            for cid, parent in parents.items():
+                children.setdefault(parent, []).append(cid)
+            self._tree = (parents, children)
+        return self._tree
+
+    def tag_visible(self, tag: Any, session: str | None = None) -> bool:
+        """A tag (``models.log.Tag``): visible when every concept it is about is."""
+        if not self.restricted:
+            return True
+        return all(self.visible(v, c, session) for v, c in tag.disclosed_concepts())
 
     def node_visible(self, node_id: str, session: str | None = None) -> bool:
         """A graph node: a ``concept:<id>`` node is visible when its concept is."""

@@ -1,0 +1,263 @@
+"""The leak hunter: a treaty partner calls every read operation, with and without filters,
+sorts and seeds on concepts it may not see, and no hidden concept's id or name appears in
+any answer; asking about a hidden concept answers exactly as asking about an unknown one.
+On both stores. (The other interfaces run the same ``Database.run``: tests/policy/
+test_interfaces.py checks each skin's caller.)"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import xdb
+from tests.concepts.packs import write_pack
+from xdb.errors import XdbError
+from xdb.ops.registry import operations
+
+ALPHA = "org.test/alpha@1.0.0"
+BETA = "org.test/beta@1.0.0"
+VISIBLE = {"Emotion", "Joy", "Calm"}
+# Hidden: a denied subtree (Anger and its child Rage), above the risk ceiling (Panic),
+# a pack the treaty does not grant (Secret, Plot), a candidate concept (the bud Hunch).
+HIDDEN_TERMS = ["Anger", "Rage", "Panic", "Secret", "Plot", "Hunch"]
+UNKNOWN = "Zzyzx"
+PARTNER = xdb.Caller(id="acme-bot", roles=("partner",), treaty_ids=("t-acme",))
+ADMIN = xdb.Caller(id="ops", roles=("admin",))
+
+
+def cid(term: str) -> str:
+    return f"{BETA if term in ('Secret', 'Plot') else ALPHA}::concept/{term}"
+
+
+def hidden_strings() -> list[str]:
+    return [*HIDDEN_TERMS, *(cid(t) for t in HIDDEN_TERMS if t != "Hunch")]
+
+
+@pytest.fixture(scope="module")
+def world(module_target: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    folder = tmp_path_factory.mktemp("packs")
+    alpha = write_pack(
+        folder / "alpha",
+        pack_id="alpha",
+        tree={
+            "Emotion": None,
+            "Joy": "Emotion",
+            "Calm": "Emotion",
+            "Anger": "Emotion",
+            "Rage": "Anger",
+            "Panic": "Emotion",
+        },
+        related={"Joy": ["Anger", "Calm"]},
+        risk={"Panic": "high"},
+    )
+    beta = write_pack(folder / "beta", pack_id="beta", tree={"Secret": None, "Plot": "Secret"})
+    with xdb.connect(module_target, embedder="hash", session_id="s1") as db:
+        admin = db.as_caller(ADMIN)
+        db.call("import_concepts", {"path": str(alpha)})
+        db.call("import_concepts", {"path": str(beta)})
+        admin.set_disclosure_policy(
+            id="partner-view",
+            allow={"subtrees": ["Emotion"]},
+            deny={"subtrees": ["Anger"]},
+            max_risk_level="medium",
+        )
+        admin.set_treaty(id="t-acme", partner="acme", disclosure_policy_id="partner-view")
+        every = {cid(t): 0.2 + 0.1 * i for i, t in enumerate([*VISIBLE, *HIDDEN_TERMS[:-1]])}
+        every["Hunch"] = 0.6  # a candidate concept, by its bud's name
+        every["Anger"] = 0.7  # a hidden concept written as its term
+        for i in range(4):
+            db.record(event_type="input", content=f"the weather report number {i}",
+                      concept_activations=every, event_id=f"ev{i}", event_end=True)  # fmt: skip
+        db.create_tag(name="Joy", tag_type="concept", concept_id=cid("Joy"))
+        db.create_tag(name="Anger", tag_type="concept", concept_id=cid("Anger"))
+        db.create_tag(name="Hunch", tag_type="bud", related_concepts=[cid("Joy"), cid("Rage")])
+        db.create_tag(name="weather", tag_type="custom")
+        for name in ("Joy", "Anger", "Hunch", "weather"):
+            db.tag(tag_name_or_id=name, tick_range={"start": 1, "end": 2})
+        episodes = []
+        for i in range(6):
+            tags = [{"concept_id": cid("Joy"), "score": 0.9}, {"concept_id": cid("Calm"),
+                    "score": 0.5}, {"concept_id": cid(HIDDEN_TERMS[i % 5]), "score": 0.95},
+                    {"concept_id": "Hunch", "score": 0.8, "kind": "candidate"}]  # fmt: skip
+            episodes.append(
+                db.add_episode(
+                    content=f"a walk along the river, day {i}",
+                    session_id="s1",
+                    concept_tags=tags,
+                    motive_profile={cid("Joy"): 0.4, cid("Rage"): 0.9},
+                    labels=[{"concept_id": cid("Secret"), "label": "positive"}],
+                ).episode_id
+            )
+        decision = db.add_node(node_type="Decision", name="go outside").node_id
+        db.link(src=decision, dst=episodes[0])
+        db.wait_for_embeddings(60)
+        yield db, episodes
+
+
+def assert_clean(answer: Any, where: str, asked: str | None = None) -> None:
+    """No hidden id or name in ``answer``, but for the caller's own words echoed back
+    (``asked``, exactly: not as the tail of a longer id)."""
+    text = json.dumps(answer, sort_keys=True, default=str)
+    if asked is not None:
+        text = re.sub(rf"(?<![\w/]){re.escape(asked)}(?![\w/])", "<asked>", text)
+    for secret in hidden_strings():
+        assert not re.search(rf"\b{re.escape(secret)}\b", text), f"{where}: {secret} in {text}"
+
+
+def answer(call: Callable[[], Any]) -> Any:
+    try:
+        return call().model_dump(mode="json")
+    except XdbError as exc:
+        return {"error": exc.to_dict()}
+
+
+def reads(episodes: list[str], concept: str) -> dict[str, dict[str, Any]]:
+    """A call of every read operation; ``concept`` is where a concept is asked about."""
+    return {
+        "xdb.query": {"concept_activations": {concept: {"min": 0.0, "max": 1.0}}},
+        "xdb.recent": {"n": 10},
+        "xdb.tags": {},
+        "xdb.status": {},
+        "xdb.concept_packs": {},
+        "xdb.concepts": {"parent_id": concept},
+        "xdb.get_concept": {"concept_id": concept},
+        "xdb.find_concept": {"query": concept},
+        "xdb.graph_neighborhood": {"seed_ids": [concept], "direction": "both"},
+        "experience.search_episodes": {
+            "text_query": "river",
+            "concept_filters": [{"concept_id": concept, "polarity": "present"}],
+        },
+        "experience.get_episode_detail": {
+            "episode_id": episodes[0],
+            "include_graph_neighbors": {"depth": 2},
+        },
+        "experience.similar_episodes": {"seed_episode_id": episodes[1]},
+        "experience.graph_neighborhood": {"seed_node_ids": [f"concept:{concept}"]},
+        "experience.concept_usage_summary": {
+            "concept_ids": [concept, cid("Emotion")],
+            "include_descendants": True,
+            "include_activations": True,
+        },
+        "memcp.search_episodes": {"query": "river"},
+        "memcp.get_episode": {"id": episodes[0]},
+        "policy.policies": {},
+    }
+
+
+def test_every_read_operation_is_hunted() -> None:
+    readers = {f"{op.group}.{op.name}" for op in operations() if op.readonly}
+    assert readers == set(reads(["e", "e"], "c")), "add the new read operation to reads()"
+
+
+def test_a_treaty_partner_sees_no_hidden_concept_anywhere(world: Any) -> None:
+    db, episodes = world
+    partner = db.as_caller(PARTNER)
+    plain = reads(episodes, cid("Joy"))
+    plain["experience.graph_neighborhood"] = {"seed_node_ids": [episodes[0]], "max_depth": 3}
+    plain["xdb.concepts"] = {}
+    seen_any = 0
+    for name, payload in plain.items():
+        got = answer(lambda n=name, p=payload: partner.call(n, p))
+        assert_clean(got, name)
+        seen_any += "Joy" in json.dumps(got)
+    assert seen_any >= 8  # what it may see, it sees
+    for hidden in hidden_strings():
+        for name, payload in reads(episodes, hidden).items():
+            got = answer(lambda n=name, p=payload: partner.call(n, p))
+            assert_clean(got, f"{name} {hidden}", asked=hidden)
+
+
+@pytest.mark.parametrize("hidden", ["Anger", cid("Rage"), cid("Panic"), cid("Plot"), "Hunch"])
+def test_asking_about_a_hidden_concept_answers_as_an_unknown_one(world: Any, hidden: str) -> None:
+    db, episodes = world
+    partner = db.as_caller(PARTNER)
+    for name in reads(episodes, hidden):
+        asked = answer(lambda n=name: partner.call(n, reads(episodes, hidden)[n]))
+        unknown = answer(lambda n=name: partner.call(n, reads(episodes, UNKNOWN)[n]))
+        mine = json.dumps(asked, sort_keys=True)
+        theirs = json.dumps(unknown, sort_keys=True).replace(UNKNOWN, hidden)
+        assert _no_cursor(mine) == _no_cursor(theirs), name
+
+
+def _no_cursor(text: str) -> str:
+    return re.sub(r'"next_cursor": "[^"]*"', '"next_cursor": "…"', text)
+
+
+def test_self_sees_every_concept_and_an_admin_policy_changes_that(world: Any) -> None:
+    db, episodes = world
+    found = db.get_episode_detail(episode_id=episodes[0]).episode
+    assert {t.concept_id for t in found.concept_tags} >= {cid("Joy"), cid("Anger")}
+    assert cid("Rage") in found.motive_profile
+    assert "Hunch" in {t.name for t in db.tags().tags}
+
+
+def test_policies_are_the_admins_alone(world: Any) -> None:
+    db, _ = world
+    for caller in (PARTNER, xdb.Caller()):
+        with pytest.raises(xdb.PermissionDenied, match="needs one of the roles admin"):
+            db.as_caller(caller).policies()
+    assert db.as_caller(ADMIN).policies().treaties[0].id == "t-acme"
+
+
+def test_writes_by_a_treaty_partner_are_refused_and_change_nothing(world: Any) -> None:
+    db, _ = world
+    before = db.status().experience_stats.total_timesteps
+    with pytest.raises(xdb.PermissionDenied, match="acme-bot"):
+        db.as_caller(PARTNER).record(event_type="input", content="x")
+    assert db.status().experience_stats.total_timesteps == before
+
+
+def test_counts_leave_out_what_is_hidden(world: Any) -> None:
+    db, _ = world
+    mine, theirs = db.status().tag_stats, db.as_caller(PARTNER).status().tag_stats
+    assert mine.by_type["concept"] == 2 and theirs.by_type["concept"] == 1
+    assert mine.by_type["bud"] == 1 and theirs.by_type["bud"] == 0
+    packs = {p.spec_id: p.concept_count for p in db.as_caller(PARTNER).concept_packs().packs}
+    assert packs == {ALPHA: 3}  # Emotion, Joy, Calm; beta is not listed at all
+    roots = db.as_caller(PARTNER).concepts()
+    assert [(c.name, c.child_count) for c in roots.concepts] == [("Emotion", 2)]
+    assert roots.total_count == 1
+
+
+def test_a_hush_hides_a_concept_from_self_until_lifted(world: Any) -> None:
+    db, episodes = world
+    admin = db.as_caller(ADMIN)
+    admin.hush(id="quiet", concepts={"concepts": ["Joy"]}, session_id="s1")
+    try:
+        assert cid("Joy") not in db.recent(n=1).timesteps[0].concept_activations
+        detail = db.get_episode_detail(episode_id=episodes[0]).episode
+        assert cid("Joy") not in {t.concept_id for t in detail.concept_tags}
+        auditor = db.as_caller(xdb.Caller(id="audit", roles=("auditor",)))
+        assert cid("Joy") in auditor.recent(n=1).timesteps[0].concept_activations
+    finally:
+        admin.remove_policy(kind="hush", id="quiet")
+    assert cid("Joy") in db.recent(n=1).timesteps[0].concept_activations
+
+
+def test_an_expired_hush_and_an_expired_treaty_grant_and_hide_nothing(world: Any) -> None:
+    db, _ = world
+    admin = db.as_caller(ADMIN)
+    admin.hush(id="old", concepts={"concepts": ["Joy"]}, expires_at="2000-01-01T00:00:00Z")
+    admin.set_treaty(id="t-old", partner="old", disclosure_policy_id="partner-view",
+                     expires_at="2000-01-01T00:00:00Z")  # fmt: skip
+    try:
+        assert cid("Joy") in db.recent(n=1).timesteps[0].concept_activations
+        old = db.as_caller(xdb.Caller(id="old", roles=("partner",), treaty_ids=("t-old",)))
+        assert old.recent(n=1).timesteps[0].concept_activations == {}
+    finally:
+        admin.remove_policy(kind="hush", id="old")
+        admin.remove_policy(kind="treaty", id="t-old")
+
+
+def test_a_named_caller_is_what_as_caller_acts_as(world: Any, tmp_path: Path) -> None:
+    db, _ = world
+    db.as_caller(ADMIN).set_caller(id="acme-bot", roles=["partner"], treaty_ids=["t-acme"])
+    named = db.as_caller("acme-bot")
+    assert named.caller == PARTNER
+    with pytest.raises(xdb.NotFound, match="no caller 'nobody'"):
+        db.as_caller("nobody")
