@@ -5,6 +5,7 @@ with admin rights) or ``--caller``, ``xdb mcp`` as the agent (no management tool
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,3 +76,10 @@ async def test_mcp_serves_the_agent_without_management_tools(shared: Path) -> No
 async def test_mcp_serves_a_named_caller_its_view(shared: Path) -> None:
     _, seen = await _recent(shared, "--caller", "acme-bot")
     assert seen == {"weather/rain": 0.4}
+
+
+def test_the_python_example_in_the_policy_doc_runs(tmp_path: Path) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "policy.md").read_text()
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    code = code.replace("/tmp/policy-demo-py.sqlite3", str(tmp_path / "demo.sqlite3"))
+    exec(compile(code, "docs/policy.md", "exec"), {})  # its asserts are the test
