@@ -16,13 +16,22 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from xdb.api import Operations
-from xdb.errors import InvalidRequest, NotFound, XdbError, from_validation_errors, not_unicode
+from xdb.errors import (
+    InvalidRequest,
+    NotFound,
+    PermissionDenied,
+    XdbError,
+    from_validation_errors,
+    not_unicode,
+)
 from xdb.ids import new_id
 from xdb.index.candidates import choose as choose_candidates
 from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
+from xdb.policy.audit_calls import SELF_AUDITED as _SELF_AUDITED
+from xdb.policy.audit_calls import call_entry
 from xdb.policy.authorize import authorize
 from xdb.policy.load import named_caller
 from xdb.policy.release import Release
@@ -49,9 +58,12 @@ class Database(Operations):
         quota_bytes: int | None = None,
         embedder: str | Embedder | None = None,
         embed_wait: float | None = None,
+        audit: bool = True,
     ) -> None:
         """``embed_wait``: how many seconds ``close`` waits for the episodes this handle
         added to get vectors (None: ``XDB_EMBED_WAIT``, else 30; ``inf``: no bound).
+        ``audit``: keep the audit log (every timestep as recorded, every call); only a
+        benchmark's baseline turns it off.
         Opening starts the embedding worker, which resumes any backlog in the background."""
         operations()  # make sure every operation is registered
         try:
@@ -64,7 +76,7 @@ class Database(Operations):
         self._session_id = session_id
         self._proposed_session = new_id("session")
         self._session_lock = threading.Lock()
-        self._settings = {"quota_bytes": quota_bytes}
+        self._settings: dict[str, Any] = {"quota_bytes": quota_bytes, "audit": audit}
         self.indexer = Indexer(store, partial(_embedder, embedder), partial(_model_id, embedder))
         # The default caller's context, made once: every call needs one (hot for record).
         self._context = Context(
@@ -140,7 +152,34 @@ class Database(Operations):
         caller: Caller | None = None,
     ) -> BaseModel:
         who = caller or self.caller
-        authorize(who, op)  # before validation: a caller who may not run it learns nothing
+        try:
+            authorize(who, op)  # before validation: a caller who may not run it learns nothing
+        except PermissionDenied as exc:
+            self._audit_call(who, op, payload, None, exc)
+            raise
+        try:
+            response = self._run(who, op, payload)
+        except XdbError as exc:
+            self._audit_call(who, op, payload, None, exc)
+            raise
+        if op.name not in _SELF_AUDITED:
+            self._audit_call(who, op, payload, response, None)
+        return response
+
+    def _audit_call(
+        self,
+        who: Caller,
+        op: Operation[Any, Any],
+        payload: Any,
+        response: BaseModel | None,
+        error: XdbError | None,
+    ) -> None:
+        if self._settings["audit"]:
+            self.store.audit_append([call_entry(who, op, payload, response, error)])
+
+    def _run(
+        self, who: Caller, op: Operation[Any, Any], payload: Mapping[str, Any] | BaseModel | None
+    ) -> BaseModel:
         if isinstance(payload, op.request):
             request = payload
         else:
@@ -160,6 +199,7 @@ class Database(Operations):
             self.indexer,
             self._recording_session,
             base.chosen_candidates,
+            audit_op=f"{op.group}.{op.name}" if self._settings["audit"] else None,
         )
         release = Release(ctx) if op.readonly else None
         if release is not None:
@@ -242,6 +282,7 @@ def connect(
     embedder: str | Embedder | None = None,
     create: bool = True,
     embed_wait: float | None = None,
+    audit: bool = True,
 ) -> Database:
     """Open (creating if needed) an experience database.
 
@@ -278,6 +319,7 @@ def connect(
         quota_bytes=quota_bytes,
         embedder=embedder,
         embed_wait=wait,
+        audit=audit,
     )
 
 

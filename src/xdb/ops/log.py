@@ -58,11 +58,11 @@ def record(ctx: Context, req: RecordRequest) -> RecordResponse:
     session = ctx.session_to_record(req.session_id)
     item = _new_timestep(req, now_us(), session)
     if req.event_end and req.event_id is not None:
-        ((ts_id, tick),) = ctx.store.record([item], close_event=episode_maker(ctx))
+        ((ts_id, tick),) = ctx.store.record([item], episode_maker(ctx), ctx.audit_by)
         if ctx.indexer is not None:
             ctx.indexer.notify()  # the event's new episode needs its vector
     else:
-        ((ts_id, tick),) = ctx.store.record([item])
+        ((ts_id, tick),) = ctx.store.record([item], None, ctx.audit_by)
     return RecordResponse(timestep_id=ts_id, tick=tick)  # (model_construct is slower here)
 
 
@@ -73,7 +73,7 @@ def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     )
     items = [_new_timestep(t, now, default) for t in req.timesteps]
     ends = any(it.event_end and it.event_id for it in items)
-    made = ctx.store.record(items, close_event=episode_maker(ctx) if ends else None)
+    made = ctx.store.record(items, episode_maker(ctx) if ends else None, ctx.audit_by)
     if ends and ctx.indexer is not None:
         ctx.indexer.notify()
     # Validated as one document: a RecordResponse() per timestep costs ~2 us, this ~1.2.

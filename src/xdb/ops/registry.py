@@ -45,6 +45,14 @@ class Context:
 
     # What the caller may see (``policy.load.visibility``): read on first use, per call.
     _view: Visibility | None = None
+    # The operation being run, for the audit log's records of what it writes (None: the
+    # database keeps no audit log).
+    audit_op: str | None = None
+
+    @property
+    def audit_by(self) -> tuple[str, str] | None:
+        """(caller, operation) for the audit log's copy of a write, or None."""
+        return None if self.audit_op is None else (self.caller.id, self.audit_op)
 
     @property
     def view(self) -> Visibility:

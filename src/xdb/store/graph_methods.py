@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from xdb.store import audit, graph_edges, policy_objects, usage
 from xdb.store import concepts as concept_sql
-from xdb.store import graph_edges, policy_objects, usage
 from xdb.store.sqlbuild import Flavor
 from xdb.store.types import (
     ConceptFact,
@@ -168,3 +168,28 @@ class GraphMethods:
 
     def concept_facts(self) -> list[ConceptFact]:
         return self._graph_read(policy_objects.concept_facts)
+
+    # ------------------------------------------------------------------ the audit log
+
+    def audit_append(self, entries: Sequence[audit.AuditEntry]) -> int:
+        d = self._flavor.d
+        return self._graph_write(lambda c: audit.append(c, d, entries, lock=d.arrays))
+
+    def audit_read(
+        self,
+        after: int,
+        limit: int,
+        kind: str | None = None,
+        caller: str | None = None,
+        operation: str | None = None,
+    ) -> list[audit.AuditRecord]:
+        d = self._flavor.d
+        return self._graph_read(lambda c: audit.read(c, d, after, limit, kind, caller, operation))
+
+    def audit_verify(self) -> audit.Verdict:
+        d = self._flavor.d
+        return self._graph_read(lambda c: audit.verify(audit.scan(c, d)))
+
+    def audit_prune(self, before_us: int, at_us: int) -> int:
+        d = self._flavor.d
+        return self._graph_write(lambda c: audit.prune(c, d, before_us, at_us, lock=d.arrays))

@@ -33,6 +33,8 @@ from xdb.store.types import (
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from xdb.store.audit import AuditEntry, AuditRecord, Verdict
+
 
 class LogStore(Protocol):
     """The experience log: timesteps, sessions, tags and comments."""
@@ -41,12 +43,14 @@ class LogStore(Protocol):
         self,
         items: Sequence[NewTimestep],
         close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
+        audit_by: tuple[str, str] | None = None,
     ) -> list[tuple[str, int]]:
         """Append timesteps in order in one transaction; return (timestep_id, tick) each.
 
         With ``close_event``, each event a timestep ends (``event_end`` and an
         ``event_id``) becomes the episode ``close_event(its timesteps)`` returns, written
-        in the same transaction.
+        in the same transaction. With ``audit_by`` (caller, operation), each timestep is
+        also appended to the audit log, as recorded, in the same transaction.
         """
         ...
 
@@ -210,6 +214,27 @@ class ConceptStore(Protocol):
     def concept_packs(self) -> list[PackRow]: ...
 
     def concepts_by_ids(self, ids: Sequence[str]) -> list[ConceptRow]: ...
+
+    def audit_append(self, entries: Sequence[AuditEntry]) -> int:
+        """Chain records onto the audit log in a transaction of their own; the last seq."""
+        ...
+
+    def audit_read(
+        self,
+        after: int,
+        limit: int,
+        kind: str | None = None,
+        caller: str | None = None,
+        operation: str | None = None,
+    ) -> list[AuditRecord]: ...
+
+    def audit_verify(self) -> Verdict:
+        """Walk the whole chain (``store.audit.verify``)."""
+        ...
+
+    def audit_prune(self, before_us: int, at_us: int) -> int:
+        """Remove records older than ``before_us`` behind a checkpoint; how many."""
+        ...
 
     def concept_facts(self) -> list[ConceptFact]:
         """Every concept's pack, term, parent and risk level (what disclosure rules read)."""

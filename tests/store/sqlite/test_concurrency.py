@@ -215,7 +215,8 @@ def _write_then_fail(conn: sqlite3.Connection) -> None:
 
 
 def test_a_failing_job_in_a_group_commit_fails_alone(tmp_path: Path) -> None:
-    with xdb.connect(tmp_path / "t.sqlite3", session_id="s") as db:
+    # audit=False: the audit log's call records would be commits of their own to count.
+    with xdb.connect(tmp_path / "t.sqlite3", session_id="s", audit=False) as db:
         db.record_batch([_token(i) for i in range(3)])
         writer = _writer(db)
         before = writer.commits

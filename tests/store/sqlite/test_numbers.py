@@ -48,6 +48,8 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 9",
         "DROP TABLE policy_objects",
         "DELETE FROM schema_migrations WHERE version = 10",
+        "DROP TABLE audit_log",
+        "DELETE FROM schema_migrations WHERE version = 11",
     ):
         conn.execute(statement)
     conn.close()
@@ -70,4 +72,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 10  # this test's downgrade undoes versions 5 to 10
+    assert LATEST == 11  # this test's downgrade undoes versions 5 to 11

@@ -25,7 +25,7 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
-from xdb.store import concepts, graph_edges, policy_objects
+from xdb.store import audit, concepts, graph_edges, policy_objects
 from xdb.store.postgres import vector_index
 
 Conn = psycopg.Connection[TupleRow]
@@ -295,6 +295,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # those stored before are indexed with theirs now, once.
     (8, "sessionless neighbours in the text index", _sessionless_contexts),
     (9, "policy objects", _run(policy_objects.SCHEMA)),
+    (10, "the audit log", _run(audit.SCHEMA)),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import rows, tagging
+from xdb.store import audit, rows, tagging
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
@@ -23,6 +23,7 @@ from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.rows import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES, Flavor
 from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.timeutil import now_us
 
 T = TypeVar("T")
 
@@ -148,17 +149,20 @@ class PostgresStore(EpisodeMethods, GraphMethods):
         self,
         items: Sequence[NewTimestep],
         close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
+        audit_by: tuple[str, str] | None = None,
     ) -> list[tuple[str, int]]:
         if not items:
             return []
         ended = [(it.session_id, it.event_id) for it in items if it.event_end and it.event_id]
         makes_episodes = close_event is not None and bool(ended)
+        audited_at = now_us()
 
-        if not makes_episodes:
+        if not makes_episodes and audit_by is None:
             return self._db.write(lambda conn: _record(conn, items), one_statement=True)
 
         def job(conn: Conn) -> list[tuple[str, int]]:
-            lock_episodes(conn)  # before the session rows, as every writer of both does
+            if makes_episodes:
+                lock_episodes(conn)  # before the session rows, as every writer of both does
             out = _record(conn, items)
             if close_event is not None:
                 for session, event_id in dict.fromkeys(ended):
@@ -166,6 +170,9 @@ class PostgresStore(EpisodeMethods, GraphMethods):
                         rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
                     ]
                     episodes.insert(conn, close_event(steps))
+            if audit_by is not None:  # the audit log's copy, in the same transaction
+                entries = audit.timestep_entries(items, out, audit_by, audited_at)
+                audit.append(conn, POSTGRES, entries, lock=True)
             return out
 
         return self._db.write(job)

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from xdb.errors import MigrationError
-from xdb.store import concepts, graph_edges, policy_objects
+from xdb.store import audit, concepts, graph_edges, policy_objects
 from xdb.store.sqlite import sessions
 
 
@@ -243,6 +243,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # those stored before are indexed with theirs now, once.
     (9, "sessionless neighbours in the text index", _sessionless_contexts),
     (10, "policy objects", policy_objects.SCHEMA),
+    (11, "the audit log", audit.SCHEMA),
 ]
 
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from xdb.errors import StoreError, XdbError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import rows, tagging
+from xdb.store import audit, rows, tagging
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE, Flavor
@@ -23,6 +23,7 @@ from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
 from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.timeutil import now_us
 
 T = TypeVar("T")
 
@@ -174,8 +175,10 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
         self,
         items: Sequence[NewTimestep],
         close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
+        audit_by: tuple[str, str] | None = None,
     ) -> list[tuple[str, int]]:
         lone = len(items) == 1
+        audited_at = now_us()
 
         def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
             # The log's tail (last seq, index watermark, per session its next tick and the
@@ -257,6 +260,10 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                             rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
                         ]
                         episodes.insert(conn, close_event(steps))
+            if audit_by is not None:  # the audit log's copy, in the same transaction
+                audit.append(
+                    conn, SQLITE, audit.timestep_entries(items, out, audit_by, audited_at), False
+                )
             # Only a job that got this far leaves its tail behind.
             known.update(state)
             tail.seq, tail.indexed = seq, indexed

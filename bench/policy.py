@@ -1,0 +1,185 @@
+"""Policy overhead: search_episodes for a partner under a treaty, against the agent itself.
+
+    python -m bench.policy [--n 100000] [--db PATH] [--queries 200]
+
+Builds (or reuses, with ``--db``) the synthetic corpus of ``bench.recall``: ``n`` episodes with
+1-3 concept tags each from 300 concepts ``C0``..``C299``, hash-embedded. An admin then defines
+a disclosure policy that allows the even-numbered concepts (half of them) and denies every
+twentieth one and those starting ``C29``, and a treaty granting it to the partner ``acme``.
+
+The same natural-language questions (page size 20) are asked by the agent (``self``,
+unrestricted) and by ``acme-bot`` (role ``partner``, under the treaty), alternating who goes
+first per question so that drift and noise fall on both alike, after a warm-up that loads
+the indexes:
+
+- (a) the text alone; (b) the text and a concept filter on a concept the partner may see.
+  Both callers go through ``Database.run``: the partner's call also reads its view (the
+  stored policy objects, compiled), admits its request and releases each page (hidden
+  concept tags left out of every hit). p50/p95 per caller and the ratio of the p50s
+  (target: below 1.20);
+- (c) for information, ``record`` of one timestep with 5 concept activations, as ``self``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import xdb
+from bench.recall import build, pct, questions
+from xdb.models.common import Caller
+from xdb.models.episodes import SearchEpisodesResponse
+from xdb.ops.registry import REGISTRY
+from xdb.policy.load import visibility
+
+SEARCH = REGISTRY["experience.search_episodes"]
+CONCEPTS = [f"C{i}" for i in range(300)]  # what bench.recall tags episodes with
+SELF = Caller()
+PARTNER = Caller(id="acme-bot", roles=("partner",), treaty_ids=("t1",))
+WARMUP = 5
+
+
+def set_policy(db: xdb.Database) -> list[str]:
+    """The partner's disclosure policy and treaty; returns the concepts it may see."""
+    admin = db.as_caller(Caller(id="ops", roles=("admin",)))
+    admin.set_disclosure_policy(
+        id="partner-view",
+        description="bench.policy: the even concepts, less every 20th and C29*",
+        allow={"concepts": CONCEPTS[::2]},
+        deny={"concepts": CONCEPTS[::20], "prefixes": ["C29"]},
+    )
+    admin.set_treaty(id="t1", partner="acme", disclosure_policy_id="partner-view")
+    view = visibility(db.store, PARTNER)
+    return [c for c in CONCEPTS if view.visible(c)]
+
+
+def search(db: xdb.Database, who: Caller, payload: dict[str, Any]) -> SearchEpisodesResponse:
+    response = db.run(SEARCH, payload, caller=who)
+    assert isinstance(response, SearchEpisodesResponse)
+    return response
+
+
+def payloads(asked: list[str], concepts: list[str] | None) -> list[dict[str, Any]]:
+    """One request per question; with ``concepts``, question ``i`` filters on the i-th."""
+    out = []
+    for i, q in enumerate(asked):
+        payload: dict[str, Any] = {"text_query": q, "page": {"page_size": 20}}
+        if concepts:
+            c = concepts[i % len(concepts)]
+            payload["concept_filters"] = [{"concept_id": c, "polarity": "present"}]
+        out.append(payload)
+    return out
+
+
+def tags(response: SearchEpisodesResponse) -> int:
+    return sum(len(hit.concept_tags) for hit in response.episodes)
+
+
+def interleaved(
+    db: xdb.Database, requests: list[dict[str, Any]]
+) -> tuple[list[float], list[float], int, int]:
+    """Seconds per request for self and for the partner (alternating who goes first), and
+    the concept tags each was shown in all."""
+    for payload in requests[:WARMUP]:
+        search(db, SELF, payload)
+        search(db, PARTNER, payload)
+    mine: list[float] = []
+    theirs: list[float] = []
+    shown = {SELF: 0, PARTNER: 0}
+    for i, payload in enumerate(requests):
+        order = (SELF, PARTNER) if i % 2 == 0 else (PARTNER, SELF)
+        for who in order:
+            t = time.perf_counter()
+            response = search(db, who, payload)
+            (mine if who is SELF else theirs).append(time.perf_counter() - t)
+            shown[who] += tags(response)
+    return mine, theirs, shown[SELF], shown[PARTNER]
+
+
+def time_record(db: xdb.Database, count: int = 500) -> list[float]:
+    """Seconds per ``record`` of one timestep with 5 concept activations, as self."""
+    times = []
+    for i in range(count + 20):
+        activations = {CONCEPTS[(i * 7 + k * 31) % 300]: 0.1 + 0.15 * k for k in range(5)}
+        t = time.perf_counter()
+        db.record(
+            event_type="output",
+            content=f"token {i}",
+            session_id="bench-policy",
+            concept_activations=activations,
+        )
+        if i >= 20:  # the first few warm the session's rows and the statement cache
+            times.append(time.perf_counter() - t)
+    return times
+
+
+def row(label: str, mine: Sequence[float], theirs: Sequence[float]) -> str:
+    def p(samples: Sequence[float]) -> str:
+        return f"{pct(samples, 0.5):7.2f} {pct(samples, 0.95):7.2f}"
+
+    ratio = statistics.median(theirs) / statistics.median(mine)
+    return f"{label:<28} {p(mine)}   {p(theirs)}   {ratio:5.2f}"
+
+
+def run(args: argparse.Namespace, path: Path) -> None:
+    """Everything timed on the database at ``path``, printed as it is measured."""
+    with xdb.connect(path, embedder="hash") as db:
+        t0 = time.perf_counter()
+        have = db.store.episode_max_seq()
+        if have and have != args.n:
+            raise SystemExit(f"{path} holds {have:,} episodes, not --n {args.n:,}")
+        if not have:
+            build(db, args.n)
+        assert db.wait_for_embeddings(7200), db.indexer.failure
+        print(f"{args.n:,} episodes ready in {time.perf_counter() - t0:.0f} s ({path})")
+        visible = set_policy(db)
+        print(
+            f"partner acme-bot (treaty t1, policy partner-view) sees {len(visible)} of "
+            f"{len(CONCEPTS)} concepts"
+        )
+        asked = questions(args.queries)
+        cases: list[tuple[str, Callable[[], list[dict[str, Any]]]]] = [
+            ("(a) text only", lambda: payloads(asked, None)),
+            ("(b) text + visible concept", lambda: payloads(asked, visible)),
+        ]
+        print(
+            f"{args.queries} questions, page_size 20, interleaved self/partner; ms"
+            f"\n{'':<28} {'self p50':>7} {'p95':>7}   {'ptnr p50':>7} {'p95':>7}   ratio"
+        )
+        notes = []
+        for label, make in cases:
+            mine, theirs, shown_self, shown_partner = interleaved(db, make())
+            print(row(label, mine, theirs))
+            extra = statistics.median(b - a for a, b in zip(mine, theirs, strict=True))
+            notes.append(
+                f"{label}: concept tags shown self {shown_self:,}, partner {shown_partner:,}"
+                f" ({1 - shown_partner / max(1, shown_self):.0%} hidden);"
+                f" median paired overhead {extra * 1e3:.3f} ms"
+            )
+        print("\n".join(notes))
+        recorded = time_record(db)
+        print(
+            f"(c) record, self, 5 concept activations ({len(recorded)} timesteps)"
+            f"  p50 {pct(recorded, 0.5) * 1e3:6.0f} us  p95 {pct(recorded, 0.95) * 1e3:6.0f} us"
+        )
+    print("target: ratio partner/self p50 < 1.20")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.policy", description=__doc__)
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--db", help="keep the built database here and reuse it on later runs")
+    parser.add_argument("--queries", type=int, default=200)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="xdb-policy-") as tmp:
+        path = Path(args.db) if args.db else Path(tmp) / "policy.sqlite3"
+        run(args, path)
+
+
+if __name__ == "__main__":
+    main()

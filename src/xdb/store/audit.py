@@ -1,0 +1,240 @@
+"""The audit log: an append-only, hash-chained record of every timestep as recorded (its
+full activations, before any policy) and of every call, in SQL both stores run alike.
+
+Each record's hash is SHA-256 (HMAC-SHA-256 when ``XDB_AUDIT_KEY`` is set: then no one
+without the key can forge a chain) over the previous record's hash and the record's own
+fields, so editing, removing, inserting or reordering a record breaks the chain at that
+record, and ``verify`` names it. Retention (``prune``) removes the oldest records and
+appends a checkpoint naming the last record removed and its hash, so the chain still
+verifies from what is left and a removal without a checkpoint does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NamedTuple
+
+from xdb.store.sqlbuild import Connection, Dialect, many
+
+GENESIS = "0" * 64
+KEY_ENV = "XDB_AUDIT_KEY"
+
+SCHEMA = """
+CREATE TABLE audit_log (
+    seq BIGINT PRIMARY KEY,
+    at_us BIGINT NOT NULL,
+    kind TEXT NOT NULL,
+    caller TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    body TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+CREATE INDEX audit_log_at ON audit_log (at_us)
+"""
+COLUMNS = "seq, at_us, kind, caller, operation, body, prev_hash, hash"
+# PostgreSQL: one lock for every append, held to commit, so two writers never chain off
+# the same head (an arbitrary constant; the session lock's is another).
+APPEND_LOCK = 7_362_912_001
+
+
+class AuditEntry(NamedTuple):
+    """A record to append; the log gives it its number and hashes."""
+
+    at_us: int
+    kind: str  # timestep, call, checkpoint
+    caller: str
+    operation: str
+    body: dict[str, Any]
+
+
+class AuditRecord(NamedTuple):
+    seq: int
+    at_us: int
+    kind: str
+    caller: str
+    operation: str
+    body: str  # canonical JSON, as hashed
+    prev_hash: str
+    hash: str
+
+
+def timestep_entries(
+    items: Sequence[Any], ids: Sequence[tuple[str, int]], by: tuple[str, str], at_us: int
+) -> list[AuditEntry]:
+    """The audit records of timesteps just recorded (``NewTimestep`` each, with the id and
+    tick the store gave it): everything as recorded, every activation."""
+    caller, operation = by
+    return [
+        AuditEntry(
+            at_us,
+            "timestep",
+            caller,
+            operation,
+            {
+                "timestep_id": tid,
+                "session_id": it.session_id,
+                "tick": tick,
+                "ts_us": it.ts_us,
+                "event_type": it.event_type,
+                "role": it.role,
+                "content": it.content,
+                "token_id": it.token_id,
+                "event_id": it.event_id,
+                "event_start": it.event_start,
+                "event_end": it.event_end,
+                "activations": it.activations,
+            },
+        )
+        for it, (tid, tick) in zip(items, ids, strict=True)
+    ]
+
+
+def canonical(body: dict[str, Any]) -> str:
+    # ASCII: a lone surrogate in a free-form value is escaped, not an encoding error.
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
+
+
+def digest(prev_hash: str, seq: int, at_us: int, kind: str, caller: str, op: str, body: str) -> str:
+    message = "\x1f".join((prev_hash, str(seq), str(at_us), kind, caller, op, body)).encode()
+    key = os.environ.get(KEY_ENV)
+    if key:
+        return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()
+    return hashlib.sha256(message).hexdigest()
+
+
+def head(conn: Connection) -> tuple[int, str]:
+    """The last record's number and hash ((0, GENESIS) for an empty log)."""
+    row = conn.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").fetchone()
+    return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
+
+
+def chain(start: tuple[int, str], entries: Iterable[AuditEntry]) -> list[AuditRecord]:
+    seq, prev = start
+    out = []
+    for e in entries:
+        seq += 1
+        body = canonical(e.body)
+        h = digest(prev, seq, e.at_us, e.kind, e.caller, e.operation, body)
+        out.append(AuditRecord(seq, e.at_us, e.kind, e.caller, e.operation, body, prev, h))
+        prev = h
+    return out
+
+
+def append(conn: Connection, d: Dialect, entries: Sequence[AuditEntry], lock: bool) -> int:
+    """Chain ``entries`` onto the log inside the caller's transaction; the last number."""
+    if not entries:
+        return 0
+    if lock:
+        conn.execute(f"SELECT pg_advisory_xact_lock({d.mark})", (APPEND_LOCK,))
+    records = chain(head(conn), entries)
+    sql = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({d.marks(8)})"
+    if len(records) == 1:
+        conn.execute(sql, records[0])
+    else:
+        many(conn, sql, records)
+    return records[-1].seq
+
+
+def read(
+    conn: Connection,
+    d: Dialect,
+    after: int,
+    limit: int,
+    kind: str | None,
+    caller: str | None,
+    operation: str | None,
+) -> list[AuditRecord]:
+    m = d.mark
+    clauses, params = [f"seq > {m}"], [after]
+    for column, value in (("kind", kind), ("caller", caller), ("operation", operation)):
+        if value is not None:
+            clauses.append(f"{column} = {m}")
+            params.append(value)  # type: ignore[arg-type]
+    sql = f"SELECT {COLUMNS} FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY seq LIMIT {m}"
+    return [_record(r) for r in conn.execute(sql, [*params, limit]).fetchall()]
+
+
+def _record(r: Sequence[Any]) -> AuditRecord:
+    return AuditRecord(int(r[0]), int(r[1]), r[2], r[3], r[4], r[5], r[6], r[7])
+
+
+def scan(conn: Connection, d: Dialect, batch: int = 5000) -> Iterator[AuditRecord]:
+    """Every record in order, a batch at a time."""
+    after = -1
+    while True:
+        rows = conn.execute(
+            f"SELECT {COLUMNS} FROM audit_log WHERE seq > {d.mark} ORDER BY seq LIMIT {d.mark}",
+            (after, batch),
+        ).fetchall()
+        if not rows:
+            return
+        for r in rows:
+            yield _record(r)
+        after = int(rows[-1][0])
+
+
+class Verdict(NamedTuple):
+    records: int
+    first_bad: int | None  # the seq of the first record that does not verify
+    reason: str | None
+    head: str  # the hash of the last record that verified
+
+
+def verify(records: Iterable[AuditRecord]) -> Verdict:
+    """Walk the chain: numbers consecutive, each record linked to the one before, each hash
+    its fields' own. A log that starts after 1 must be continued by a checkpoint that
+    names the record before its first (retention removed those)."""
+    count, expected_seq, prev = 0, 0, GENESIS
+    first: AuditRecord | None = None
+    accounted = True  # whether the records before the first are (a checkpoint says so)
+    for r in records:
+        if first is None:
+            first = r
+            expected_seq, prev = r.seq, r.prev_hash if r.seq > 1 else GENESIS
+            accounted = r.seq == 1
+        if r.seq != expected_seq:
+            why = "a record before it is missing" if r.seq > expected_seq else "out of order"
+            return Verdict(count, r.seq, why, prev)
+        if r.prev_hash != prev:
+            return Verdict(count, r.seq, "its link to the record before does not match", prev)
+        if digest(prev, r.seq, r.at_us, r.kind, r.caller, r.operation, r.body) != r.hash:
+            return Verdict(count, r.seq, "its content does not match its hash", prev)
+        if not accounted and r.kind == "checkpoint":
+            stated = json.loads(r.body)
+            accounted = (
+                stated.get("purged_through") == first.seq - 1
+                and stated.get("purged_hash") == first.prev_hash
+            )
+        count += 1
+        expected_seq, prev = r.seq + 1, r.hash
+    if first is not None and not accounted:
+        why = "the records before it were removed without a checkpoint"
+        return Verdict(count, first.seq, why, prev)
+    return Verdict(count, None, None, prev)
+
+
+def prune(conn: Connection, d: Dialect, before_us: int, at_us: int, lock: bool) -> int:
+    """Remove the records older than ``before_us`` (never the last one) and append the
+    checkpoint that accounts for them; how many were removed."""
+    m = d.mark
+    if lock:
+        conn.execute(f"SELECT pg_advisory_xact_lock({m})", (APPEND_LOCK,))
+    last, _ = head(conn)
+    row = conn.execute(
+        f"SELECT seq, hash FROM audit_log WHERE at_us < {m} AND seq < {m}"
+        " ORDER BY seq DESC LIMIT 1",
+        (before_us, last),
+    ).fetchone()
+    if row is None:
+        return 0
+    through, through_hash = int(row[0]), str(row[1])
+    first = conn.execute("SELECT min(seq) FROM audit_log").fetchone()[0]
+    conn.execute(f"DELETE FROM audit_log WHERE seq <= {m}", (through,))
+    body = {"purged_through": through, "purged_hash": through_hash, "records": through - first + 1}
+    append(conn, d, [AuditEntry(at_us, "checkpoint", "xdb", "audit.prune", body)], lock=False)
+    return int(through - first + 1)
