@@ -17,7 +17,10 @@ the indexes:
   stored policy objects, compiled), admits its request and releases each page (hidden
   concept tags left out of every hit). p50/p95 per caller and the ratio of the p50s
   (target: below 1.20);
-- (c) for information, ``record`` of one timestep with 5 concept activations, as ``self``.
+- (c) ``record`` of one timestep with 5 concept activations into a new file that keeps the
+  audit log (the default: each timestep also appended to the hash chain, in the same
+  transaction) and into one that does not (``audit=False``), taking turns: p50/p95 and the
+  ratio of the p50s (target: below 1.30).
 """
 
 from __future__ import annotations
@@ -101,21 +104,27 @@ def interleaved(
     return mine, theirs, shown[SELF], shown[PARTNER]
 
 
-def time_record(db: xdb.Database, count: int = 500) -> list[float]:
-    """Seconds per ``record`` of one timestep with 5 concept activations, as self."""
-    times = []
-    for i in range(count + 20):
-        activations = {CONCEPTS[(i * 7 + k * 31) % 300]: 0.1 + 0.15 * k for k in range(5)}
-        t = time.perf_counter()
-        db.record(
-            event_type="output",
-            content=f"token {i}",
-            session_id="bench-policy",
-            concept_activations=activations,
-        )
-        if i >= 20:  # the first few warm the session's rows and the statement cache
-            times.append(time.perf_counter() - t)
-    return times
+def time_records(folder: Path, count: int = 2000) -> tuple[list[float], list[float]]:
+    """Seconds per ``record`` of one timestep with 5 concept activations, as self, into two
+    new files: one keeping the audit log (the default), one not (``audit=False``), taking
+    turns record by record so that noise falls on both alike."""
+    audited = xdb.connect(folder / "audited.sqlite3", embedder="hash", session_id="s")
+    bare = xdb.connect(folder / "bare.sqlite3", embedder="hash", session_id="s", audit=False)
+    times: dict[bool, list[float]] = {True: [], False: []}
+    try:
+        for i in range(count + 50):
+            activations = {CONCEPTS[(i * 7 + k * 31) % 300]: 0.1 + 0.15 * k for k in range(5)}
+            for audit in (True, False) if i % 2 else (False, True):
+                db = audited if audit else bare
+                t = time.perf_counter()
+                db.record(event_type="output", content=f"token {i}",
+                          concept_activations=activations)  # fmt: skip
+                if i >= 50:  # the first few warm the session's rows and the statement cache
+                    times[audit].append(time.perf_counter() - t)
+    finally:
+        audited.close()
+        bare.close()
+    return times[True], times[False]
 
 
 def row(label: str, mine: Sequence[float], theirs: Sequence[float]) -> str:
@@ -162,11 +171,14 @@ def run(args: argparse.Namespace, path: Path) -> None:
                 f" median paired overhead {extra * 1e3:.3f} ms"
             )
         print("\n".join(notes))
-        recorded = time_record(db)
-        print(
-            f"(c) record, self, 5 concept activations ({len(recorded)} timesteps)"
-            f"  p50 {pct(recorded, 0.5) * 1e3:6.0f} us  p95 {pct(recorded, 0.95) * 1e3:6.0f} us"
-        )
+    with tempfile.TemporaryDirectory(prefix="xdb-audit-") as tmp:
+        audited, bare = time_records(Path(tmp))
+    print(
+        f"(c) record, 5 concept activations, {len(bare)} each, us:"
+        f"  without the audit log p50 {pct(bare, 0.5) * 1e3:.0f} p95 {pct(bare, 0.95) * 1e3:.0f};"
+        f"  with it p50 {pct(audited, 0.5) * 1e3:.0f} p95 {pct(audited, 0.95) * 1e3:.0f};"
+        f"  ratio {statistics.median(audited) / statistics.median(bare):.2f} (target < 1.30)"
+    )
     print("target: ratio partner/self p50 < 1.20")
 
 

@@ -187,6 +187,10 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     admin.set_caller(id="acme", roles=["partner"], treaty_ids=["t"])
     assert admin.policies().treaties
     assert admin.remove_policy(kind="hush", id="h").removed
+    auditor = db.as_caller(xdb.Caller(id="audit", roles=("auditor",)))
+    assert auditor.audit_verify().ok
+    assert auditor.audit_show(auditor.audit_list(limit=1).records[0].seq).kind == "timestep"
+    assert auditor.audit_prune(older_than_days=36500).removed == 0
     assert set(responses) == {op.method_name for op in operations()}
     for op in operations():
         assert type(responses[op.method_name]) is op.response, op.name

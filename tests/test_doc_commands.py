@@ -66,7 +66,7 @@ NOT_RUN = {
 }
 
 # Commands that only read: the database they name must exist (docs assume it does).
-READERS = {op.command for op in operations() if op.command and op.readonly} | {"export"}
+READERS = {op.command for op in operations() if op.command and op.readonly} | {"export", "audit"}
 CONCEPT_READERS = {
     "concepts",
     "get-concept",
@@ -132,7 +132,7 @@ def subcommand(words: list[str]) -> list[str]:
     if not words or words[0] != "xdb":
         return []
     rest = words[1:]
-    while rest and rest[0] in ("--db", "--session"):
+    while rest and rest[0] in ("--db", "--session", "--caller"):
         rest = rest[2:]
     if not rest:
         return []
@@ -259,6 +259,8 @@ class Sandbox:
                     db.record(event_type="input", content="brought along")
         elif command[0] in READERS:
             self.ensure_database(target)
+        if command[0] == "audit":  # its examples show record 1: something recorded
+            self.ensure_examples_log(target)
         if command[0] in CONCEPT_READERS and command != ["concepts", "import"]:
             self.ensure_concepts(target)
         unpacked = self.work / "first-light"

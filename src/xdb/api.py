@@ -82,6 +82,12 @@ if TYPE_CHECKING:
     )
     from xdb.models.policy import ConceptRules
     from xdb.models.usage import ConceptUsageSummaryResponse
+    from xdb.ops.audit import (
+        AuditListResponse,
+        AuditPruneResponse,
+        AuditRecordOut,
+        AuditVerifyResponse,
+    )
     from xdb.ops.memcp import (
         MemcpAddResponse,
         MemcpDeleteResponse,
@@ -1045,3 +1051,58 @@ class Operations:
         if kind is not None:
             payload["kind"] = kind
         return cast("PoliciesResponse", self.run(REGISTRY["policy.policies"], payload))
+
+    def audit_list(
+        self,
+        *,
+        after: int = 0,
+        limit: int = 100,
+        kind: Literal["timestep", "call", "checkpoint"] | None = None,
+        caller_id: str | None = None,
+        operation: str | None = None,
+    ) -> AuditListResponse:
+        """Audit records in order, a page at a time, optionally of one kind, caller or operation.
+
+        Args:
+            after: Records after this seq. Default: 0.
+            limit: Default: 100.
+            kind: One of timestep, call, checkpoint. Default: None.
+            caller_id: Only this caller's records. Default: None.
+            operation: e.g. experience.search_episodes Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if after != 0:
+            payload["after"] = after
+        if limit != 100:
+            payload["limit"] = limit
+        if kind is not None:
+            payload["kind"] = kind
+        if caller_id is not None:
+            payload["caller_id"] = caller_id
+        if operation is not None:
+            payload["operation"] = operation
+        return cast("AuditListResponse", self.run(REGISTRY["audit.list"], payload))
+
+    def audit_show(self, seq: int) -> AuditRecordOut:
+        """One audit record in full.
+
+        Args:
+            seq: Required.
+        """
+        payload: dict[str, Any] = {"seq": seq}
+        return cast("AuditRecordOut", self.run(REGISTRY["audit.show"], payload))
+
+    def audit_verify(self) -> AuditVerifyResponse:
+        """Walk the whole hash chain; say whether it holds and, if not, the first bad record."""
+        return cast("AuditVerifyResponse", self.run(REGISTRY["audit.verify"], None))
+
+    def audit_prune(self, older_than_days: int | None = None) -> AuditPruneResponse:
+        """Remove records older than the retention period, behind a checkpoint.
+
+        Args:
+            older_than_days: Default: $XDB_AUDIT_RETENTION_DAYS. Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if older_than_days is not None:
+            payload["older_than_days"] = older_than_days
+        return cast("AuditPruneResponse", self.run(REGISTRY["audit.prune"], payload))

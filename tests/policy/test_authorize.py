@@ -23,6 +23,8 @@ ROLES = {
 def expected(group: str, readonly: bool, role: str) -> bool:
     if group == "policy":
         return role == "admin"
+    if group == "audit":
+        return role == "auditor"  # reading it and its retention: no one else, not even admins
     return readonly or role in ("self", "admin")
 
 
@@ -42,5 +44,5 @@ def test_each_role_against_each_operation(role: str, tmp_path: Path) -> None:
             except xdb.XdbError:
                 pass  # allowed in, then refused for its input
             assert allowed, (op.name, role)
-        if role not in ("self", "admin"):
+        if role not in ("self", "admin", "auditor"):
             assert list(db.export_records()) == snapshot  # refused writes changed nothing

@@ -286,14 +286,16 @@ def database(*, create: bool = True) -> Database:
         )
         root.obj["db"] = db
         root.call_on_close(db.close)
-        # The person at the terminal holds the file: the agent's view, and admin rights.
-        db.caller = act_as(db, root.obj.get("caller"), Caller(roles=("self", "admin")))
+        # The person at the terminal holds the file: the agent's view, and admin rights
+        # (an auditor's, for the audit commands).
+        default = root.obj.get("default_caller") or Caller(roles=("self", "admin"))
+        db.caller = act_as(db, root.obj.get("caller"), default)
     found: Database = root.obj["db"]
     return found
 
 
 for _op in operations():
-    if _op.command:
+    if _op.command and " " not in _op.command:  # "audit list": a group's (below)
         cli.add_command(_op_command(_op))
 
 
@@ -330,6 +332,41 @@ def _concepts_group(listing: click.Command) -> click.Group:
 
 
 cli.add_command(_concepts_group(cli.commands.pop("concepts")))
+
+
+def _audit_group() -> click.Group:
+    """``xdb audit list|show|verify|prune``: the audit operations, run as an auditor (the
+    person at the terminal reads the file's log), or as ``--caller``."""
+    group = click.Group(
+        "audit", short_help="Read and verify the audit log (auditors).", help=_AUDIT_HELP
+    )
+    for op in operations({"audit"}):
+        command = _op_command(op)
+        command.name = op.command.split()[1]
+        inner = command.callback
+        assert inner is not None
+
+        def callback(*args: Any, _inner: Any = inner, _op: Any = op, **values: Any) -> None:
+            root = click.get_current_context().find_root()
+            root.obj["default_caller"] = Caller(id="auditor", roles=("auditor",))
+            if _op.name != "verify":
+                _inner(*args, **values)
+                return
+            found = database(create=False).run(_op, payload(_op, values))
+            emit(found.model_dump(mode="json"))
+            if not getattr(found, "ok", True):
+                sys.exit(1)  # a broken chain fails the command, for scripts and cron
+
+        command.callback = callback
+        group.add_command(command)
+    return group
+
+
+_AUDIT_HELP = """Read and verify the audit log: every timestep as recorded and every call,
+hash-chained. 'xdb audit verify' exits 1 when the chain is broken and names the first bad
+record. Runs as an auditor unless --caller names another caller."""
+
+cli.add_command(_audit_group())
 
 
 # --------------------------------------------------------------------------- hand-written commands

@@ -32,7 +32,15 @@ from xdb.interfaces.stdio import ANSWERS_FILE
 from xdb.ops.registry import Operation, operations
 
 DEFAULT_OUTPUT = Path("docs/reference.md")
-HAND_WRITTEN = ("serve", "mcp", "import", "export", "migrate", "reindex", "concepts import")
+HAND_WRITTEN = (
+    "serve",
+    "mcp",
+    "import",
+    "export",
+    "migrate",
+    "reindex",
+    "concepts import",
+)
 # Operations whose command is written by hand rather than generated.
 CLI_BY_HAND = {"import_concepts": "`xdb concepts import DIRECTORY`"}
 _WIDTH = 100  # help text is wrapped at a fixed width so the output never depends on a terminal

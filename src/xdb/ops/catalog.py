@@ -3,9 +3,9 @@
 Each capability module exports its ``OPERATIONS``; this concatenates them in the order the
 skins list them (MCP tools, HTTP routes, CLI commands, the reference): the ``xdb`` group
 (recording the log, reading it, status, concepts), then ``experience`` (episodes, the
-graph, usage statistics), then ``memcp``, then ``policy`` (management: not in the agent's
-MCP toolset unless named). A new capability adds its module's tuple here,
-where its place is chosen.
+graph, usage statistics), then ``memcp``, then ``policy`` and ``audit`` (management and the
+audit log: not in the agent's MCP toolset unless named). A new capability adds its
+module's tuple here, where its place is chosen.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdb.ops import (
+    audit,
     concepts,
     episodes,
     graph,
@@ -37,4 +38,5 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *usage.OPERATIONS,
     *memcp.OPERATIONS,
     *policy.OPERATIONS,
+    *audit.OPERATIONS,
 )
