@@ -37,7 +37,7 @@ def _out(r: AuditRecord) -> AuditRecordOut:
     return AuditRecordOut(
         seq=r.seq,
         at=from_us(r.at_us),
-        kind=r.kind,  # type: ignore[arg-type]  # the log holds only these
+        kind=r.kind,  # the log holds only these
         caller=r.caller,
         operation=r.operation,
         body=json.loads(r.body),

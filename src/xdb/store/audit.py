@@ -18,14 +18,18 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
+from pydantic_core import to_json
+
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 GENESIS = "0" * 64
 KEY_ENV = "XDB_AUDIT_KEY"
 
+# {key}: SQLite's INTEGER PRIMARY KEY is the table's rowid (no second B-tree to write on
+# every append); PostgreSQL's BIGINT.
 SCHEMA = """
 CREATE TABLE audit_log (
-    seq BIGINT PRIMARY KEY,
+    seq {key} PRIMARY KEY,
     at_us BIGINT NOT NULL,
     kind TEXT NOT NULL,
     caller TEXT NOT NULL,
@@ -33,8 +37,7 @@ CREATE TABLE audit_log (
     body TEXT NOT NULL,
     prev_hash TEXT NOT NULL,
     hash TEXT NOT NULL
-);
-CREATE INDEX audit_log_at ON audit_log (at_us)
+)
 """
 COLUMNS = "seq, at_us, kind, caller, operation, body, prev_hash, hash"
 # PostgreSQL: one lock for every append, held to commit, so two writers never chain off
@@ -94,16 +97,39 @@ def timestep_entries(
     ]
 
 
+# The body is hashed as stored, so its JSON need not be canonical, only compact.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def canonical(body: dict[str, Any]) -> str:
-    # ASCII: a lone surrogate in a free-form value is escaped, not an encoding error.
-    return json.dumps(body, sort_keys=True, separators=(",", ":"))
+    """Compact JSON: pydantic_core's encoder (~3x json's, on the record path), or json's
+    ASCII escapes for text it refuses (a lone surrogate in a free-form value)."""
+    try:
+        return to_json(body).decode()
+    except (ValueError, UnicodeError):
+        return _ENCODER.encode(body)
 
 
-def digest(prev_hash: str, seq: int, at_us: int, kind: str, caller: str, op: str, body: str) -> str:
-    message = "\x1f".join((prev_hash, str(seq), str(at_us), kind, caller, op, body)).encode()
+def signing_key() -> bytes | None:
     key = os.environ.get(KEY_ENV)
+    return key.encode() if key else None
+
+
+def digest(
+    prev_hash: str,
+    seq: int,
+    at_us: int,
+    kind: str,
+    caller: str,
+    op: str,
+    body: str,
+    key: bytes | None = None,
+) -> str:
+    message = f"{prev_hash}\x1f{seq}\x1f{at_us}\x1f{kind}\x1f{caller}\x1f{op}\x1f{body}".encode(
+        errors="surrogatepass"
+    )
     if key:
-        return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()
+        return hmac.new(key, message, hashlib.sha256).hexdigest()
     return hashlib.sha256(message).hexdigest()
 
 
@@ -115,29 +141,38 @@ def head(conn: Connection) -> tuple[int, str]:
 
 def chain(start: tuple[int, str], entries: Iterable[AuditEntry]) -> list[AuditRecord]:
     seq, prev = start
+    key = signing_key()
     out = []
     for e in entries:
         seq += 1
         body = canonical(e.body)
-        h = digest(prev, seq, e.at_us, e.kind, e.caller, e.operation, body)
+        h = digest(prev, seq, e.at_us, e.kind, e.caller, e.operation, body, key)
         out.append(AuditRecord(seq, e.at_us, e.kind, e.caller, e.operation, body, prev, h))
         prev = h
     return out
 
 
-def append(conn: Connection, d: Dialect, entries: Sequence[AuditEntry], lock: bool) -> int:
-    """Chain ``entries`` onto the log inside the caller's transaction; the last number."""
+def append(
+    conn: Connection,
+    d: Dialect,
+    entries: Sequence[AuditEntry],
+    lock: bool,
+    known_head: tuple[int, str] | None = None,
+) -> tuple[int, str]:
+    """Chain ``entries`` onto the log inside the caller's transaction; the new head.
+    ``known_head``: the head as this connection last left it, when nothing else can have
+    written since (the SQLite writer knows)."""
     if not entries:
-        return 0
+        return known_head or head(conn)
     if lock:
         conn.execute(f"SELECT pg_advisory_xact_lock({d.mark})", (APPEND_LOCK,))
-    records = chain(head(conn), entries)
+    records = chain(known_head or head(conn), entries)
     sql = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({d.marks(8)})"
     if len(records) == 1:
         conn.execute(sql, records[0])
     else:
         many(conn, sql, records)
-    return records[-1].seq
+    return records[-1].seq, records[-1].hash
 
 
 def read(
@@ -190,6 +225,7 @@ def verify(records: Iterable[AuditRecord]) -> Verdict:
     its fields' own. A log that starts after 1 must be continued by a checkpoint that
     names the record before its first (retention removed those)."""
     count, expected_seq, prev = 0, 0, GENESIS
+    key = signing_key()
     first: AuditRecord | None = None
     accounted = True  # whether the records before the first are (a checkpoint says so)
     for r in records:
@@ -202,7 +238,7 @@ def verify(records: Iterable[AuditRecord]) -> Verdict:
             return Verdict(count, r.seq, why, prev)
         if r.prev_hash != prev:
             return Verdict(count, r.seq, "its link to the record before does not match", prev)
-        if digest(prev, r.seq, r.at_us, r.kind, r.caller, r.operation, r.body) != r.hash:
+        if digest(prev, r.seq, r.at_us, r.kind, r.caller, r.operation, r.body, key) != r.hash:
             return Verdict(count, r.seq, "its content does not match its hash", prev)
         if not accounted and r.kind == "checkpoint":
             stated = json.loads(r.body)
@@ -235,6 +271,7 @@ def prune(conn: Connection, d: Dialect, before_us: int, at_us: int, lock: bool) 
     through, through_hash = int(row[0]), str(row[1])
     first = conn.execute("SELECT min(seq) FROM audit_log").fetchone()[0]
     conn.execute(f"DELETE FROM audit_log WHERE seq <= {m}", (through,))
+    # (No index on at_us: every append would pay for it; a prune reads the table once.)
     body = {"purged_through": through, "purged_hash": through_hash, "records": through - first + 1}
     append(conn, d, [AuditEntry(at_us, "checkpoint", "xdb", "audit.prune", body)], lock=False)
     return int(through - first + 1)

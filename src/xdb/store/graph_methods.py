@@ -173,7 +173,7 @@ class GraphMethods:
 
     def audit_append(self, entries: Sequence[audit.AuditEntry]) -> int:
         d = self._flavor.d
-        return self._graph_write(lambda c: audit.append(c, d, entries, lock=d.arrays))
+        return self._graph_write(lambda c: audit.append(c, d, entries, lock=d.arrays)[0])
 
     def audit_read(
         self,

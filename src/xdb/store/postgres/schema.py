@@ -295,7 +295,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # those stored before are indexed with theirs now, once.
     (8, "sessionless neighbours in the text index", _sessionless_contexts),
     (9, "policy objects", _run(policy_objects.SCHEMA)),
-    (10, "the audit log", _run(audit.SCHEMA)),
+    (10, "the audit log", _run(audit.SCHEMA.format(key="BIGINT"))),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -243,7 +243,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # those stored before are indexed with theirs now, once.
     (9, "sessionless neighbours in the text index", _sessionless_contexts),
     (10, "policy objects", policy_objects.SCHEMA),
-    (11, "the audit log", audit.SCHEMA),
+    (11, "the audit log", audit.SCHEMA.format(key="INTEGER")),
 ]
 
 

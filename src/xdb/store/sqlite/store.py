@@ -66,6 +66,7 @@ class _Tail:
     seq: int
     indexed: int
     sessions: dict[str, list[int]]  # per session, as ``sessions.uncounted`` returns it
+    audit_head: tuple[int, str] | None = None  # the audit log's last (seq, hash)
 
 
 class SQLiteStore(EpisodeMethods, GraphMethods):
@@ -261,12 +262,13 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                         ]
                         episodes.insert(conn, close_event(steps))
             if audit_by is not None:  # the audit log's copy, in the same transaction
-                audit.append(
-                    conn, SQLITE, audit.timestep_entries(items, out, audit_by, audited_at), False
-                )
+                entries = audit.timestep_entries(items, out, audit_by, audited_at)
+                audit_head = audit.append(conn, SQLITE, entries, False, tail.audit_head)
             # Only a job that got this far leaves its tail behind.
             known.update(state)
             tail.seq, tail.indexed = seq, indexed
+            if audit_by is not None:  # (any other write to the log drops this tail)
+                tail.audit_head = audit_head
             self._tail = tail
             return out
 
