@@ -187,6 +187,9 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     admin.set_caller(id="acme", roles=["partner"], treaty_ids=["t"])
     assert admin.policies().treaties
     assert admin.remove_policy(kind="hush", id="h").removed
+    made = admin.create_key(caller_id="acme")
+    assert admin.keys().keys[0].id == made.id
+    assert admin.revoke_key(id=made.id).revoked
     auditor = db.as_caller(xdb.Caller(id="audit", roles=("auditor",)))
     assert auditor.audit_verify().ok
     assert auditor.audit_show(auditor.audit_list(limit=1).records[0].seq).kind == "timestep"

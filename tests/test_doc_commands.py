@@ -58,6 +58,7 @@ EXAMPLE_URL = "postgresql://xdb:secret@db.internal:5432/xdb"
 
 # Documented lines that are not run here, each with why. (`make run` is run: it is a server.)
 NOT_RUN = {
+    "xdb keys revoke --id 1a2b3c4d": "names a key id that 'xdb keys create' makes at random",
     "make test": "runs the whole suite, this test included; CI runs it itself",
     "make lint": "ruff and mypy over the source, not a behaviour of xdb; run before each commit",
     "make bench": "the benchmarks take many minutes; they are run by hand (README table)",
@@ -66,7 +67,8 @@ NOT_RUN = {
 }
 
 # Commands that only read: the database they name must exist (docs assume it does).
-READERS = {op.command for op in operations() if op.command and op.readonly} | {"export", "audit"}
+READERS = {op.command for op in operations() if op.command and op.readonly}
+READERS |= {"export", "audit", "keys"}
 CONCEPT_READERS = {
     "concepts",
     "get-concept",
@@ -401,6 +403,15 @@ def check_http(box: Sandbox, text: str, cwd: Path) -> None:
                     assert deadline > 0, server.problem("did not answer HTTP")
                     continue
                 raise AssertionError(server.problem(f"exited {code} before answering"))
+            if "--host 0.0.0.0" in text:
+                # Beyond localhost every request needs a key: none is refused, one is
+                # served (the key the block's `xdb keys create` line made is not kept).
+                assert response.status_code == 401, server.problem(response.text)
+                target = box.env.get("XDB_DB") or str(box.default_file())
+                with xdb.connect(target, embedder="hash") as db:
+                    admin = db.as_caller(xdb.Caller(id="doc", roles=("admin",)))
+                    key = admin.create_key(caller_id="self").key
+                response = httpx.get(url, timeout=5, headers={"Authorization": f"Bearer {key}"})
             assert response.status_code == 200, server.problem(response.text)
             assert "experience_stats" in response.json()
         finally:

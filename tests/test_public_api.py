@@ -19,6 +19,7 @@ def test_all_is_pinned() -> None:
         "NotReady",
         "PermissionDenied",
         "StoreError",
+        "Unauthorized",
         "XdbError",
         "__version__",
         "connect",

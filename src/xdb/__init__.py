@@ -17,6 +17,7 @@ from xdb.errors import (
     NotReady,
     PermissionDenied,
     StoreError,
+    Unauthorized,
     XdbError,
 )
 from xdb.models.common import Caller
@@ -33,6 +34,7 @@ __all__ = [
     "NotReady",
     "PermissionDenied",
     "StoreError",
+    "Unauthorized",
     "XdbError",
     "__version__",
     "connect",

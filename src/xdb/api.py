@@ -94,7 +94,14 @@ if TYPE_CHECKING:
         MemcpGetResponse,
         MemcpSearchResponse,
     )
-    from xdb.ops.policy import PoliciesResponse, PolicyObjectResponse, RemovePolicyResponse
+    from xdb.ops.policy import (
+        CreatedKey,
+        KeysResponse,
+        PoliciesResponse,
+        PolicyObjectResponse,
+        RemovePolicyResponse,
+        RevokeKeyResponse,
+    )
     from xdb.ops.registry import Operation
 
     ActivationRangeLike: TypeAlias = ActivationRange | Mapping[str, Any]
@@ -1051,6 +1058,31 @@ class Operations:
         if kind is not None:
             payload["kind"] = kind
         return cast("PoliciesResponse", self.run(REGISTRY["policy.policies"], payload))
+
+    def create_key(self, *, caller_id: str, description: str = "") -> CreatedKey:
+        """Make an API key for a caller (a defined one, or self). The key is shown once.
+
+        Args:
+            caller_id: The caller the key acts as. Required.
+            description: Default: ''.
+        """
+        payload: dict[str, Any] = {"caller_id": caller_id}
+        if description != "":
+            payload["description"] = description
+        return cast("CreatedKey", self.run(REGISTRY["policy.create_key"], payload))
+
+    def keys(self) -> KeysResponse:
+        """List API keys (never the keys themselves)."""
+        return cast("KeysResponse", self.run(REGISTRY["policy.keys"], None))
+
+    def revoke_key(self, id: str) -> RevokeKeyResponse:
+        """Revoke an API key: it is refused from now on.
+
+        Args:
+            id: Required.
+        """
+        payload: dict[str, Any] = {"id": id}
+        return cast("RevokeKeyResponse", self.run(REGISTRY["policy.revoke_key"], payload))
 
     def audit_list(
         self,

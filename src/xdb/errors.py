@@ -7,6 +7,7 @@ edge (MCP ``isError``, an HTTP status with the JSON envelope, CLI exit code 2)::
     ├── InvalidRequest            400  bad input: names the field and what is allowed
     ├── NotFound                  404  an id that names nothing (timestep, event, tag, session)
     ├── Conflict                  409  the request contradicts what is stored
+    ├── Unauthorized              401  no valid API key (HTTP): who is calling is unknown
     ├── PermissionDenied          403  the caller may not do this (policy)
     ├── NotReady                  503  what was asked to be waited for was not ready in time
     └── StoreError                500  the storage failed; nothing was written
@@ -26,6 +27,7 @@ __all__ = [
     "NotReady",
     "PermissionDenied",
     "StoreError",
+    "Unauthorized",
     "XdbError",
     "from_validation_errors",
     "not_unicode",
@@ -68,6 +70,14 @@ class Conflict(XdbError):
 
     code = "conflict"
     status = 409
+
+
+class Unauthorized(XdbError):
+    """The request carries no API key where one is required, or one that is unknown, wrong
+    or revoked (all alike, to the presenter)."""
+
+    code = "unauthorized"
+    status = 401
 
 
 class PermissionDenied(XdbError):

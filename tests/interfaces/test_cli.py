@@ -575,6 +575,8 @@ WRITERS = {
     "set-caller": ["--id", "c"],
     "remove-policy": ["--kind", "hush", "--id", "h"],
     "audit prune": ["--older-than-days", "1"],
+    "keys create": ["--caller-id", "self"],
+    "keys revoke": ["--id", "x"],
 }
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import sys
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,11 +19,11 @@ from typing import Any, Protocol
 
 import httpx
 import pytest
-import uvicorn
 from mcp import Client, StdioServerParameters
 
 import xdb
 from tests.interfaces.cli_runner import fails, ok
+from tests.serving import served
 from xdb.interfaces.http import create_app
 from xdb.interfaces.mcp import build_server
 from xdb.ops.registry import REGISTRY, operations
@@ -120,23 +118,8 @@ class HttpTransport:
 @contextmanager
 def serving(db: xdb.Database) -> Iterator[str]:
     """The HTTP app (MCP included) on uvicorn in a thread; yields its base URL."""
-    # Bound and listening before uvicorn starts: early requests wait in the backlog, so
-    # nothing polls for readiness.
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(db), log_level="warning", log_config=None, lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
-        assert not thread.is_alive(), "uvicorn did not stop"
+    with served(create_app(db)) as url:
+        yield url
 
 
 # "auto" takes the 2026 per-request path; "legacy" the initialize handshake most clients use.

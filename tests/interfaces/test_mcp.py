@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -16,13 +14,13 @@ from typing import Any
 import httpx
 import jsonschema  # type: ignore[import-untyped]
 import pytest
-import uvicorn
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 from starlette.applications import Starlette
 from starlette.routing import Route
 
 import xdb
+from tests.serving import served
 from xdb.interfaces.mcp import build_server, streamable_http
 
 pytestmark = pytest.mark.anyio
@@ -363,20 +361,8 @@ def http_url(db: xdb.Database) -> Iterator[str]:
             yield
 
     app = Starlette(routes=[Route("/mcp", endpoint=mcp_app)], lifespan=lifespan)
-    # Bind and listen before uvicorn starts: early connections wait in the backlog, so the
-    # test needs no polling for readiness.
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+    with served(app) as url:
+        yield f"{url}/mcp"
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])

@@ -1,44 +1,5 @@
-"""Where the operations run: every test taking ``target`` (or a fixture built on it) runs
-once on a new SQLite file and once on a new PostgreSQL database (from the session's
-embedded server, see ``tests/conftest.py``).
+"""The stores every policy test runs on: the same fixtures as the operations' tests."""
 
-``target`` is what ``xdb.connect`` takes, so a test that reopens its database connects to
-the same target again: a second handle on the file, or a second pool on the database.
-"""
+from tests.ops.conftest import is_postgres, module_target, new_target, target
 
-from __future__ import annotations
-
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-BACKENDS = ["sqlite", "postgres"]
-
-
-def new_target(backend: str, request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:
-    if backend == "sqlite":
-        yield str(folder / "xdb.sqlite3")
-        return
-    server = request.getfixturevalue("postgres_server")
-    url: str = server.lend_database()
-    yield url
-    server.give_back(url)
-
-
-def is_postgres(target: str) -> bool:
-    return target.startswith("postgresql://")
-
-
-@pytest.fixture(params=BACKENDS)
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A new, empty database for this test: a file path or a ``postgresql://`` URL."""
-    yield from new_target(request.param, request, tmp_path)
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def module_target(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A new, empty database shared by a module's tests (for read-only corpora)."""
-    yield from new_target(request.param, request, tmp_path_factory.mktemp("module"))
+__all__ = ["is_postgres", "module_target", "new_target", "target"]

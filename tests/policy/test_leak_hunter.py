@@ -146,6 +146,7 @@ def reads(episodes: list[str], concept: str) -> dict[str, dict[str, Any]]:
         "memcp.search_episodes": {"query": "river"},
         "memcp.get_episode": {"id": episodes[0]},
         "policy.policies": {},
+        "policy.keys": {},
         # Auditors only: the partner is refused (tests/policy/test_authorize.py).
         "audit.list": {},
         "audit.show": {"seq": 1},

@@ -9,26 +9,34 @@ two different packs hold it, they are ambiguous and the error lists the full ids
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from xdb.concepts.finder import ConceptFinder
 from xdb.concepts.pack import split_concept_id
 from xdb.errors import InvalidRequest, NotFound
 from xdb.store.protocol import Store
 
+T = TypeVar("T")
+PackCache = weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], T]]
+
 # One finder per open store, rebuilt when the set of loaded packs changes.
-_finders: weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], ConceptFinder]] = (
-    weakref.WeakKeyDictionary()
-)
+_finders: PackCache[ConceptFinder] = weakref.WeakKeyDictionary()
+
+
+def per_packs(cache: PackCache[T], store: Store, build: Callable[[], T]) -> T:
+    """What ``build`` makes of the store's concepts, made again when the set of loaded packs
+    changes (one per open store: ``cache`` holds it weakly)."""
+    version = tuple(p.spec_id for p in store.concept_packs())
+    cached = cache.get(store)
+    if cached is None or cached[0] != version:
+        cached = (version, build())
+        cache[store] = cached
+    return cached[1]
 
 
 def finder(store: Store) -> ConceptFinder:
-    version = tuple(p.spec_id for p in store.concept_packs())
-    cached = _finders.get(store)
-    if cached is None or cached[0] != version:
-        cached = (version, ConceptFinder(store.concept_names()))
-        _finders[store] = cached
-    return cached[1]
+    return per_packs(_finders, store, lambda: ConceptFinder(store.concept_names()))
 
 
 def try_resolve(store: Store, value: str, field: str) -> str | None:

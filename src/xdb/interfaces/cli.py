@@ -334,13 +334,14 @@ def _concepts_group(listing: click.Command) -> click.Group:
 cli.add_command(_concepts_group(cli.commands.pop("concepts")))
 
 
-def _audit_group() -> click.Group:
-    """``xdb audit list|show|verify|prune``: the audit operations, run as an auditor (the
-    person at the terminal reads the file's log), or as ``--caller``."""
-    group = click.Group(
-        "audit", short_help="Read and verify the audit log (auditors).", help=_AUDIT_HELP
-    )
-    for op in operations({"audit"}):
+def _subcommand_group(name: str, help_text: str, as_auditor: bool) -> click.Group:
+    """``xdb NAME SUB``: the operations whose command is ``NAME SUB`` (``xdb audit list``,
+    ``xdb keys create``). ``as_auditor``: run as an auditor (the person at the terminal
+    reads the file's audit log) unless ``--caller`` names another caller."""
+    group = click.Group(name, short_help=help_text.split(":")[0] + ".", help=help_text)
+    for op in operations():
+        if not op.command.startswith(f"{name} "):
+            continue
         command = _op_command(op)
         command.name = op.command.split()[1]
         inner = command.callback
@@ -348,7 +349,8 @@ def _audit_group() -> click.Group:
 
         def callback(*args: Any, _inner: Any = inner, _op: Any = op, **values: Any) -> None:
             root = click.get_current_context().find_root()
-            root.obj["default_caller"] = Caller(id="auditor", roles=("auditor",))
+            if as_auditor:
+                root.obj["default_caller"] = Caller(id="auditor", roles=("auditor",))
             if _op.name != "verify":
                 _inner(*args, **values)
                 return
@@ -365,8 +367,11 @@ def _audit_group() -> click.Group:
 _AUDIT_HELP = """Read and verify the audit log: every timestep as recorded and every call,
 hash-chained. 'xdb audit verify' exits 1 when the chain is broken and names the first bad
 record. Runs as an auditor unless --caller names another caller."""
+_KEYS_HELP = """Manage API keys: each acts as a caller over HTTP and MCP over HTTP. A key is
+shown once, when made, and kept only as a hash."""
 
-cli.add_command(_audit_group())
+cli.add_command(_subcommand_group("audit", _AUDIT_HELP, as_auditor=True))
+cli.add_command(_subcommand_group("keys", _KEYS_HELP, as_auditor=False))
 
 
 # --------------------------------------------------------------------------- hand-written commands

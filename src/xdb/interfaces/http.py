@@ -48,7 +48,9 @@ from xdb import __version__
 from xdb.core import Database
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
 from xdb.interfaces import limits
+from xdb.interfaces.auth import LOCAL_HOSTS, ApiKeyAuth, has_keys
 from xdb.ops.registry import Operation, operations
+from xdb.policy.keys import CURRENT_CALLER
 
 __all__ = ["create_app", "serve"]
 
@@ -69,6 +71,7 @@ class ErrorEnvelope(BaseModel):
 
 _ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorEnvelope, "description": "Invalid request (names the field)"},
+    401: {"model": ErrorEnvelope, "description": "No valid API key where one is needed"},
     403: {"model": ErrorEnvelope, "description": "The caller may not do this"},
     404: {"model": ErrorEnvelope, "description": "An id that names nothing"},
     409: {"model": ErrorEnvelope, "description": "Conflicts with what is stored"},
@@ -158,7 +161,7 @@ async def _on_unexpected(request: Request, exc: Exception) -> Response:
 
 def _run(db: Database, op: Operation[Any, Any], payload: Any) -> Response:
     try:
-        result = db.run(op, payload)
+        result = db.run(op, payload, caller=CURRENT_CALLER.get())
     except XdbError as exc:
         return _from_xdb(exc)
     except Exception:
@@ -310,12 +313,15 @@ def create_app(
     dotted_names: bool = False,
     body_limit: int | None = None,
     message_limit: int | None = None,
+    require_keys: bool = False,
 ) -> FastAPI:
     """A FastAPI app serving every operation of ``db`` (and MCP at ``/mcp`` when ``mcp``).
 
     Bodies are limited to ``message_limit`` bytes on ``/mcp`` and the bulk routes and to
     ``body_limit`` on the others (None: ``XDB_MAX_MESSAGE_BYTES`` / ``XDB_MAX_BODY_BYTES``,
-    else 64 MiB / 4 MiB; see ``limits``).
+    else 64 MiB / 4 MiB; see ``limits``). An API key (``xdb keys create``) sent with a
+    request makes it run as the key's caller; ``require_keys``: a request without one is
+    refused with 401 (``interfaces.auth``).
     """
     body = (limits.body_limit() if body_limit is None else body_limit, limits.BODY_LIMIT_ENV)
     bulk = (
@@ -358,6 +364,8 @@ def create_app(
         return bulk if path in bulk_paths else body
 
     app.add_middleware(limits.BodyLimit, limit=limit_for, error=_too_large)
+    # Added last, so it runs first: who is calling is known before any body is read.
+    app.add_middleware(ApiKeyAuth, store=db.store, required=require_keys)
 
     for op in operations():
         _add_post(app, db, op)
@@ -384,6 +392,16 @@ def serve(
     dotted_names: bool = False,
     log_level: str = "info",
 ) -> None:
-    """Serve ``db`` over HTTP until interrupted (localhost only unless ``host`` says otherwise)."""
-    app = create_app(db, mcp=mcp, dotted_names=dotted_names)
+    """Serve ``db`` over HTTP until interrupted (localhost only unless ``host`` says otherwise).
+
+    Bound beyond localhost, every request needs an API key, and the server refuses to start
+    while the database has none."""
+    exposed = host not in LOCAL_HOSTS
+    if exposed and not has_keys(db.store):
+        raise InvalidRequest(
+            f"host: serving on {host} (beyond localhost) needs an API key; make one with "
+            "'xdb keys create --caller-id ID', or serve on 127.0.0.1",
+            field="host",
+        )
+    app = create_app(db, mcp=mcp, dotted_names=dotted_names, require_keys=exposed)
     uvicorn.run(app, host=host, port=port, log_level=log_level)

@@ -34,6 +34,7 @@ from xdb import __version__
 from xdb.core import Database, connect
 from xdb.errors import XdbError
 from xdb.interfaces import limits
+from xdb.interfaces.auth import request_caller
 from xdb.interfaces.mcp_lines import serve_lines
 from xdb.ops.registry import Operation, agent_groups, operations
 
@@ -139,7 +140,8 @@ def build_server(
         if op is None:
             return _error(f"not_found: unknown tool {params.name!r}; known: {', '.join(ops)}")
         try:
-            call = partial(db.run, op, params.arguments or {})
+            # Over HTTP, the caller its API key names (interfaces.auth); else the server's.
+            call = partial(db.run, op, params.arguments or {}, caller=request_caller(ctx.request))
             # SQLite work blocks; with several clients (HTTP) a worker thread keeps the event
             # loop free for the others.
             response = call() if inline else await anyio.to_thread.run_sync(call)

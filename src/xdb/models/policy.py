@@ -6,12 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field
 
 from xdb.models.common import Model, NonEmpty
 from xdb.policy.markers import NoConcept
 from xdb.timeutil import as_utc
 
+# A time without a zone is read as UTC.
+Expiry = Annotated[datetime | None, AfterValidator(lambda v: None if v is None else as_utc(v))]
 RiskLevel = Literal["low", "medium", "high", "critical"]
 # First-light's safety tags, least to most: a policy's maximum admits those at or below it.
 RISK_ORDER: dict[str, int] = {"low": 0, "medium": 1, "high": 2, "critical": 3}
@@ -67,12 +69,7 @@ class Treaty(Model):
     disclosure_policy_id: NonEmpty = Field(description="The disclosure policy it grants.")
     description: str = ""
     active: bool = True
-    expires_at: datetime | None = Field(default=None, description="After this it grants nothing.")
-
-    @field_validator("expires_at")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+    expires_at: Expiry = Field(default=None, description="After this it grants nothing.")
 
 
 class Hush(Model):
@@ -83,12 +80,7 @@ class Hush(Model):
     concepts: ConceptRules = Field(description="The concepts hushed.")
     session_id: str | None = Field(default=None, description="Only this session; null: all.")
     reason: str = ""
-    expires_at: datetime | None = Field(default=None, description="Null: until lifted.")
-
-    @field_validator("expires_at")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+    expires_at: Expiry = Field(default=None, description="Null: until lifted.")
 
 
 class CallerProfile(Model):

@@ -4,15 +4,18 @@ not lift its own hush or widen a partner's treaty."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from xdb.errors import NotFound
 from xdb.models.common import Model, NonEmpty
 from xdb.models.policy import CallerProfile, DisclosurePolicy, Hush, PolicyKind, Treaty
 from xdb.ops.registry import Context, Operation
-from xdb.policy.load import ADMIN, stored
-from xdb.timeutil import now_us
+from xdb.policy.keys import KIND, make_key, stored_keys
+from xdb.policy.load import ADMIN, named_caller, stored
+from xdb.timeutil import from_us, now_us
 
 
 class PolicyObjectResponse(BaseModel):
@@ -90,6 +93,87 @@ def policies(ctx: Context, req: PoliciesRequest) -> PoliciesResponse:
     )
 
 
+class CreateKeyRequest(Model):
+    """Make an API key for a caller (a defined one, or self). The key is shown once."""
+
+    caller_id: NonEmpty = Field(description="The caller the key acts as.")
+    description: str = ""
+
+
+class CreatedKey(BaseModel):
+    id: str
+    key: str = Field(description="The key itself: shown this once, kept only as a hash.")
+    caller_id: str
+
+
+class KeysRequest(Model):
+    """List API keys (never the keys themselves)."""
+
+
+class KeyInfo(BaseModel):
+    id: str
+    caller_id: str
+    description: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class KeysResponse(BaseModel):
+    keys: list[KeyInfo]
+
+
+class RevokeKeyRequest(Model):
+    """Revoke an API key: it is refused from now on."""
+
+    id: NonEmpty
+
+
+class RevokeKeyResponse(BaseModel):
+    id: str
+    revoked: bool = Field(description="False: it was revoked already.")
+
+
+def create_key(ctx: Context, req: CreateKeyRequest) -> CreatedKey:
+    named_caller(ctx.store, req.caller_id)  # a key for a caller no one defined is a mistake
+    key_id, key, sha = make_key()
+    body = {
+        "id": key_id,
+        "caller_id": req.caller_id,
+        "description": req.description,
+        "sha256": sha,
+        "created_at": now_us(),
+        "revoked_at": None,
+    }
+    ctx.store.put_policy_object(KIND, key_id, body, now_us(), ctx.caller.id)
+    return CreatedKey(id=key_id, key=key, caller_id=req.caller_id)
+
+
+def keys(ctx: Context, req: KeysRequest) -> KeysResponse:
+    return KeysResponse(
+        keys=[
+            KeyInfo(
+                id=b["id"],
+                caller_id=b["caller_id"],
+                description=b.get("description", ""),
+                created_at=from_us(b["created_at"]),
+                revoked_at=None if b.get("revoked_at") is None else from_us(b["revoked_at"]),
+            )
+            for b in stored_keys(ctx.store).values()
+        ]
+    )
+
+
+def revoke_key(ctx: Context, req: RevokeKeyRequest) -> RevokeKeyResponse:
+    body = stored_keys(ctx.store).get(req.id)
+    if body is None:
+        raise NotFound(f"id: no API key {req.id!r} (xdb keys list)", field="id")
+    if body.get("revoked_at") is not None:
+        return RevokeKeyResponse(id=req.id, revoked=False)
+    body = {**body, "revoked_at": now_us()}
+    ctx.store.put_policy_object(KIND, req.id, body, now_us(), ctx.caller.id)
+    return RevokeKeyResponse(id=req.id, revoked=True)
+
+
 def _manage(
     name: str,
     request: type[Any],
@@ -98,7 +182,8 @@ def _manage(
     summary: str,
     example: str,
     readonly: bool = False,
-    kind: Literal["put", "remove", "read"] = "put",
+    kind: Literal["put", "remove", "read", "make"] = "put",
+    cli_name: str | None = None,
 ) -> Operation[Any, Any]:
     return Operation(
         name=name,
@@ -109,10 +194,11 @@ def _manage(
         readonly=readonly,
         summary=summary,
         example=example,
-        idempotent=kind != "read",
-        destructive=kind != "read",
+        idempotent=kind not in ("read", "make"),
+        destructive=kind in ("put", "remove"),
         roles=(ADMIN,),
         agent_tool=False,
+        cli_name=cli_name,
     )
 
 
@@ -167,5 +253,36 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         "xdb policies",
         readonly=True,
         kind="read",
+    ),
+    _manage(
+        "create_key",
+        CreateKeyRequest,
+        CreatedKey,
+        create_key,
+        "Make an API key for a caller; the key is shown once.",
+        "xdb keys create --caller-id self",
+        kind="make",
+        cli_name="keys create",
+    ),
+    _manage(
+        "keys",
+        KeysRequest,
+        KeysResponse,
+        keys,
+        "List API keys: id, caller, when made and revoked (never the keys).",
+        "xdb keys list",
+        readonly=True,
+        kind="read",
+        cli_name="keys list",
+    ),
+    _manage(
+        "revoke_key",
+        RevokeKeyRequest,
+        RevokeKeyResponse,
+        revoke_key,
+        "Revoke an API key: refused from now on.",
+        "xdb keys revoke --id 1a2b3c4d",
+        kind="remove",
+        cli_name="keys revoke",
     ),
 )

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdb.concepts.resolve import PackCache, per_packs
 from xdb.models.policy import RISK_ORDER, ConceptRules, DisclosurePolicy, Hush
 from xdb.store.types import ConceptFact
 
@@ -47,19 +48,12 @@ class ConceptIndex:
             current = fact.parent_id if fact else None
 
 
-_indexes: weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], ConceptIndex]] = (
-    weakref.WeakKeyDictionary()
-)
+_indexes: PackCache[ConceptIndex] = weakref.WeakKeyDictionary()
 
 
 def concept_index(store: Any) -> ConceptIndex:
     """The store's concept index, rebuilt when the set of loaded packs changes."""
-    version = tuple(p.spec_id for p in store.concept_packs())
-    cached = _indexes.get(store)
-    if cached is None or cached[0] != version:
-        cached = (version, ConceptIndex(store.concept_facts()))
-        _indexes[store] = cached
-    return cached[1]
+    return per_packs(_indexes, store, lambda: ConceptIndex(store.concept_facts()))
 
 
 @dataclass

@@ -84,7 +84,7 @@ def named_caller(store: Store, caller_id: str) -> Caller:
         if caller_id == "self":
             return Caller()
         raise NotFound(
-            f"caller: no caller {caller_id!r} is defined (xdb policy set-caller)", field="caller"
+            f"caller: no caller {caller_id!r} is defined (xdb set-caller)", field="caller"
         )
     return Caller(
         id=profile.id,
