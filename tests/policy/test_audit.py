@@ -132,6 +132,20 @@ def test_retention_removes_the_oldest_behind_a_checkpoint(logged: Any) -> None:
     assert not broken.ok and "without a checkpoint" in broken.reason
 
 
+def test_a_checkpoint_names_the_head_every_thousand_records(target: str) -> None:
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        db.record_batch([{"event_type": "output", "content": f"t{i}"} for i in range(999)])
+        db.record(event_type="output", content="the thousandth")
+        auditor = db.as_caller(AUDITOR)
+        (mark,) = auditor.audit_list(after=1000, limit=1).records
+        assert mark.kind == "checkpoint" and mark.seq == 1001
+        assert mark.body == {"records_through": 1000, "head": mark.prev_hash}
+        assert auditor.audit_verify().ok
+    raw(target, "UPDATE audit_log SET body = replace(body, '1000', '999') WHERE seq = 1001")
+    with xdb.connect(target, embedder="hash") as db:
+        assert db.as_caller(AUDITOR).audit_verify().first_bad_seq == 1001
+
+
 def test_the_cli_verifies_and_exits_1_when_broken(logged: Any) -> None:
     from tests.interfaces.test_cli import invoke
 

@@ -23,6 +23,7 @@ from pydantic_core import to_json
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 GENESIS = "0" * 64
+CHECKPOINT_EVERY = 1000  # records between periodic checkpoints
 KEY_ENV = "XDB_AUDIT_KEY"
 
 # {key}: SQLite's INTEGER PRIMARY KEY is the table's rowid (no second B-tree to write on
@@ -166,7 +167,17 @@ def append(
         return known_head or head(conn)
     if lock:
         conn.execute(f"SELECT pg_advisory_xact_lock({d.mark})", (APPEND_LOCK,))
-    records = chain(known_head or head(conn), entries)
+    start = known_head or head(conn)
+    records = chain(start, entries)
+    if records[-1].seq // CHECKPOINT_EVERY > start[0] // CHECKPOINT_EVERY:
+        # Periodically, a checkpoint naming the chain's head so far: a value to keep
+        # outside the database and compare later (verify checks each one).
+        mark = {"records_through": records[-1].seq, "head": records[-1].hash}
+        (checkpoint,) = chain(
+            (records[-1].seq, records[-1].hash),
+            [AuditEntry(entries[-1].at_us, "checkpoint", "xdb", "audit.checkpoint", mark)],
+        )
+        records.append(checkpoint)
     sql = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({d.marks(8)})"
     if len(records) == 1:
         conn.execute(sql, records[0])
@@ -240,8 +251,11 @@ def verify(records: Iterable[AuditRecord]) -> Verdict:
             return Verdict(count, r.seq, "its link to the record before does not match", prev)
         if digest(prev, r.seq, r.at_us, r.kind, r.caller, r.operation, r.body, key) != r.hash:
             return Verdict(count, r.seq, "its content does not match its hash", prev)
-        if not accounted and r.kind == "checkpoint":
+        if r.kind == "checkpoint":
             stated = json.loads(r.body)
+            if "head" in stated and stated["head"] != prev:
+                return Verdict(count, r.seq, "the head it names is not the chain's", prev)
+        if not accounted and r.kind == "checkpoint":
             accounted = (
                 stated.get("purged_through") == first.seq - 1
                 and stated.get("purged_hash") == first.prev_hash
