@@ -911,10 +911,10 @@ class Operations:
         max_risk_level: Literal["low", "medium", "high", "critical"] | None = None,
         candidates_visible: bool = False,
     ) -> PolicyObjectResponse:
-        """Which concepts a caller may see. A concept is visible when no ``deny`` rule names it
-        (denying a concept denies its descendants), its risk level is at most ``max_risk_level``, it
-        is stable or ``candidates_visible`` is set, and ``allow_all`` is set or an ``allow`` rule
-        names it.
+        """Which concepts a caller may see. A concept is visible when no ``deny`` rule names it (a
+        ``subtrees`` rule names a concept and its descendants), its risk level is at most
+        ``max_risk_level``, it is stable or ``candidates_visible`` is set, and ``allow_all`` is set
+        or an ``allow`` rule names it.
 
         Args:
             id: Required.

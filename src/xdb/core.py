@@ -159,7 +159,7 @@ class Database(Operations):
             raise
         try:
             response = self._run(who, op, payload)
-        except XdbError as exc:
+        except Exception as exc:  # failed calls are audited too, whatever failed
             self._audit_call(who, op, payload, None, exc)
             raise
         if op.name not in _SELF_AUDITED:
@@ -172,7 +172,7 @@ class Database(Operations):
         op: Operation[Any, Any],
         payload: Any,
         response: BaseModel | None,
-        error: XdbError | None,
+        error: Exception | None,
     ) -> None:
         if self._settings["audit"]:
             self.store.audit_append([call_entry(who, op, payload, response, error)])

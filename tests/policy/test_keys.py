@@ -126,3 +126,17 @@ async def test_mcp_over_http_checks_the_same_keys(base_url: str, keys: dict[str,
 def test_serving_beyond_localhost_needs_a_key(db: xdb.Database) -> None:
     with pytest.raises(xdb.InvalidRequest, match="needs an API key"):
         serve(db, host="0.0.0.0", port=0)
+
+
+def test_removing_a_caller_revokes_its_keys(
+    db: xdb.Database, keys: dict[str, str], base_url: str
+) -> None:
+    admin = db.as_caller(ADMIN)
+    admin.remove_policy(kind="caller", id="acme-bot")
+    admin.set_caller(id="acme-bot", roles=["admin"])  # the same id, defined again
+    again = httpx.post(
+        f"{base_url}/v1/policy/policies",
+        json={},
+        headers={"Authorization": f"Bearer {keys['acme-bot']}"},
+    )
+    assert again.status_code == 401  # its old key acts as no one

@@ -34,8 +34,11 @@ def cid(term: str) -> str:
     return f"{BETA if term in ('Secret', 'Plot') else ALPHA}::concept/{term}"
 
 
+BETA_JOY = f"{BETA}::concept/Joy"  # a term alpha shares: granted there, not here
+
+
 def hidden_strings() -> list[str]:
-    return [*HIDDEN_TERMS, *(cid(t) for t in HIDDEN_TERMS if t != "Hunch")]
+    return [*HIDDEN_TERMS, *(cid(t) for t in HIDDEN_TERMS if t != "Hunch"), BETA_JOY]
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +58,9 @@ def world(module_target: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         related={"Joy": ["Anger", "Calm"]},
         risk={"Panic": "high"},
     )
-    beta = write_pack(folder / "beta", pack_id="beta", tree={"Secret": None, "Plot": "Secret"})
+    beta = write_pack(
+        folder / "beta", pack_id="beta", tree={"Secret": None, "Plot": "Secret", "Joy": "Secret"}
+    )
     with xdb.connect(module_target, embedder="hash", session_id="s1") as db:
         admin = db.as_caller(ADMIN)
         db.call("import_concepts", {"path": str(alpha)})
@@ -70,6 +75,7 @@ def world(module_target: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         every = {cid(t): 0.2 + 0.1 * i for i, t in enumerate([*VISIBLE, *HIDDEN_TERMS[:-1]])}
         every["Hunch"] = 0.6  # a candidate concept, by its bud's name
         every["Anger"] = 0.7  # a hidden concept written as its term
+        every[BETA_JOY] = 0.5
         for i in range(4):
             db.record(event_type="input", content=f"the weather report number {i}",
                       concept_activations=every, event_id=f"ev{i}", event_end=True)  # fmt: skip
@@ -177,7 +183,10 @@ def test_a_treaty_partner_sees_no_hidden_concept_anywhere(world: Any) -> None:
             assert_clean(got, f"{name} {hidden}", asked=hidden)
 
 
-@pytest.mark.parametrize("hidden", ["Anger", cid("Rage"), cid("Panic"), cid("Plot"), "Hunch"])
+@pytest.mark.parametrize(
+    "hidden",
+    ["Anger", "Anger:01", "anger", cid("Rage"), cid("Panic"), cid("Plot"), "Hunch", "Secret:0"],
+)
 def test_asking_about_a_hidden_concept_answers_as_an_unknown_one(world: Any, hidden: str) -> None:
     db, episodes = world
     partner = db.as_caller(PARTNER)
@@ -187,6 +196,26 @@ def test_asking_about_a_hidden_concept_answers_as_an_unknown_one(world: Any, hid
         mine = json.dumps(asked, sort_keys=True)
         theirs = json.dumps(unknown, sort_keys=True).replace(UNKNOWN, hidden)
         assert _no_cursor(mine) == _no_cursor(theirs), name
+
+
+@pytest.mark.parametrize("seed", ["Hunch", "concept:Hunch", "concept:Anger", "Anger:01"])
+def test_a_walk_seeded_on_a_hidden_concept_is_refused_as_unknown(world: Any, seed: str) -> None:
+    db, _ = world
+    partner = db.as_caller(PARTNER)
+    with pytest.raises(xdb.NotFound) as hidden:
+        partner.graph_neighborhood(seed_node_ids=[seed])
+    unknown = seed.replace("Hunch", UNKNOWN).replace("Anger:01", UNKNOWN).replace("Anger", UNKNOWN)
+    with pytest.raises(xdb.NotFound) as other:
+        partner.graph_neighborhood(seed_node_ids=[unknown])
+    assert hidden.value.message == other.value.message.replace(unknown, seed)
+
+
+def test_a_term_two_packs_hold_resolves_among_the_visible_only(world: Any) -> None:
+    db, _ = world
+    # Joy is in alpha (granted) and beta (not): no ambiguity error naming beta's id.
+    assert db.as_caller(PARTNER).get_concept("Joy").concept.id == cid("Joy")
+    with pytest.raises(xdb.InvalidRequest, match="several packs"):
+        db.get_concept("Joy")  # the agent sees both
 
 
 def _no_cursor(text: str) -> str:

@@ -152,7 +152,8 @@ class ConceptFinder:
                     offer(n, 0.7 + 0.1 * min(len(q), size) / max(len(q), size))
         # A near spelling scores at most 0.78: skip the pass when enough scored above that.
         if len(q) >= 3 and sum(1 for s, _ in best.values() if s > 0.78) < limit:
-            self._near(q, limit, offer)
+            # With a keep, every near name is read: a top few could all be hidden ones.
+            self._near(q, None if keep is not None else limit * 3, offer)
         self._definitions(qwords, best)
         if keep is not None:  # definition matches were not offered through ``offer``
             best = {e: v for e, v in best.items() if allowed.get(e) or keep(self.entries[e].id)}
@@ -166,7 +167,7 @@ class ConceptFinder:
         )
         return [Found(self.entries[e], round(s, 4), what) for s, e, what in ranked[:limit]]
 
-    def _near(self, q: str, limit: int, offer: Callable[[int, float], None]) -> None:
+    def _near(self, q: str, limit: int | None, offer: Callable[[int, float], None]) -> None:
         factor = FUZZY_CUTOFF / (200 - FUZZY_CUTOFF)  # ratio >= cutoff bounds the lengths
         lo = bisect.bisect_left(self._lengths, math.floor(len(q) * factor))
         hi = bisect.bisect_right(self._lengths, math.ceil(len(q) / factor))
@@ -174,7 +175,7 @@ class ConceptFinder:
             q,
             self._length_sorted[lo:hi],
             scorer=fuzz.ratio,
-            limit=limit * 3,
+            limit=limit,
             score_cutoff=FUZZY_CUTOFF,
         )
         for _, ratio, at in near:

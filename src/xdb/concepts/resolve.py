@@ -39,16 +39,23 @@ def finder(store: Store) -> ConceptFinder:
     return per_packs(_finders, store, lambda: ConceptFinder(store.concept_names()))
 
 
-def try_resolve(store: Store, value: str, field: str) -> str | None:
-    """The full id ``value`` names, or None when no loaded pack holds it."""
+def try_resolve(
+    store: Store, value: str, field: str, keep: Callable[[str], bool] | None = None
+) -> str | None:
+    """The full id ``value`` names, or None when no loaded pack holds it. ``keep``: which
+    ids may be named at all (a caller's disclosure policy): others are as if not loaded,
+    in the answer and in an ambiguity's error alike."""
     if split_concept_id(value) is not None:
-        return value if store.concepts_by_ids([value]) else None
+        found = value if store.concepts_by_ids([value]) else None
+        return found if found is None or keep is None or keep(found) else None
     term, sep, layer = value.rpartition(":")
     hits = (
         store.concepts_by_term(term, int(layer))
         if sep and term and layer.isdigit()
         else store.concepts_by_term(value, None)
     )
+    if keep is not None:
+        hits = [h for h in hits if keep(h[0])]
     if not hits:
         return None
     packs = {pack for _, pack, _ in hits}
@@ -61,8 +68,8 @@ def try_resolve(store: Store, value: str, field: str) -> str | None:
     return hits[0][0]  # newest import first
 
 
-def resolve(store: Store, value: str, field: str) -> str:
-    found = try_resolve(store, value, field)
+def resolve(store: Store, value: str, field: str, keep: Callable[[str], bool] | None = None) -> str:
+    found = try_resolve(store, value, field, keep)
     if found is None:
         raise NotFound(
             f"{field}: no loaded concept pack holds {value!r} (give a full id, Term or "

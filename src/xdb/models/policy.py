@@ -43,7 +43,7 @@ class ConceptRules(Model):
 
 class DisclosurePolicy(Model):
     """Which concepts a caller may see. A concept is visible when no ``deny`` rule names it
-    (denying a concept denies its descendants), its risk level is at most
+    (a ``subtrees`` rule names a concept and its descendants), its risk level is at most
     ``max_risk_level``, it is stable or ``candidates_visible`` is set, and ``allow_all`` is
     set or an ``allow`` rule names it."""
 

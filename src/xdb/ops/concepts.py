@@ -70,7 +70,9 @@ def concept_packs(ctx: Context, req: ConceptPacksRequest) -> ConceptPacksRespons
 
 
 def concepts(ctx: Context, req: ConceptsRequest) -> ConceptsResponse:
-    parent = None if req.parent_id is None else resolve(ctx.store, req.parent_id, "parent_id")
+    parent = (
+        None if req.parent_id is None else resolve(ctx.store, req.parent_id, "parent_id", ctx.sees)
+    )
     specs = pack_specs(ctx.store, req.pack)
     if ctx.view.restricted:
         rows, total, child_counts, parents = concept_views.children(ctx, parent, specs, req.limit)
@@ -96,9 +98,16 @@ def concepts(ctx: Context, req: ConceptsRequest) -> ConceptsResponse:
 
 
 def get_concept(ctx: Context, req: GetConceptRequest) -> GetConceptResponse:
-    cid = resolve(ctx.store, req.concept_id, "concept_id")
+    cid = resolve(ctx.store, req.concept_id, "concept_id", ctx.sees)
     (row,) = ctx.store.concepts_by_ids([cid])
-    children, _ = ctx.store.concept_children(cid, None, 10_000)
+    if ctx.view.restricted:  # the hierarchy as the caller sees it (concept_views)
+        parents, kids = ctx.view.hierarchy()
+        facts = ctx.view.index.facts
+        parent = parents.get(cid)
+        children = sorted(kids.get(cid, []), key=lambda c: (facts[c].term, c))
+    else:
+        parent = row.parent_id
+        children = [c.id for c in ctx.store.concept_children(cid, None, 10_000)[0]]
     details = dict(row.details)
     relations: dict[str, Any] = details.pop("relationships", None) or {}
     # The pack's raw details name other concepts, in lists and in prose: a caller who may
@@ -110,8 +119,8 @@ def get_concept(ctx: Context, req: GetConceptRequest) -> GetConceptResponse:
             name=row.term,
             pack=row.spec_id,
             layer=row.layer,
-            parent_id=row.parent_id,
-            children=[c.id for c in children],
+            parent_id=parent,
+            children=children,
             domain=row.domain,
             definition=row.definition,
             aliases=row.aliases,
@@ -157,7 +166,7 @@ def graph_neighborhood(
     reach; it is cut and its edges chosen exactly as the graph's breadth-first walk would
     (``ops.graph.walk``): nearest first, ties by id, and the edges found from the nodes it
     expanded."""
-    seeds = sorted({resolve(ctx.store, s, "seed_ids") for s in req.seed_ids})
+    seeds = sorted({resolve(ctx.store, s, "seed_ids", ctx.sees) for s in req.seed_ids})
     up = req.direction in (Direction.BOTH, Direction.ANCESTORS)
     down = req.direction in (Direction.BOTH, Direction.DESCENDANTS)
     if ctx.view.restricted:

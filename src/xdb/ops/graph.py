@@ -103,13 +103,16 @@ def resolve_nodes(ctx: Context, values: list[str], field_name: str) -> list[str]
     known = ctx.store.describe_nodes(values)
     out = []
     for value in values:
-        if value in known:
-            out.append(value)
-            continue
-        raw = value[len(CONCEPT_NODE) :] if value.startswith(CONCEPT_NODE) else value
-        full = try_resolve(ctx.store, raw, field_name)
-        node = CONCEPT_NODE + (full or raw)
-        if full is None and node not in ctx.store.describe_nodes([node]):
+        node = value
+        if value not in known:
+            raw = value[len(CONCEPT_NODE) :] if value.startswith(CONCEPT_NODE) else value
+            full = try_resolve(ctx.store, raw, field_name, ctx.sees)
+            node = CONCEPT_NODE + (full or raw)
+            if full is None and node not in ctx.store.describe_nodes([node]):
+                node = ""
+        # A concept the caller may not see (a bud, a free-form or hidden pack concept) is
+        # as unknown as one no one ever named.
+        if not node or (ctx.view.restricted and not ctx.view.node_visible(node)):
             raise NotFound(
                 f"{field_name}: no episode, concept, decision, tool or timestep {value!r}",
                 field=field_name,

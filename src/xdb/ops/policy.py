@@ -13,7 +13,7 @@ from xdb.errors import NotFound
 from xdb.models.common import Model, NonEmpty
 from xdb.models.policy import CallerProfile, DisclosurePolicy, Hush, PolicyKind, Treaty
 from xdb.ops.registry import Context, Operation
-from xdb.policy.keys import KIND, make_key, stored_keys
+from xdb.policy.keys import KIND, make_key, stored_keys, usable
 from xdb.policy.load import ADMIN, named_caller, stored
 from xdb.timeutil import from_us, now_us
 
@@ -76,6 +76,10 @@ def set_caller(ctx: Context, req: CallerProfile) -> PolicyObjectResponse:
 
 def remove_policy(ctx: Context, req: RemovePolicyRequest) -> RemovePolicyResponse:
     removed = ctx.store.delete_policy_object(req.kind, req.id)
+    if req.kind == "caller":  # its keys die with it: a caller defined again gets new ones
+        for body in stored_keys(ctx.store).values():
+            if body["caller_id"] == req.id and usable(body):
+                revoke_key(ctx, RevokeKeyRequest(id=body["id"]))
     return RemovePolicyResponse(kind=req.kind, id=req.id, removed=removed)
 
 
@@ -135,7 +139,10 @@ class RevokeKeyResponse(BaseModel):
 
 def create_key(ctx: Context, req: CreateKeyRequest) -> CreatedKey:
     named_caller(ctx.store, req.caller_id)  # a key for a caller no one defined is a mistake
+    taken = stored_keys(ctx.store)
     key_id, key, sha = make_key()
+    while key_id in taken:  # 32-bit ids: a clash is rare, and must not replace a key
+        key_id, key, sha = make_key()
     body = {
         "id": key_id,
         "caller_id": req.caller_id,

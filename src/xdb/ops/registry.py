@@ -63,6 +63,12 @@ class Context:
         return self._view
 
     @property
+    def sees(self) -> Callable[[str], bool] | None:
+        """Which concepts the caller may see, or None when it sees every one (what concept
+        resolution passes on: a hidden concept is as if no pack held it)."""
+        return self.view.visible if self.view.restricted else None
+
+    @property
     def candidates(self) -> Candidates:
         if self.chosen_candidates is None:
             from xdb.index.candidates import choose

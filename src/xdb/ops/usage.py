@@ -88,7 +88,7 @@ def concept_usage_summary(
     scope = _Scope(flt, total, lo, width, per_bucket)
     summaries = []
     for value in req.concept_ids:
-        full = try_resolve(ctx.store, value, "concept_ids")
+        full = try_resolve(ctx.store, value, "concept_ids", ctx.sees)
         cid = full or value  # a candidate concept need not be in any pack
         group = ctx.store.concept_subtree(cid) if req.include_descendants and full else [cid]
         if ctx.view.restricted:  # descendants the caller may not see count for nothing

@@ -42,13 +42,17 @@ def call_entry(
     op: Operation[Any, Any],
     payload: Any,
     response: BaseModel | None,
-    error: XdbError | None,
+    error: Exception | None,
 ) -> AuditEntry:
     body = {
         "arguments_sha256": digest_of(payload),
         "results": result_count(response),
         "allowed": not isinstance(error, PermissionDenied),
-        "error": None if error is None else error.code,
+        "error": None
+        if error is None
+        else error.code
+        if isinstance(error, XdbError)
+        else "internal_error",
         "roles": list(who.roles),
         "treaty_ids": list(who.treaty_ids),
     }

@@ -32,10 +32,16 @@ class ConceptIndex:
             self.children.setdefault(f.parent_id, []).append(f.id)
 
     def named(self, value: str) -> list[str]:
-        """The pack concepts ``value`` names (none for a name no pack holds)."""
+        """The pack concepts ``value`` names (none for a name no pack holds). ``Term:layer``
+        as resolution reads it: any digits (``Anger:01`` is ``Anger:1``)."""
         if value in self.facts:
             return [value]
-        return self.by_name.get(value.lower(), [])
+        found = self.by_name.get(value.lower())
+        if found is None:
+            term, sep, layer = value.rpartition(":")
+            if sep and term and layer.isdigit():
+                found = self.by_name.get(f"{term.lower()}:{int(layer)}")
+        return found or []
 
     def lineage(self, concept_id: str) -> Iterable[str]:
         """The concept and its ancestors, nearest first."""

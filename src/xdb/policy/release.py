@@ -120,7 +120,7 @@ class Release:
         if not self._hidden_in_request(value, node):
             return value
         if node and value.startswith(CONCEPT_NODE):
-            return CONCEPT_NODE + self._stand_in(value)
+            return CONCEPT_NODE + self._stand_in(value[len(CONCEPT_NODE) :])
         return self._stand_in(value)
 
     def _admit(self, obj: BaseModel) -> BaseModel | None:
