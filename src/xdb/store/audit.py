@@ -268,6 +268,16 @@ def verify(records: Iterable[AuditRecord]) -> Verdict:
     return Verdict(count, None, None, prev)
 
 
+def verify_snapshot(conn: Connection, d: Dialect) -> Verdict:
+    """``verify`` over one snapshot of the log (its batches in one read transaction): a
+    prune or an append while it reads is not mistaken for a removed record."""
+    conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ" if d.arrays else "BEGIN")
+    try:
+        return verify(scan(conn, d))
+    finally:
+        conn.execute("COMMIT")
+
+
 def prune(conn: Connection, d: Dialect, before_us: int, at_us: int, lock: bool) -> int:
     """Remove the records older than ``before_us`` (never the last one) and append the
     checkpoint that accounts for them; how many were removed."""

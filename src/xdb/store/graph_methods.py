@@ -188,7 +188,7 @@ class GraphMethods:
 
     def audit_verify(self) -> audit.Verdict:
         d = self._flavor.d
-        return self._graph_read(lambda c: audit.verify(audit.scan(c, d)))
+        return self._graph_read(lambda c: audit.verify_snapshot(c, d))
 
     def audit_prune(self, before_us: int, at_us: int) -> int:
         d = self._flavor.d
