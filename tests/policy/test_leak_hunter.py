@@ -12,11 +12,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
+import httpx
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 import xdb
 from tests.concepts.packs import write_pack
+from tests.serving import served
 from xdb.errors import XdbError
+from xdb.interfaces.http import create_app
 from xdb.ops.registry import operations
 
 ALPHA = "org.test/alpha@1.0.0"
@@ -297,3 +303,35 @@ def test_a_named_caller_is_what_as_caller_acts_as(world: Any, tmp_path: Path) ->
     assert named.caller == PARTNER
     with pytest.raises(xdb.NotFound, match="no caller 'nobody'"):
         db.as_caller("nobody")
+
+
+def test_over_http_and_mcp_with_the_partners_key_nothing_hidden_leaks(world: Any) -> None:
+    """The same hunt through the skins: every read operation over HTTP and as an MCP tool
+    over HTTP, authenticated with a key that acts as the partner."""
+    db, episodes = world
+    admin = db.as_caller(ADMIN)
+    admin.set_caller(id="acme-bot", roles=["partner"], treaty_ids=["t-acme"])
+    key = admin.create_key(caller_id="acme-bot").key
+    headers = {"Authorization": f"Bearer {key}"}
+    ops = {f"{op.group}.{op.name}": op for op in operations()}
+    with served(create_app(db, require_keys=True)) as url:
+        for concept in (cid("Joy"), "Anger", cid("Plot"), "Hunch"):
+            for name, payload in reads(episodes, concept).items():
+                got = httpx.post(url + ops[name].http_path, json=payload, headers=headers)
+                assert got.status_code in (200, 400, 403, 404), (name, got.text)
+                assert_clean(got.json(), f"HTTP {name} {concept}", asked=concept)
+        anyio.run(_hunt_mcp, f"{url}/mcp", headers, episodes)
+
+
+async def _hunt_mcp(url: str, headers: dict[str, str], episodes: list[str]) -> None:
+    transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
+    async with Client(transport, mode="legacy") as client:  # type: ignore[arg-type]
+        tools = {t.name for t in (await client.list_tools()).tools}
+        for concept in ("Anger", cid("Rage"), "Hunch"):
+            for name, payload in reads(episodes, concept).items():
+                tool = name.replace(".", "_")
+                if tool not in tools:  # management and audit tools are not offered
+                    continue
+                result = await client.call_tool(tool, payload)
+                answer = result.structured_content or [c.model_dump() for c in result.content]
+                assert_clean(answer, f"MCP {tool} {concept}", asked=concept)
