@@ -91,7 +91,11 @@ def raw_connection(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("BEGIN")
     for _, _, sql in MIGRATIONS:
-        # A migration is a script, or a list of statements (triggers hold semicolons).
+        # A migration is a function of the connection, a script, or a list of statements
+        # (triggers hold semicolons).
+        if callable(sql):
+            sql(conn)
+            continue
         for statement in sql.split(";") if isinstance(sql, str) else sql:
             if statement.strip():
                 conn.execute(statement)

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import xdb
-from bench.recall import build, pct, questions
+from bench.recall import ensure_corpus, pct, questions
 from xdb.models.common import Caller
 from xdb.models.episodes import SearchEpisodesResponse
 from xdb.ops.registry import REGISTRY
@@ -139,12 +139,7 @@ def run(args: argparse.Namespace, path: Path) -> None:
     """Everything timed on the database at ``path``, printed as it is measured."""
     with xdb.connect(path, embedder="hash") as db:
         t0 = time.perf_counter()
-        have = db.store.episode_max_seq()
-        if have and have != args.n:
-            raise SystemExit(f"{path} holds {have:,} episodes, not --n {args.n:,}")
-        if not have:
-            build(db, args.n)
-        assert db.wait_for_embeddings(7200), db.indexer.failure
+        ensure_corpus(db, path, args.n)
         print(f"{args.n:,} episodes ready in {time.perf_counter() - t0:.0f} s ({path})")
         visible = set_policy(db)
         print(

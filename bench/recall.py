@@ -220,6 +220,20 @@ def time_chroma(
     return times
 
 
+def ensure_corpus(db: xdb.Database, path: Path, n: int) -> float:
+    """The corpus of ``n`` episodes in ``db`` (kept from an earlier run at ``path``, or built
+    now) and embedded; the seconds building took."""
+    t0 = time.perf_counter()
+    have = db.store.episode_max_seq()
+    if have and have != n:
+        raise SystemExit(f"{path} holds {have:,} episodes, not --n {n:,}")
+    if not have:
+        build(db, n)
+    built = time.perf_counter() - t0
+    assert db.wait_for_embeddings(7200), db.indexer.failure
+    return built
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.recall", description=__doc__)
     parser.add_argument("--n", type=int, default=100_000)
@@ -233,13 +247,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         path = Path(args.db) if args.db else Path(tmp) / "recall.sqlite3"
         with xdb.connect(path, embedder=args.embedder) as db:
             t0 = time.perf_counter()
-            have = db.store.episode_max_seq()
-            if have and have != args.n:
-                raise SystemExit(f"{path} holds {have:,} episodes, not --n {args.n:,}")
-            if not have:
-                build(db, args.n)
-            built = time.perf_counter() - t0
-            assert db.wait_for_embeddings(7200), db.indexer.failure
+            built = ensure_corpus(db, path, args.n)
             embedded = time.perf_counter() - t0
             print(f"{args.n:,} episodes added in {built:.0f} s, embedded by {embedded:.0f} s")
             t = time.perf_counter()
