@@ -1089,7 +1089,7 @@ class Operations:
         *,
         after: int = 0,
         limit: int = 100,
-        kind: Literal["timestep", "call", "checkpoint"] | None = None,
+        kind: Literal["timestep", "timesteps", "call", "checkpoint"] | None = None,
         caller_id: str | None = None,
         operation: str | None = None,
     ) -> AuditListResponse:
@@ -1098,7 +1098,7 @@ class Operations:
         Args:
             after: Records after this seq. Default: 0.
             limit: Default: 100.
-            kind: One of timestep, call, checkpoint. Default: None.
+            kind: One of timestep, timesteps, call, checkpoint. Default: None.
             caller_id: Only this caller's records. Default: None.
             operation: e.g. experience.search_episodes Default: None.
         """

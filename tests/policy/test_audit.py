@@ -134,8 +134,11 @@ def test_retention_removes_the_oldest_behind_a_checkpoint(logged: Any) -> None:
 
 def test_a_checkpoint_names_the_head_every_thousand_records(target: str) -> None:
     with xdb.connect(target, embedder="hash", session_id="s1") as db:
-        db.record_batch([{"event_type": "output", "content": f"t{i}"} for i in range(999)])
+        for i in range(999):
+            db.record(event_type="output", content=f"t{i}")
         db.record(event_type="output", content="the thousandth")
+        batch = [{"event_type": "output", "content": f"b{i}"} for i in range(3)]
+        db.record_batch(batch)
         auditor = db.as_caller(AUDITOR)
         (mark,) = auditor.audit_list(after=1000, limit=1).records
         assert mark.kind == "checkpoint" and mark.seq == 1001
@@ -144,6 +147,26 @@ def test_a_checkpoint_names_the_head_every_thousand_records(target: str) -> None
     raw(target, "UPDATE audit_log SET body = replace(body, '1000', '999') WHERE seq = 1001")
     with xdb.connect(target, embedder="hash") as db:
         assert db.as_caller(AUDITOR).audit_verify().first_bad_seq == 1001
+
+
+def test_a_batch_is_one_record_holding_every_timestep(target: str) -> None:
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        made = db.record_batch(
+            [
+                {
+                    "event_type": "output",
+                    "content": f"b{i}",
+                    "concept_activations": {"c/x": 0.1 * i},
+                }
+                for i in range(3)
+            ]
+        )
+        auditor = db.as_caller(AUDITOR)
+        (record,) = auditor.audit_list(kind="timesteps").records
+        steps = record.body["timesteps"]
+        assert [s["timestep_id"] for s in steps] == [r.timestep_id for r in made.results]
+        assert steps[2]["activations"] == {"c/x": pytest.approx(0.2)}
+        assert auditor.audit_verify().ok
 
 
 def test_the_cli_verifies_and_exits_1_when_broken(logged: Any) -> None:

@@ -25,7 +25,7 @@ DAY_US = 86_400 * 1_000_000
 class AuditRecordOut(BaseModel):
     seq: int
     at: datetime
-    kind: Literal["timestep", "call", "checkpoint"]
+    kind: Literal["timestep", "timesteps", "call", "checkpoint"]
     caller: str
     operation: str
     body: dict[str, Any] = Field(description="The timestep as recorded, or the call's facts.")
@@ -52,7 +52,7 @@ class AuditListRequest(Model):
 
     after: int = Field(default=0, ge=0, le=INT64_MAX, description="Records after this seq.")
     limit: int = Field(default=100, ge=1, le=1000)
-    kind: Literal["timestep", "call", "checkpoint"] | None = None
+    kind: Literal["timestep", "timesteps", "call", "checkpoint"] | None = None
     caller_id: str | None = Field(default=None, description="Only this caller's records.")
     operation: str | None = Field(default=None, description="e.g. experience.search_episodes")
 

@@ -50,7 +50,7 @@ class AuditEntry(NamedTuple):
     """A record to append; the log gives it its number and hashes."""
 
     at_us: int
-    kind: str  # timestep, call, checkpoint
+    kind: str  # timestep, timesteps (a batch), call, checkpoint
     caller: str
     operation: str
     body: dict[str, Any]
@@ -70,32 +70,31 @@ class AuditRecord(NamedTuple):
 def timestep_entries(
     items: Sequence[Any], ids: Sequence[tuple[str, int]], by: tuple[str, str], at_us: int
 ) -> list[AuditEntry]:
-    """The audit records of timesteps just recorded (``NewTimestep`` each, with the id and
-    tick the store gave it): everything as recorded, every activation."""
+    """The audit record of timesteps just recorded in one transaction (``NewTimestep``
+    each, with the id and tick the store gave it): everything as recorded, every
+    activation. One timestep is a ``timestep`` record; a batch one ``timesteps`` record
+    holding them all in order (one row and one hash, not one per token)."""
     caller, operation = by
-    return [
-        AuditEntry(
-            at_us,
-            "timestep",
-            caller,
-            operation,
-            {
-                "timestep_id": tid,
-                "session_id": it.session_id,
-                "tick": tick,
-                "ts_us": it.ts_us,
-                "event_type": it.event_type,
-                "role": it.role,
-                "content": it.content,
-                "token_id": it.token_id,
-                "event_id": it.event_id,
-                "event_start": it.event_start,
-                "event_end": it.event_end,
-                "activations": it.activations,
-            },
-        )
+    steps = [
+        {
+            "timestep_id": tid,
+            "session_id": it.session_id,
+            "tick": tick,
+            "ts_us": it.ts_us,
+            "event_type": it.event_type,
+            "role": it.role,
+            "content": it.content,
+            "token_id": it.token_id,
+            "event_id": it.event_id,
+            "event_start": it.event_start,
+            "event_end": it.event_end,
+            "activations": it.activations,
+        }
         for it, (tid, tick) in zip(items, ids, strict=True)
     ]
+    if len(steps) == 1:
+        return [AuditEntry(at_us, "timestep", caller, operation, steps[0])]
+    return [AuditEntry(at_us, "timesteps", caller, operation, {"timesteps": steps})]
 
 
 # The body is hashed as stored, so its JSON need not be canonical, only compact.
