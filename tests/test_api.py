@@ -190,6 +190,9 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     made = admin.create_key(caller_id="acme")
     assert admin.keys().keys[0].id == made.id
     assert admin.revoke_key(id=made.id).revoked
+    admin.set_access_policy(id="private")
+    assert admin.assign_access_policy(policy_id="private", session_ids=[db.session_id]).changed
+    assert admin.set_default_access_policy(policy_id=None).policy_id is None
     auditor = db.as_caller(xdb.Caller(id="audit", roles=("auditor",)))
     assert auditor.audit_verify().ok
     assert auditor.audit_show(auditor.audit_list(limit=1).records[0].seq).kind == "timestep"

@@ -241,6 +241,13 @@ class Sandbox:
                                   namespace="proj")  # fmt: skip
             return made.episode_id
 
+    def ensure_access_policy(self, target: str, policy_id: str) -> None:
+        """The access policy an example puts objects under (defined by an admin)."""
+        with self.open(target) as db:
+            admin = db.as_caller(xdb.Caller(id="ops", roles=("self", "admin")))
+            if policy_id not in {p.id for p in admin.policies().access_policies}:
+                admin.set_access_policy(id=policy_id, read_roles=["self"])
+
     def prepare(self, text: str) -> str:
         """Make what the line assumes; return it with its placeholders filled in."""
         if EXAMPLE_URL in text:
@@ -268,6 +275,9 @@ class Sandbox:
         unpacked = self.work / "first-light"
         if command == ["concepts", "import"] and "first-light" in words and not unpacked.exists():
             shutil.copytree(self.template().parent / "first-light", unpacked)
+        for flag in ("--policy-id", "--access-policy-id"):
+            if (policy := option(words, flag)) is not None:
+                self.ensure_access_policy(target, policy)
         if "ts-s1-2" in words or "call-1" in words:
             self.ensure_examples_log(target)
         if "tokens.jsonl" in words and not (self.work / "tokens.jsonl").exists():

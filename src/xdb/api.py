@@ -82,6 +82,7 @@ if TYPE_CHECKING:
     )
     from xdb.models.policy import ConceptRules
     from xdb.models.usage import ConceptUsageSummaryResponse
+    from xdb.ops.access import AssignAccessPolicyResponse, Edge, SetDefaultAccessPolicyResponse
     from xdb.ops.audit import (
         AuditListResponse,
         AuditPruneResponse,
@@ -112,6 +113,7 @@ if TYPE_CHECKING:
     ConceptRulesLike: TypeAlias = ConceptRules | Mapping[str, Any]
     ConceptTagLike: TypeAlias = ConceptTag | Mapping[str, Any]
     DirectionLike: TypeAlias = Direction | Literal["both", "ancestors", "descendants"]
+    EdgeLike: TypeAlias = Edge | Mapping[str, Any]
     EntityTypeLike: TypeAlias = EntityType | Literal["person", "organization", "place", "thing"]
     EventTypeLike: TypeAlias = (
         EventType | Literal["input", "output", "tool_call", "tool_response", "steering", "system"]
@@ -162,6 +164,7 @@ class Operations:
         token_id: int | None = None,
         role: RoleLike | None = None,
         timestamp: datetime | None = None,
+        access_policy_id: str | None = None,
     ) -> RecordResponse:
         """Record one timestep; the session starts implicitly on its first record.
 
@@ -177,6 +180,8 @@ class Operations:
             token_id: For output tokens, the token id. Default: None.
             role: Speaker; derived from event_type when omitted. Default: None.
             timestamp: When it happened (ISO 8601, UTC if no zone); default now. Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
         """
         payload: dict[str, Any] = {"event_type": event_type, "content": content}
         if session_id is not None:
@@ -195,6 +200,8 @@ class Operations:
             payload["role"] = role
         if timestamp is not None:
             payload["timestamp"] = timestamp
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
         return cast("RecordResponse", self.run(REGISTRY["xdb.record"], payload))
 
     def record_batch(self, timesteps: Sequence[RecordRequestLike]) -> RecordBatchResponse:
@@ -257,6 +264,7 @@ class Operations:
         related_concepts: Sequence[str] | None = None,
         concept_id: str | None = None,
         session_id: str | None = None,
+        access_policy_id: str | None = None,
     ) -> CreateTagResponse:
         """Create a tag in the folksonomy (concept, entity, bud or custom).
 
@@ -268,6 +276,8 @@ class Operations:
             related_concepts: For bud tags: related concept ids. Default: None, meaning [].
             concept_id: For concept tags: the concept id (default name). Default: None.
             session_id: Accepted for XAPI compatibility. Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
         """
         payload: dict[str, Any] = {"name": name, "tag_type": tag_type}
         if description is not None:
@@ -280,6 +290,8 @@ class Operations:
             payload["concept_id"] = concept_id
         if session_id is not None:
             payload["session_id"] = session_id
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
         return cast("CreateTagResponse", self.run(REGISTRY["xdb.create_tag"], payload))
 
     def comment(
@@ -290,6 +302,7 @@ class Operations:
         timestep_id: str | None = None,
         event_id: str | None = None,
         tick_range: TickRangeLike | None = None,
+        access_policy_id: str | None = None,
     ) -> CommentResponse:
         """Add commentary to a timestep, an event, a tick range, or (no target) the session.
 
@@ -299,6 +312,8 @@ class Operations:
             timestep_id: One timestep. Default: None.
             event_id: Every timestep of this event. Default: None.
             tick_range: A range of ticks. Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
         """
         payload: dict[str, Any] = {"content": content}
         if session_id is not None:
@@ -309,6 +324,8 @@ class Operations:
             payload["event_id"] = event_id
         if tick_range is not None:
             payload["tick_range"] = tick_range
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
         return cast("CommentResponse", self.run(REGISTRY["xdb.comment"], payload))
 
     def query(
@@ -579,6 +596,7 @@ class Operations:
         metadata: Mapping[str, Any] | None = None,
         labels: Sequence[ExemplarLabelLike] | None = None,
         provenance: ProvenanceLike | None = None,
+        access_policy_id: str | None = None,
     ) -> AddEpisodeResponse:
         """Store an episode; it is text-searchable at once and vector-searchable within a second.
 
@@ -595,6 +613,8 @@ class Operations:
             labels: Default: None, meaning [].
             provenance: Where the episode came from: the timesteps it covers, and free-form source
                 facts. Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
         """
         payload: dict[str, Any] = {"content": content}
         if summary is not None:
@@ -617,6 +637,8 @@ class Operations:
             payload["labels"] = labels
         if provenance is not None:
             payload["provenance"] = provenance
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
         return cast("AddEpisodeResponse", self.run(REGISTRY["experience.add_episode"], payload))
 
     def delete_episode(self, episode_id: str) -> DeleteEpisodeResponse:
@@ -726,6 +748,7 @@ class Operations:
         name: str,
         namespace: str = "default",
         metadata: Mapping[str, Any] | None = None,
+        access_policy_id: str | None = None,
     ) -> AddNodeResponse:
         """Add a Decision or a Tool node to the experience graph. A tool is named: adding one twice
         returns the same node (``tool:<name>``). A decision gets a new id each time.
@@ -735,12 +758,16 @@ class Operations:
             name: The tool's name, or the decision in a few words. Required.
             namespace: Default: 'default'.
             metadata: Default: None, meaning {}.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
         """
         payload: dict[str, Any] = {"node_type": node_type, "name": name}
         if namespace != "default":
             payload["namespace"] = namespace
         if metadata is not None:
             payload["metadata"] = metadata
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
         return cast("AddNodeResponse", self.run(REGISTRY["experience.add_node"], payload))
 
     def link(
@@ -750,6 +777,7 @@ class Operations:
         dst: str,
         relation: Literal["INFLUENCED_BY", "CONTAINS", "RELATED_CONCEPT"] = "INFLUENCED_BY",
         note: str | None = None,
+        access_policy_id: str | None = None,
     ) -> LinkResponse:
         """Add an edge between two existing nodes, e.g. a decision INFLUENCED_BY an episode, or an
         episode that CONTAINS a tool. Linking twice changes nothing.
@@ -759,12 +787,16 @@ class Operations:
             dst: The node it reaches (e.g. the episode). Required.
             relation: One of INFLUENCED_BY, CONTAINS, RELATED_CONCEPT. Default: 'INFLUENCED_BY'.
             note: Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
         """
         payload: dict[str, Any] = {"src": src, "dst": dst}
         if relation != "INFLUENCED_BY":
             payload["relation"] = relation
         if note is not None:
             payload["note"] = note
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
         return cast("LinkResponse", self.run(REGISTRY["experience.link"], payload))
 
     def concept_usage_summary(
@@ -829,6 +861,7 @@ class Operations:
         metadata: Mapping[str, Any] | None = None,
         context: str | None = None,
         entity_ids: Sequence[str] | None = None,
+        access_policy_id: str | None = None,
     ) -> MemcpAddResponse:
         """Store an episode (a conversation, notes, an experience) with an automatic id.
 
@@ -838,6 +871,8 @@ class Operations:
             metadata: Default: None, meaning {}.
             context: Project namespace. Default: None.
             entity_ids: Entities to link. Default: None, meaning [].
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
         """
         payload: dict[str, Any] = {"content": content}
         if summary is not None:
@@ -848,6 +883,8 @@ class Operations:
             payload["context"] = context
         if entity_ids is not None:
             payload["entity_ids"] = entity_ids
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
         return cast("MemcpAddResponse", self.run(REGISTRY["memcp.add_episode"], payload))
 
     def memcp_search_episodes(
@@ -1035,24 +1072,29 @@ class Operations:
         return cast("PolicyObjectResponse", self.run(REGISTRY["policy.set_caller"], payload))
 
     def remove_policy(
-        self, *, kind: Literal["disclosure_policy", "treaty", "hush", "caller"], id: str
+        self,
+        *,
+        kind: Literal["disclosure_policy", "treaty", "hush", "caller", "access_policy"],
+        id: str,
     ) -> RemovePolicyResponse:
-        """Remove a disclosure policy, treaty, hush or named caller.
+        """Remove a disclosure policy, treaty, hush, named caller or access policy.
 
         Args:
-            kind: One of disclosure_policy, treaty, hush, caller. Required.
+            kind: One of disclosure_policy, treaty, hush, caller, access_policy. Required.
             id: Required.
         """
         payload: dict[str, Any] = {"kind": kind, "id": id}
         return cast("RemovePolicyResponse", self.run(REGISTRY["policy.remove_policy"], payload))
 
     def policies(
-        self, kind: Literal["disclosure_policy", "treaty", "hush", "caller"] | None = None
+        self,
+        kind: Literal["disclosure_policy", "treaty", "hush", "caller", "access_policy"]
+        | None = None,
     ) -> PoliciesResponse:
         """Every disclosure policy, treaty, hush and named caller (or those of one kind).
 
         Args:
-            kind: One of disclosure_policy, treaty, hush, caller. Default: None.
+            kind: One of disclosure_policy, treaty, hush, caller, access_policy. Default: None.
         """
         payload: dict[str, Any] = {}
         if kind is not None:
@@ -1083,6 +1125,108 @@ class Operations:
         """
         payload: dict[str, Any] = {"id": id}
         return cast("RevokeKeyResponse", self.run(REGISTRY["policy.revoke_key"], payload))
+
+    def set_access_policy(
+        self,
+        *,
+        id: str,
+        description: str = "",
+        read_roles: Sequence[str] | None = None,
+        read_treaties: Sequence[str] | None = None,
+        write_roles: Sequence[str] | None = None,
+        delete_roles: Sequence[str] | None = None,
+        allow_export: bool = True,
+    ) -> PolicyObjectResponse:
+        """Who may read, write and delete the objects that carry it (timesteps, episodes, tags,
+        comments, graph nodes and edges), and whether they may leave in a sharing export. A role
+        ``*`` is every caller. What a caller may not read is absent from every answer.
+
+        Args:
+            id: Required.
+            description: Default: ''.
+            read_roles: Roles that read objects under it. Default: None, meaning ['self'].
+            read_treaties: Treaties whose callers read them too (while the treaty is in force).
+                Default: None, meaning [].
+            write_roles: Roles that create objects under it and annotate (tag, comment) them.
+                Default: None, meaning ['self'].
+            delete_roles: Roles that delete objects under it. Default: None, meaning ['self'].
+            allow_export: Whether sharing exports include them. Default: True.
+        """
+        payload: dict[str, Any] = {"id": id}
+        if description != "":
+            payload["description"] = description
+        if read_roles is not None:
+            payload["read_roles"] = read_roles
+        if read_treaties is not None:
+            payload["read_treaties"] = read_treaties
+        if write_roles is not None:
+            payload["write_roles"] = write_roles
+        if delete_roles is not None:
+            payload["delete_roles"] = delete_roles
+        if allow_export is not True:
+            payload["allow_export"] = allow_export
+        return cast("PolicyObjectResponse", self.run(REGISTRY["policy.set_access_policy"], payload))
+
+    def set_default_access_policy(
+        self, policy_id: str | None = None
+    ) -> SetDefaultAccessPolicyResponse:
+        """Choose the access policy of every object stored without one (null: the built-in open
+        default: every caller reads, self and admin write).
+
+        Args:
+            policy_id: Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if policy_id is not None:
+            payload["policy_id"] = policy_id
+        return cast(
+            "SetDefaultAccessPolicyResponse",
+            self.run(REGISTRY["policy.set_default_access_policy"], payload),
+        )
+
+    def assign_access_policy(
+        self,
+        *,
+        policy_id: str | None,
+        timestep_ids: Sequence[str] | None = None,
+        session_ids: Sequence[str] | None = None,
+        episode_ids: Sequence[str] | None = None,
+        tag_ids: Sequence[str] | None = None,
+        comment_ids: Sequence[str] | None = None,
+        node_ids: Sequence[str] | None = None,
+        edges: Sequence[EdgeLike] | None = None,
+    ) -> AssignAccessPolicyResponse:
+        """Put objects under an access policy (null: back to the database's default). Every object
+        named must exist, or nothing changes.
+
+        Args:
+            policy_id: The access policy; null: the default. Required.
+            timestep_ids: Default: None, meaning [].
+            session_ids: Every timestep of these sessions. Default: None, meaning [].
+            episode_ids: Default: None, meaning [].
+            tag_ids: Default: None, meaning [].
+            comment_ids: Default: None, meaning [].
+            node_ids: Decision and Tool nodes. Default: None, meaning [].
+            edges: Stored graph edges. Default: None, meaning [].
+        """
+        payload: dict[str, Any] = {"policy_id": policy_id}
+        if timestep_ids is not None:
+            payload["timestep_ids"] = timestep_ids
+        if session_ids is not None:
+            payload["session_ids"] = session_ids
+        if episode_ids is not None:
+            payload["episode_ids"] = episode_ids
+        if tag_ids is not None:
+            payload["tag_ids"] = tag_ids
+        if comment_ids is not None:
+            payload["comment_ids"] = comment_ids
+        if node_ids is not None:
+            payload["node_ids"] = node_ids
+        if edges is not None:
+            payload["edges"] = edges
+        return cast(
+            "AssignAccessPolicyResponse", self.run(REGISTRY["policy.assign_access_policy"], payload)
+        )
 
     def audit_list(
         self,

@@ -30,11 +30,13 @@ from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
+from xdb.policy.access import readable as access_readable
 from xdb.policy.audit_calls import SELF_AUDITED as _SELF_AUDITED
 from xdb.policy.audit_calls import call_entry
 from xdb.policy.authorize import authorize
-from xdb.policy.load import named_caller
+from xdb.policy.load import named_caller, stored
 from xdb.policy.release import Release
+from xdb.store.access import reading_as
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us
 
@@ -201,6 +203,13 @@ class Database(Operations):
             base.chosen_candidates,
             audit_op=f"{op.group}.{op.name}" if self._settings["audit"] else None,
         )
+        # Reads run as the caller may read (access policies; the store's views). The log's
+        # own writes read nothing back a caller could not see: they skip the policy read.
+        readable = None if op.name in _SELF_AUDITED else access_readable(ctx.policy_objects, who)
+        with reading_as(readable):
+            return self._handle(ctx, op, request)
+
+    def _handle(self, ctx: Context, op: Operation[Any, Any], request: BaseModel) -> BaseModel:
         release = Release(ctx) if op.readonly else None
         if release is not None:
             request = release.admit(request)
@@ -224,9 +233,13 @@ class Database(Operations):
 
     # ------------------------------------------------------------------ bulk transfer
 
-    def export_records(self) -> Iterator[dict[str, Any]]:
-        """Every stored object as a JSON-ready dict (the JSONL export format)."""
-        return self.store.export_records()
+    def export_records(self, *, sharing: bool = False) -> Iterator[dict[str, Any]]:
+        """Every stored object this handle's caller may read, as a JSON-ready dict (the JSONL
+        export format). ``sharing``: also leave out objects whose access policy does not
+        allow export (what may leave this database). An export that leaves anything out
+        carries neither the policy objects nor which object carries which policy."""
+        readable = access_readable(stored(self.store), self.caller, exporting=sharing)
+        return self.store.export_records(readable)
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         """Restore exported records in one transaction; returns counts per kind. Imported

@@ -577,6 +577,9 @@ WRITERS = {
     "audit prune": ["--older-than-days", "1"],
     "keys create": ["--caller-id", "self"],
     "keys revoke": ["--id", "x"],
+    "set-access-policy": ["--id", "p"],
+    "set-default-access-policy": ["--policy-id", "p"],
+    "assign-access-policy": ["--policy-id", "p", "--episode-ids", "e"],
 }
 
 

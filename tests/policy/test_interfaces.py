@@ -80,6 +80,8 @@ async def test_mcp_serves_a_named_caller_its_view(shared: Path) -> None:
 
 def test_the_python_example_in_the_policy_doc_runs(tmp_path: Path) -> None:
     text = (Path(__file__).parents[2] / "docs" / "policy.md").read_text()
-    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
-    code = code.replace("/tmp/policy-demo-py.sqlite3", str(tmp_path / "demo.sqlite3"))
-    exec(compile(code, "docs/policy.md", "exec"), {})  # its asserts are the test
+    examples = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(examples) == 2  # the treaty's and the access policy's
+    for n, code in enumerate(examples):
+        code = re.sub(r"/tmp/[\w-]+\.sqlite3", str(tmp_path / f"demo{n}.sqlite3"), code)
+        exec(compile(code, "docs/policy.md", "exec"), {})  # its asserts are the test

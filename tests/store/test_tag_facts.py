@@ -28,6 +28,8 @@ UNDO = {
         "DELETE FROM schema_migrations WHERE version = 7",
     ],
     "postgres": [
+        # The restricted views read these columns; opening the store makes them again.
+        "DROP SCHEMA public_xdb_restricted CASCADE",
         "DROP INDEX episode_concepts_id",
         "ALTER TABLE episode_concepts DROP COLUMN episode_id, DROP COLUMN start_us,"
         " DROP COLUMN end_us",

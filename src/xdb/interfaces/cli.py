@@ -461,14 +461,20 @@ def import_command(file: str, progress: bool | None) -> None:
 
 @cli.command("export")
 @click.argument("file", default="-", type=click.Path(dir_okay=False, allow_dash=True))
-def export_command(file: str) -> None:
-    """Write every session, tag, timestep, tag application, comment and episode as JSONL.
+@click.option(
+    "--sharing",
+    is_flag=True,
+    help="Leave out objects whose access policy does not allow export (and the policies).",
+)
+def export_command(file: str, sharing: bool) -> None:
+    """Write every session, tag, timestep, tag application, comment, episode, graph object,
+    policy object and access assignment the caller may read as JSONL.
 
     FILE defaults to - (stdout). When writing a file, print the counts per kind.
     """
     from xdb.interfaces.jsonl import export_jsonl
 
-    counts = export_jsonl(database(create=False), file)
+    counts = export_jsonl(database(create=False), file, sharing=sharing)
     if file != "-":
         emit(counts)
 

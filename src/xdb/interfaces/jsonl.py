@@ -155,7 +155,7 @@ def _import(db: Database, source: str, progress: bool, delay: float) -> dict[str
             stream.close()
 
 
-def export_jsonl(db: Database, target: str) -> dict[str, int]:
+def export_jsonl(db: Database, target: str, sharing: bool = False) -> dict[str, int]:
     """Write every stored object to ``target`` (``-``: stdout) as JSONL; counts per kind.
 
     A file is written beside the target and renamed into place, so an interrupted export
@@ -164,7 +164,7 @@ def export_jsonl(db: Database, target: str) -> dict[str, int]:
     counts: Counter[str] = Counter({kind: 0 for kind in KINDS})
 
     def write(out: IO[bytes]) -> None:
-        for record in db.export_records():
+        for record in db.export_records(sharing=sharing):
             if record.get("kind") != "xdb-export":
                 counts[str(record.get("kind"))] += 1
             out.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")

@@ -93,6 +93,17 @@ DEFAULT_ROLE = {
 # Field types every request module shares.
 NonEmpty = Annotated[str, Field(min_length=1)]
 Score = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+def access_policy_field() -> Any:
+    """The ``access_policy_id`` field of a request that stores an object (docs/policy.md)."""
+    return Field(
+        default=None,
+        min_length=1,
+        description="The access policy it is stored under; default: the database's.",
+    )
+
+
 # Whole numbers reach the store as 64-bit integers: a larger one is the caller's error,
 # refused by validation, not an overflow inside a write.
 INT64_MAX = 2**63 - 1

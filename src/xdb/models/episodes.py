@@ -8,7 +8,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from xdb.models.common import INT64_MAX, Int64, Model, NonEmpty, Score, TimeRange
+from xdb.models.common import (
+    INT64_MAX,
+    Int64,
+    Model,
+    NonEmpty,
+    Score,
+    TimeRange,
+    access_policy_field,
+)
 from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
 from xdb.timeutil import as_utc
 
@@ -162,6 +170,7 @@ class AddEpisodeRequest(Model):
     metadata: dict[str, Any] = Field(default_factory=dict)
     labels: list[ExemplarLabel] = Field(default_factory=list)
     provenance: Provenance | None = None
+    access_policy_id: str | None = access_policy_field()
 
 
 class AddEpisodeResponse(BaseModel):

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from xdb.models.common import Model, NonEmpty
+from xdb.models.common import Model, NonEmpty, access_policy_field
 from xdb.models.episodes import GraphEdge, GraphNode, NodeType, Relation
 from xdb.policy.markers import NodeRef
 
@@ -59,6 +59,7 @@ class AddNodeRequest(Model):
     name: NonEmpty = Field(description="The tool's name, or the decision in a few words.")
     namespace: NonEmpty = "default"
     metadata: dict[str, Any] = Field(default_factory=dict)
+    access_policy_id: str | None = access_policy_field()
 
 
 class AddNodeResponse(BaseModel):
@@ -78,6 +79,7 @@ class LinkRequest(Model):
     )
     relation: Literal["INFLUENCED_BY", "CONTAINS", "RELATED_CONCEPT"] = "INFLUENCED_BY"
     note: str | None = None
+    access_policy_id: str | None = access_policy_field()
 
 
 class LinkResponse(BaseModel):

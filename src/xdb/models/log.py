@@ -22,6 +22,7 @@ from xdb.models.common import (
     TargetType,
     TickRange,
     TimeRange,
+    access_policy_field,
 )
 from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept
 from xdb.timeutil import as_utc
@@ -138,6 +139,7 @@ class RecordRequest(Model):
     timestamp: datetime | None = Field(
         default=None, description="When it happened (ISO 8601, UTC if no zone); default now."
     )
+    access_policy_id: str | None = access_policy_field()
 
     @field_validator("timestamp")
     @classmethod
@@ -235,6 +237,7 @@ class CreateTagRequest(Model):
         default=None, min_length=1, description="For concept tags: the concept id (default name)."
     )
     session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
+    access_policy_id: str | None = access_policy_field()
 
     @model_validator(mode="after")
     def _type_specific(self) -> CreateTagRequest:
@@ -256,6 +259,7 @@ class CommentRequest(_Targeted):
     """Add commentary to a timestep, an event, a tick range, or (no target) the session."""
 
     content: NonEmpty = Field(description="The comment.")
+    access_policy_id: str | None = access_policy_field()
 
     @model_validator(mode="after")
     def _at_most_one_target(self) -> CommentRequest:
@@ -355,7 +359,9 @@ class ExperienceStats(BaseModel):
 
 
 class StorageStats(BaseModel):
-    total_bytes: int
+    total_bytes: int | None = Field(
+        description="Bytes on disk; null for a caller objects are hidden from (they count)."
+    )
     quota_bytes: int | None
     utilization: float | None
     backend: str

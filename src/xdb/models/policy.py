@@ -93,4 +93,44 @@ class CallerProfile(Model):
     disclosure_policy_id: str | None = None
 
 
-PolicyKind = Literal["disclosure_policy", "treaty", "hush", "caller"]
+class AccessPolicy(Model):
+    """Who may read, write and delete the objects that carry it (timesteps, episodes, tags,
+    comments, graph nodes and edges), and whether they may leave in a sharing export.
+    A role ``*`` is every caller. What a caller may not read is absent from every answer."""
+
+    id: NonEmpty
+    description: str = ""
+    read_roles: list[NonEmpty] = Field(
+        default_factory=lambda: ["self"], description="Roles that read objects under it."
+    )
+    read_treaties: list[NonEmpty] = Field(
+        default_factory=list,
+        description="Treaties whose callers read them too (while the treaty is in force).",
+    )
+    write_roles: list[NonEmpty] = Field(
+        default_factory=lambda: ["self"],
+        description="Roles that create objects under it and annotate (tag, comment) them.",
+    )
+    delete_roles: list[NonEmpty] = Field(
+        default_factory=lambda: ["self"], description="Roles that delete objects under it."
+    )
+    allow_export: bool = Field(default=True, description="Whether sharing exports include them.")
+
+
+class AccessDefault(Model):
+    """Which access policy objects without one of their own carry."""
+
+    policy_id: NonEmpty
+
+
+# The database's default until an admin sets one: everyone reads, the agent and admins write.
+OPEN_ACCESS = AccessPolicy(
+    id="open",
+    description="The built-in default: every caller reads; self and admin write and delete.",
+    read_roles=["*"],
+    write_roles=["self", "admin"],
+    delete_roles=["self", "admin"],
+)
+
+
+PolicyKind = Literal["disclosure_policy", "treaty", "hush", "caller", "access_policy"]

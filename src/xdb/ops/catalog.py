@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdb.ops import (
+    access,
     audit,
     concepts,
     episodes,
@@ -38,5 +39,6 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *usage.OPERATIONS,
     *memcp.OPERATIONS,
     *policy.OPERATIONS,
+    *access.OPERATIONS,
     *audit.OPERATIONS,
 )

@@ -26,6 +26,7 @@ from xdb.ops.graph import graph_edges, graph_nodes, walk
 from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context, Operation
 from xdb.ops.search import hit, shown_fields
+from xdb.policy.access import check_create, may_delete
 from xdb.store.episode_row import episode_row
 from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.timeutil import from_us, now_us
@@ -40,7 +41,9 @@ def new_episode(ctx: Context, req: AddEpisodeRequest) -> NewEpisode:
 
 
 def add_episode(ctx: Context, req: AddEpisodeRequest) -> AddEpisodeResponse:
+    check_create(ctx, req.access_policy_id, "add_episode")
     episode = new_episode(ctx, req)
+    episode.access_policy_id = req.access_policy_id
     ctx.store.add_episode(episode)
     if ctx.indexer is not None:
         ctx.indexer.notify()  # embedding happens off this call's path
@@ -48,6 +51,9 @@ def add_episode(ctx: Context, req: AddEpisodeRequest) -> AddEpisodeResponse:
 
 
 def delete_episode(ctx: Context, req: DeleteEpisodeRequest) -> DeleteEpisodeResponse:
+    # One the caller may not read is as missing as one that never was.
+    if not may_delete(ctx, "episode", (req.episode_id,), "delete_episode"):
+        return DeleteEpisodeResponse(episode_id=req.episode_id, deleted=False)
     seq = ctx.store.delete_episode(req.episode_id)
     if seq is not None and ctx.indexer is not None:
         ctx.indexer.forget(seq)

@@ -26,6 +26,8 @@ from xdb.models.graph import (
     WalkDirection,
 )
 from xdb.ops.registry import Context, Operation
+from xdb.policy.access import check_create
+from xdb.store.access import reading
 from xdb.store.graph_edges import CONCEPT_NODE, node_type
 from xdb.store.types import GraphEdgeRow
 from xdb.timeutil import now_us
@@ -69,7 +71,11 @@ def walk(
         # A caller who may not see some concepts never walks through them; their nodes
         # could fill that window too.
         restricted = ctx.view.restricted
-        first = None if node_types is not None or restricted else room + len(result.depth)
+        # Nor through objects it may not read (access policies): stored edges and an
+        # episode's CONTAINS may reach them, so each level keeps only the nodes that exist
+        # for it (the store reads through its views).
+        hiding = reading() is not None
+        first = None if node_types is not None or restricted or hiding else room + len(result.depth)
         found_now = ctx.store.graph_edges(
             frontier, relations, outgoing, incoming, first, list(result.depth)
         )
@@ -87,6 +93,9 @@ def walk(
                     and (not restricted or ctx.view.node_visible(other))
                 ):
                     fresh.add(other)
+        if hiding and fresh:
+            readable = ctx.store.describe_nodes(sorted(fresh))
+            fresh = {n for n in fresh if n in readable or node_type(n) == "Concept"}
         ordered = sorted(fresh)
         if len(ordered) > room:
             ordered, result.truncated = ordered[:room], True
@@ -164,9 +173,17 @@ def graph_neighborhood(ctx: Context, req: GraphNeighborhoodRequest) -> GraphNeig
 
 
 def add_node(ctx: Context, req: AddNodeRequest) -> AddNodeResponse:
+    check_create(ctx, req.access_policy_id, "add_node")
     node_id = f"tool:{req.name}" if req.node_type == "Tool" else new_id("decision")
     created = ctx.store.add_graph_node(
-        node_id, req.node_type, req.name, req.namespace, req.metadata, now_us(), ctx.caller.id
+        node_id,
+        req.node_type,
+        req.name,
+        req.namespace,
+        req.metadata,
+        now_us(),
+        ctx.caller.id,
+        req.access_policy_id,
     )
     return AddNodeResponse(node_id=node_id, created=created)
 
@@ -184,8 +201,13 @@ def link(ctx: Context, req: LinkRequest) -> LinkResponse:
             "relation: RELATED_CONCEPT links two concepts; use INFLUENCED_BY or CONTAINS",
             field="relation",
         )
+    check_create(ctx, req.access_policy_id, "link")
     created = ctx.store.add_graph_edge(
-        GraphEdgeRow(src, req.relation, dst), req.note, now_us(), ctx.caller.id
+        GraphEdgeRow(src, req.relation, dst),
+        req.note,
+        now_us(),
+        ctx.caller.id,
+        req.access_policy_id,
     )
     return LinkResponse(src=src, dst=dst, relation=Relation(req.relation), created=created)
 

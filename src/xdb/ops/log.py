@@ -26,6 +26,7 @@ from xdb.models.log import (
 )
 from xdb.ops.auto_episodes import episode_maker
 from xdb.ops.registry import Context, Operation
+from xdb.policy.access import check_create, check_target
 from xdb.store.types import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
 
@@ -51,10 +52,15 @@ def _new_timestep(req: RecordRequest, now: int, default_session: str) -> NewTime
         req.event_start,
         req.event_end,
         req.concept_activations,
+        req.access_policy_id,
     )
 
 
 def record(ctx: Context, req: RecordRequest) -> RecordResponse:
+    # The log records under the default without a look at the policies (the hot path: the
+    # authorization matrix admits only self and admin); a policy named is checked.
+    if req.access_policy_id is not None:
+        check_create(ctx, req.access_policy_id, "record")
     session = ctx.session_to_record(req.session_id)
     item = _new_timestep(req, now_us(), session)
     if req.event_end and req.event_id is not None:
@@ -71,6 +77,9 @@ def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     default = (
         ctx.session_to_record(None) if any(t.session_id is None for t in req.timesteps) else ""
     )
+    for policy_id in dict.fromkeys(t.access_policy_id for t in req.timesteps):
+        if policy_id is not None:
+            check_create(ctx, policy_id, "record_batch")
     items = [_new_timestep(t, now, default) for t in req.timesteps]
     ends = any(it.event_end and it.event_id for it in items)
     made = ctx.store.record(items, episode_maker(ctx) if ends else None, ctx.audit_by)
@@ -159,6 +168,7 @@ def _now() -> datetime:
 def tag(ctx: Context, req: TagRequest) -> TagResponse:
     target = resolve_target(ctx, req)
     assert target is not None  # the request model demands exactly one target
+    check_target(ctx, target, "tag")
     existing = resolve_tag(ctx, req.tag_name_or_id)
     new_tag = None
     if existing is None:
@@ -187,7 +197,8 @@ def tag(ctx: Context, req: TagRequest) -> TagResponse:
 
 
 def create_tag(ctx: Context, req: CreateTagRequest) -> CreateTagResponse:
-    stored, created = ctx.store.create_tag(_new_tag(ctx, req))
+    check_create(ctx, req.access_policy_id, "create_tag")
+    stored, created = ctx.store.create_tag(_new_tag(ctx, req), req.access_policy_id)
     return CreateTagResponse(
         tag_id=stored.id, tag_type=stored.tag_type, bud_status=stored.bud_status, created=created
     )
@@ -196,6 +207,8 @@ def create_tag(ctx: Context, req: CreateTagRequest) -> CreateTagResponse:
 def comment(ctx: Context, req: CommentRequest) -> CommentResponse:
     target = resolve_target(ctx, req)
     session = target.session_id if target else ctx.session(req.session_id)
+    check_create(ctx, req.access_policy_id, "comment")
+    check_target(ctx, target or ResolvedTarget("session", session), "comment")
     new = Comment(
         id=new_id("comment"),
         session_id=session,
@@ -205,7 +218,7 @@ def comment(ctx: Context, req: CommentRequest) -> CommentResponse:
         updated_at=_now(),
         created_by=ctx.caller.id,
     )
-    ctx.store.add_comment(new, target)
+    ctx.store.add_comment(new, target, req.access_policy_id)
     return CommentResponse(comment_id=new.id)
 
 

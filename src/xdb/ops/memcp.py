@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 from xdb.errors import from_validation_errors
-from xdb.models.common import Model, TimeRange
+from xdb.models.common import Model, TimeRange, access_policy_field
 from xdb.models.episodes import (
     AddEpisodeRequest,
     DeleteEpisodeRequest,
@@ -61,6 +61,7 @@ class MemcpAddRequest(Model):
     metadata: dict[str, Any] = Field(default_factory=dict)
     context: str | None = Field(default=None, description="Project namespace.")
     entity_ids: list[str] = Field(default_factory=list, description="Entities to link.")
+    access_policy_id: str | None = access_policy_field()
 
     @field_validator("content")
     @classmethod
@@ -154,6 +155,7 @@ def _add(ctx: Context, req: MemcpAddRequest) -> MemcpAddResponse:
             namespace=context,
             metadata=metadata,
             kind="episode",
+            access_policy_id=req.access_policy_id,
         ),
     )
     linked = sum(1 for e in req.entity_ids if ctx.store.get_tag(e) or ctx.store.find_tags(e))

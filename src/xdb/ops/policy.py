@@ -9,12 +9,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from xdb.errors import NotFound
+from xdb.errors import InvalidRequest, NotFound
 from xdb.models.common import Model, NonEmpty
-from xdb.models.policy import CallerProfile, DisclosurePolicy, Hush, PolicyKind, Treaty
+from xdb.models.policy import (
+    AccessPolicy,
+    CallerProfile,
+    DisclosurePolicy,
+    Hush,
+    PolicyKind,
+    Treaty,
+)
 from xdb.ops.registry import Context, Operation
+from xdb.policy.access import DEFAULT_KIND
 from xdb.policy.keys import KIND, make_key, stored_keys, usable
 from xdb.policy.load import ADMIN, named_caller, stored
+from xdb.store.access import reading_as
 from xdb.timeutil import from_us, now_us
 
 
@@ -25,7 +34,7 @@ class PolicyObjectResponse(BaseModel):
 
 
 class RemovePolicyRequest(Model):
-    """Remove a disclosure policy, treaty, hush or named caller."""
+    """Remove a disclosure policy, treaty, hush, named caller or access policy."""
 
     kind: PolicyKind
     id: NonEmpty
@@ -48,6 +57,10 @@ class PoliciesResponse(BaseModel):
     treaties: list[Treaty]
     hushes: list[Hush]
     callers: list[CallerProfile]
+    access_policies: list[AccessPolicy]
+    default_access_policy_id: str | None = Field(
+        description="The access policy of objects stored without one; null: the built-in open."
+    )
 
 
 def _put(ctx: Context, kind: PolicyKind, obj: Model) -> PolicyObjectResponse:
@@ -75,6 +88,8 @@ def set_caller(ctx: Context, req: CallerProfile) -> PolicyObjectResponse:
 
 
 def remove_policy(ctx: Context, req: RemovePolicyRequest) -> RemovePolicyResponse:
+    if req.kind == "access_policy":
+        _unused(ctx, req.id)
     removed = ctx.store.delete_policy_object(req.kind, req.id)
     if req.kind == "caller":  # its keys die with it: a caller defined again gets new ones
         for body in stored_keys(ctx.store).values():
@@ -83,17 +98,40 @@ def remove_policy(ctx: Context, req: RemovePolicyRequest) -> RemovePolicyRespons
     return RemovePolicyResponse(kind=req.kind, id=req.id, removed=removed)
 
 
+def _unused(ctx: Context, policy_id: str) -> None:
+    """Refuse to remove an access policy objects or the default still carry: their
+    readers would change behind the admin's back."""
+    default = ctx.policy_objects.get(DEFAULT_KIND, {}).get("default")
+    if default is not None and default.policy_id == policy_id:
+        raise InvalidRequest(
+            f"id: access policy {policy_id!r} is the database's default; choose another"
+            " (set_default_access_policy) first",
+            field="id",
+        )
+    with reading_as(None):  # every object counts, not only those this admin reads
+        tables = ctx.store.access_in_use(policy_id)
+    if tables:
+        raise InvalidRequest(
+            f"id: access policy {policy_id!r} still covers objects in {', '.join(tables)};"
+            " put them under another policy (assign_access_policy) first",
+            field="id",
+        )
+
+
 def policies(ctx: Context, req: PoliciesRequest) -> PoliciesResponse:
     found = stored(ctx.store)
 
     def of(kind: str) -> list[Any]:
         return list(found[kind].values()) if req.kind in (None, kind) else []
 
+    default = found.get(DEFAULT_KIND, {}).get("default")
     return PoliciesResponse(
         disclosure_policies=of("disclosure_policy"),
         treaties=of("treaty"),
         hushes=of("hush"),
         callers=of("caller"),
+        access_policies=of("access_policy"),
+        default_access_policy_id=None if default is None else default.policy_id,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -54,13 +54,37 @@ class Context:
         """(caller, operation) for the audit log's copy of a write, or None."""
         return None if self.audit_op is None else (self.caller.id, self.audit_op)
 
+    # The policy objects (``policy.load.stored``): read on first use, once per call.
+    _objects: dict[str, dict[str, Any]] | None = None
+
+    @property
+    def policy_objects(self) -> dict[str, dict[str, Any]]:
+        if self._objects is None:
+            from xdb.policy.load import stored
+
+            self._objects = stored(self.store)
+        return self._objects
+
     @property
     def view(self) -> Visibility:
         if self._view is None:
             from xdb.policy.load import visibility
 
-            self._view = visibility(self.store, self.caller)
+            self._view = visibility(self.store, self.caller, self.policy_objects)
         return self._view
+
+    def require_access(
+        self,
+        policy_id: str | None,
+        action: Literal["read", "write", "delete"],
+        what: str,
+        field: str = "access_policy_id",
+    ) -> None:
+        """Refuse ``action`` on objects under ``policy_id`` (None: the default) unless this
+        caller may (``policy/access.py``)."""
+        from xdb.policy.access import require
+
+        require(self.policy_objects, self.caller, policy_id, action, what, field)
 
     @property
     def sees(self) -> Callable[[str], bool] | None:

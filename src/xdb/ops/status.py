@@ -15,6 +15,7 @@ from xdb.models.log import (
     TagStats,
 )
 from xdb.ops.registry import Context, Operation
+from xdb.store.access import reading
 
 
 def status(ctx: Context, req: StatusRequest) -> StatusResponse:
@@ -28,6 +29,7 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     }
     by_type = {t: stats["tags_by_type"].get(t, 0) for t in ("concept", "entity", "bud", "custom")}
     applications = stats["tag_applications"]
+    hiding = reading() is not None
     if ctx.view.restricted:
         # Counts of what the caller may see: tags about hidden concepts are not counted,
         # nor are their applications.
@@ -48,9 +50,10 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
             total_tag_applications=applications,
         ),
         storage_stats=StorageStats(
-            total_bytes=stats["bytes"],
+            # The file's size counts what the caller may not read: not for it to know.
+            total_bytes=None if hiding else stats["bytes"],
             quota_bytes=quota,
-            utilization=stats["bytes"] / quota if quota else None,
+            utilization=stats["bytes"] / quota if quota and not hiding else None,
             backend=ctx.store.backend,
             location=ctx.store.location,
         ),

@@ -9,7 +9,14 @@ from pydantic import BaseModel, ValidationError
 
 from xdb.errors import NotFound
 from xdb.models.common import Caller
-from xdb.models.policy import CallerProfile, DisclosurePolicy, Hush, Treaty
+from xdb.models.policy import (
+    AccessDefault,
+    AccessPolicy,
+    CallerProfile,
+    DisclosurePolicy,
+    Hush,
+    Treaty,
+)
 from xdb.policy.disclosure import Visibility, compile_hushes, compile_policy, concept_index
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us, to_us
@@ -24,6 +31,8 @@ KINDS: dict[str, type[BaseModel]] = {
     "treaty": Treaty,
     "hush": Hush,
     "caller": CallerProfile,
+    "access_policy": AccessPolicy,
+    "access_default": AccessDefault,
 }
 
 
@@ -46,11 +55,13 @@ def live(expires: Any, now: int) -> bool:
     return expires is None or to_us(expires) > now
 
 
-def visibility(store: Store, caller: Caller) -> Visibility:
-    """What ``caller`` may see, now."""
+def visibility(
+    store: Store, caller: Caller, objects: dict[str, dict[str, Any]] | None = None
+) -> Visibility:
+    """What ``caller`` may see, now (``objects``: ``stored(store)``, when already read)."""
     if caller.has(AUDITOR):
         return Visibility(concept_index(store), None, [], set, sees_all=True)
-    objects = stored(store)
+    objects = stored(store) if objects is None else objects
     now = now_us()
     hushes = [h for h in objects["hush"].values() if live(h.expires_at, now)]
     wanted: list[str] = []

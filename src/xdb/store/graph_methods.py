@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from xdb.store import audit, graph_edges, policy_objects, usage
+from xdb.store import access, audit, graph_edges, policy_objects, usage
 from xdb.store import concepts as concept_sql
 from xdb.store.sqlbuild import Flavor
 from xdb.store.types import (
@@ -17,6 +17,7 @@ from xdb.store.types import (
     GraphEdgeRow,
     HierarchyStep,
     PackRow,
+    ResolvedTarget,
 )
 
 T = TypeVar("T")
@@ -90,21 +91,52 @@ class GraphMethods:
         metadata: dict[str, Any],
         created_us: int,
         created_by: str,
-    ) -> bool:
-        f = self._flavor
-        return self._graph_write(
-            lambda c: graph_edges.add_node(
-                c, f.d, node_id, node_type, name, namespace, metadata, created_us, created_by
-            )
-        )
-
-    def add_graph_edge(
-        self, edge: GraphEdgeRow, note: str | None, created_us: int, created_by: str
+        access_policy_id: str | None = None,
     ) -> bool:
         d = self._flavor.d
-        return self._graph_write(
-            lambda c: graph_edges.add_edge(c, d, edge, note, created_us, created_by)
-        )
+
+        def job(c: Any) -> bool:
+            made = graph_edges.add_node(
+                c, d, node_id, node_type, name, namespace, metadata, created_us, created_by
+            )
+            if made and access_policy_id is not None:
+                access.assign(c, d, "node", [(node_id,)], access_policy_id)
+            return made
+
+        return self._graph_write(job)
+
+    def add_graph_edge(
+        self,
+        edge: GraphEdgeRow,
+        note: str | None,
+        created_us: int,
+        created_by: str,
+        access_policy_id: str | None = None,
+    ) -> bool:
+        d = self._flavor.d
+
+        def job(c: Any) -> bool:
+            made = graph_edges.add_edge(c, d, edge, note, created_us, created_by)
+            if made and access_policy_id is not None:
+                access.assign(c, d, "edge", [tuple(edge)], access_policy_id)
+            return made
+
+        return self._graph_write(job)
+
+    def assign_access(self, kind: str, keys: Sequence[Sequence[Any]], policy_id: str | None) -> int:
+        d = self._flavor.d
+        return self._graph_write(lambda c: access.assign(c, d, kind, keys, policy_id))
+
+    def access_policies_of(
+        self, kind: str, keys: Sequence[Sequence[Any]]
+    ) -> dict[tuple[Any, ...], str | None]:
+        return self._graph_read(lambda c: access.policies_of(c, self._flavor.d, kind, keys))
+
+    def access_in_use(self, policy_id: str) -> list[str]:
+        return self._graph_read(lambda c: access.in_use(c, self._flavor.d, policy_id))
+
+    def target_policies(self, target: ResolvedTarget) -> set[str | None]:
+        return self._graph_read(lambda c: access.covered(c, self._flavor.d, target))
 
     def describe_nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
         return self._graph_read(lambda c: graph_edges.describe(c, self._flavor, ids))

@@ -5,8 +5,10 @@ on each call that needs them (a handful of rows), written by the management oper
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
+from xdb.errors import InvalidRequest
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import ConceptFact
 
@@ -43,6 +45,36 @@ def delete(conn: Connection, d: Dialect, kind: str, key: str) -> bool:
     m = d.mark
     cur = conn.execute(f"DELETE FROM policy_objects WHERE kind = {m} AND id = {m}", [kind, key])
     return bool(cur.rowcount)
+
+
+def export_records(read: Any) -> Iterator[dict[str, Any]]:
+    """Every policy object as an export record (API keys as their hashes)."""
+    for kind, key, body, at, by in read(
+        "SELECT kind, id, body, updated_us, updated_by FROM policy_objects ORDER BY kind, id"
+    ):
+        yield {
+            "kind": "policy_object",
+            "object": kind,
+            "id": key,
+            "body": json.loads(body),
+            "updated_us": at,
+            "updated_by": by,
+        }
+
+
+def import_record(conn: Connection, d: Dialect, body: dict[str, Any], number: int) -> int:
+    """Store a ``policy_object`` record unless one of its kind and id is stored; 1 if new."""
+    kind, key, obj = body.get("object"), body.get("id"), body.get("body")
+    if not (isinstance(kind, str) and isinstance(key, str) and isinstance(obj, dict)):
+        raise InvalidRequest(f"record {number} (policy_object): needs object, id and body")
+    m = d.mark
+    if conn.execute(
+        f"SELECT 1 FROM policy_objects WHERE kind = {m} AND id = {m}", [kind, key]
+    ).fetchone():
+        return 0
+    at = body.get("updated_us")
+    put(conn, d, kind, key, obj, at if isinstance(at, int) else 0, str(body.get("updated_by")))
+    return 1
 
 
 def read_all(conn: Connection) -> list[tuple[str, str, dict[str, Any]]]:

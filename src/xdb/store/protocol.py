@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store.access import Readable
 from xdb.store.types import (
     ConceptFact,
     ConceptRow,
@@ -68,8 +69,9 @@ class LogStore(Protocol):
 
     def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]: ...
 
-    def create_tag(self, tag: Tag) -> tuple[Tag, bool]:
-        """Insert a tag unless one of the same type and name exists; (tag, created)."""
+    def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
+        """Insert a tag unless one of the same type and name exists; (tag, created). A new
+        tag is stored under ``access_policy_id`` (None: the default)."""
         ...
 
     def apply_tag(
@@ -82,7 +84,9 @@ class LogStore(Protocol):
         """
         ...
 
-    def add_comment(self, comment: Comment, target: ResolvedTarget | None) -> None: ...
+    def add_comment(
+        self, comment: Comment, target: ResolvedTarget | None, access_policy_id: str | None = None
+    ) -> None: ...
 
     def query(
         self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
@@ -292,11 +296,37 @@ class GraphStore(Protocol):
         metadata: dict[str, Any],
         created_us: int,
         created_by: str,
+        access_policy_id: str | None = None,
     ) -> bool: ...
 
     def add_graph_edge(
-        self, edge: GraphEdgeRow, note: str | None, created_us: int, created_by: str
+        self,
+        edge: GraphEdgeRow,
+        note: str | None,
+        created_us: int,
+        created_by: str,
+        access_policy_id: str | None = None,
     ) -> bool: ...
+
+    def assign_access(self, kind: str, keys: Sequence[Sequence[Any]], policy_id: str | None) -> int:
+        """Put objects under an access policy (``store/access.py``'s ``KEYS`` names their
+        kinds and keys); how many changed."""
+        ...
+
+    def access_policies_of(
+        self, kind: str, keys: Sequence[Sequence[Any]]
+    ) -> dict[tuple[Any, ...], str | None]:
+        """Each named object's policy, of those that exist and the current caller reads."""
+        ...
+
+    def access_in_use(self, policy_id: str) -> list[str]:
+        """The tables holding objects under ``policy_id``."""
+        ...
+
+    def target_policies(self, target: ResolvedTarget) -> set[str | None]:
+        """The access policies of the timesteps a tag or comment target covers, of those
+        the current caller reads (empty: none it reads)."""
+        ...
 
     def describe_nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
         """(type, name or summary) of each of ``ids`` that exists."""
@@ -358,8 +388,10 @@ class Store(LogStore, EpisodeStore, VectorStore, ConceptStore, GraphStore, Usage
     # own, caught up from the shared change log).
     text_index_path: str | None
 
-    def export_records(self) -> Iterator[dict[str, Any]]:
-        """Every stored object as a plain dict with a "kind" key, in a restorable order."""
+    def export_records(self, readable: Readable | None = None) -> Iterator[dict[str, Any]]:
+        """Every stored object as a plain dict with a "kind" key, in a restorable order;
+        given ``readable``, only the objects under those access policies, and neither the
+        policy objects nor which object carries which policy (``store/access.py``)."""
         ...
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:

@@ -28,11 +28,17 @@ from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest, Provenance
 from xdb.models.log import Comment, TagApplication
-from xdb.store import rows
+from xdb.store import access, policy_objects, rows
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import NewEpisode
 from xdb.timeutil import as_utc, from_us, now_us, to_us
+
+# Records after the objects: policy objects, then which objects carry which access policy.
+POLICY_KINDS: dict[str, Callable[[Any, Dialect, dict[str, Any], int], int]] = {
+    "policy_object": policy_objects.import_record,
+    "access": access.import_record,
+}
 
 FORMAT = "xdb-export"
 VERSION = 1
@@ -171,7 +177,7 @@ def unknown_kind(kind: Any, number: int) -> InvalidRequest:
     return InvalidRequest(
         f"record {number}: unknown kind {kind!r}; expected one of session, tag,"
         " timestep, tag_application, comment, episode, concept_pack, concept, graph_node,"
-        " graph_edge",
+        " graph_edge, policy_object, access",
         field="kind",
     )
 

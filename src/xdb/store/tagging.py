@@ -13,16 +13,21 @@ from typing import Any
 from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, Tag, TagApplication
-from xdb.store import rows
+from xdb.store import access, rows
 from xdb.store.sqlbuild import Connection, Dialect, sql_where
 from xdb.store.types import ResolvedTarget
 from xdb.timeutil import to_us
 
 
-def insert_tag(conn: Connection, tag: Tag, statement: str, d: Dialect) -> tuple[Tag, bool]:
-    """Insert ``tag`` by ``statement`` (the store's insert that skips an existing one);
-    (the tag stored under its type and name, whether it was created)."""
+def insert_tag(
+    conn: Connection, tag: Tag, statement: str, d: Dialect, access_policy_id: str | None = None
+) -> tuple[Tag, bool]:
+    """Insert ``tag`` by ``statement`` (the store's insert that skips an existing one), a new
+    one under ``access_policy_id``; (the tag stored under its type and name, whether it was
+    created)."""
     if conn.execute(statement, rows.tag_values(tag, to_us(tag.created_at))).rowcount == 1:
+        if access_policy_id is not None:
+            access.assign(conn, d, "tag", [(tag.id,)], access_policy_id)
         return tag, True
     row = conn.execute(
         f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = {d.mark} AND name = {d.mark}",
@@ -31,6 +36,21 @@ def insert_tag(conn: Connection, tag: Tag, statement: str, d: Dialect) -> tuple[
     if row is None:  # the id collided, not the name: ids are unique, so this is a bug
         raise StoreError(f"tag id {tag.id!r} already exists")
     return rows.tag(row), False
+
+
+def missing_target(target: ResolvedTarget) -> NotFound:
+    """The error for a target that names no timestep (of those the caller reads)."""
+    if target.target_type == "timestep":
+        return NotFound(
+            f"unknown timestep_id {timestep_id(target.session_id, target.tick or 0)!r}",
+            field="timestep_id",
+        )
+    if target.target_type == "event":
+        return NotFound(
+            f"unknown event_id {target.event_id!r} in session {target.session_id!r}",
+            field="event_id",
+        )
+    return NotFound(f"unknown session {target.session_id!r}", field="session_id")
 
 
 def check_target(conn: Connection, target: ResolvedTarget, d: Dialect) -> int:
@@ -42,10 +62,7 @@ def check_target(conn: Connection, target: ResolvedTarget, d: Dialect) -> int:
             (target.session_id, target.tick),
         ).fetchone()
         if row is None:
-            raise NotFound(
-                f"unknown timestep_id {timestep_id(target.session_id, target.tick or 0)!r}",
-                field="timestep_id",
-            )
+            raise missing_target(target)
         return 1
     if not conn.execute(
         f"SELECT 1 FROM sessions WHERE session_id = {m}", (target.session_id,)
@@ -59,10 +76,7 @@ def check_target(conn: Connection, target: ResolvedTarget, d: Dialect) -> int:
             ).fetchone()[0]
         )
         if count == 0:
-            raise NotFound(
-                f"unknown event_id {target.event_id!r} in session {target.session_id!r}",
-                field="event_id",
-            )
+            raise missing_target(target)
         return count
     return int(
         conn.execute(
@@ -115,7 +129,11 @@ def apply_tag(
 
 
 def add_comment(
-    conn: Connection, comment: Comment, target: ResolvedTarget | None, d: Dialect
+    conn: Connection,
+    comment: Comment,
+    target: ResolvedTarget | None,
+    d: Dialect,
+    access_policy_id: str | None = None,
 ) -> None:
     """The protocol's ``add_comment``, inside the caller's write transaction."""
     tgt = target or ResolvedTarget("session", comment.session_id)
@@ -142,6 +160,8 @@ def add_comment(
             comment.created_by,
         ),
     )
+    if access_policy_id is not None:
+        access.assign(conn, d, "comment", [(comment.id,)], access_policy_id)
 
 
 def find_tags_sql(name: str, tag_type: str | None, d: Dialect) -> tuple[str, list[Any]]:

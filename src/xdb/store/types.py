@@ -20,6 +20,7 @@ class NewTimestep(NamedTuple):
     event_start: bool
     event_end: bool
     activations: dict[str, float]
+    access_policy_id: str | None = None  # None: the database's default
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class NewEpisode:
     motive_profile: dict[str, float]
     metadata: dict[str, Any]
     provenance: dict[str, Any]
+    access_policy_id: str | None = None  # None: the database's default
 
 
 class ConceptCondition(NamedTuple):

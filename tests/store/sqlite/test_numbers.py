@@ -50,6 +50,11 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 10",
         "DROP TABLE audit_log",
         "DELETE FROM schema_migrations WHERE version = 11",
+        *(
+            f"ALTER TABLE {t} DROP COLUMN access_policy_id"
+            for t in ("timesteps", "episodes", "tags", "comments")
+        ),  # fmt: skip
+        "DELETE FROM schema_migrations WHERE version = 12",
     ):
         conn.execute(statement)
     conn.close()
@@ -72,4 +77,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 11  # this test's downgrade undoes versions 5 to 11
+    assert LATEST == 12  # this test's downgrade undoes versions 5 to 12

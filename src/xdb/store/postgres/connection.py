@@ -10,18 +10,20 @@ serialization failure did nothing, so it is run again.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
-from psycopg import errors
+from psycopg import errors, sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
 
 from xdb.errors import InvalidRequest, StoreError, XdbError
+from xdb.store import access
 from xdb.store.postgres.schema import migrate
 
 Conn = psycopg.Connection[TupleRow]
@@ -34,6 +36,7 @@ EPISODE_LOCK = 0x7864_6200_0002
 # Taken by store.claim_session: the first session of an empty database is made once.
 SESSION_LOCK = 0x7864_6200_0003
 RETRIES = 5  # attempts at a write PostgreSQL aborted to break a deadlock
+CURRENT = object()  # read as the current operation's caller (``store.access.reading``)
 
 
 def redacted(url: str) -> str:
@@ -73,6 +76,17 @@ def _wrap(exc: psycopg.Error, url: str, doing: str) -> XdbError:
     return StoreError(f"{doing} failed: {exc}")
 
 
+def _restricted_path(conn: Conn) -> None:
+    """A restricted reader's search path: the restricted views, then the tables."""
+    row = conn.execute("SELECT current_schema()").fetchone()
+    assert row is not None
+    conn.execute(
+        sql.SQL("SET search_path TO {}, {}").format(
+            sql.Identifier(access.pg_schema(row[0])), sql.Identifier(row[0])
+        )
+    )
+
+
 class Connections:
     def __init__(self, url: str, pool_size: int) -> None:
         self.url = url
@@ -96,11 +110,19 @@ class Connections:
             open=True,
         )
         self.closed = False
+        self.conninfo = conninfo
+        self.pool_size = pool_size
+        # Reads of a restricted caller (store/access.py), on connections of their own whose
+        # search path puts the restricted views first: made on first use.
+        self._restricted: ConnectionPool[Conn] | None = None
+        self._restricted_lock = threading.Lock()
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
             self.pool.close()
+            if self._restricted is not None:
+                self._restricted.close()
 
     @contextmanager
     def _conn(self) -> Iterator[Conn]:
@@ -109,10 +131,43 @@ class Connections:
         with self.pool.connection() as conn:
             yield conn
 
+    @contextmanager
+    def _reader(self, readable: access.Readable | None | object = CURRENT) -> Iterator[Conn]:
+        """A connection for a read: a restricted one, reading as ``readable`` allows (by
+        default as the current operation's caller may) when that is restricted."""
+        if readable is CURRENT:
+            readable = access.reading()
+        if not isinstance(readable, access.Readable):
+            with self._conn() as conn:
+                yield conn
+            return
+        if self.closed:
+            raise StoreError("the database is closed")
+        with self._restricted_pool().connection() as conn:
+            conn.execute(
+                "SELECT set_config(%s, %s, false)",
+                (access.PG_SETTING, access.pg_array(readable.ids)),
+            )
+            yield conn
+
+    def _restricted_pool(self) -> ConnectionPool[Conn]:
+        with self._restricted_lock:
+            if self._restricted is None:
+                self._restricted = ConnectionPool(
+                    self.conninfo,
+                    min_size=1,
+                    max_size=self.pool_size,
+                    kwargs={"autocommit": True},
+                    configure=_restricted_path,
+                    name="xdb-restricted",
+                    open=True,
+                )
+            return self._restricted
+
     def read(self, fn: Callable[[Conn], T]) -> T:
         """``fn(conn)`` in autocommit: each statement sees what was committed before it."""
         try:
-            with self._conn() as conn:
+            with self._reader() as conn:
                 return fn(conn)
         except psycopg.Error as exc:
             raise _wrap(exc, self.url, "read") from exc
@@ -139,10 +194,11 @@ class Connections:
         raise AssertionError("unreachable")
 
     @contextmanager
-    def snapshot(self) -> Iterator[Conn]:
-        """A read-only transaction whose statements all see one snapshot."""
+    def snapshot(self, readable: access.Readable | None | object = CURRENT) -> Iterator[Conn]:
+        """A read-only transaction whose statements all see one snapshot (read as
+        ``_reader`` reads)."""
         try:
-            with self._conn() as conn, conn.transaction():
+            with self._reader(readable) as conn, conn.transaction():
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 yield conn
         except psycopg.Error as exc:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.errors import StoreError
-from xdb.store import rows, sqlbuild
+from xdb.store import access, rows, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
@@ -98,6 +98,9 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
             _columns(others),
         )
     _insert_concepts(conn, seqs, eps)
+    for ep in eps:
+        if ep.access_policy_id is not None:
+            access.assign(conn, POSTGRES, "episode", [(ep.id,)], ep.access_policy_id)
     conn.execute(
         "INSERT INTO episode_text_changes (namespace, seq) SELECT n, s"
         " FROM unnest(%s::text[], %s::bigint[]) WITH ORDINALITY AS u(n, s, o) ORDER BY o",

@@ -25,7 +25,7 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
-from xdb.store import audit, concepts, graph_edges, policy_objects
+from xdb.store import access, audit, concepts, graph_edges, policy_objects
 from xdb.store.postgres import vector_index
 
 Conn = psycopg.Connection[TupleRow]
@@ -281,6 +281,25 @@ def _sessionless_contexts(conn: Conn) -> None:
         refresh_context(conn, seq)
 
 
+def _access_policies(conn: Conn) -> None:
+    for statement in access.COLUMNS:
+        conn.execute(statement)
+
+
+def restricted_views(conn: Conn, applied: list[int]) -> None:
+    """(Re)create the views restricted callers read through (``store/access.py``) after
+    any migration (a view keeps the columns it was made with) or when they are missing."""
+    row = conn.execute("SELECT current_schema()").fetchone()
+    assert row is not None
+    base = str(row[0])
+    present = conn.execute(
+        "SELECT 1 FROM pg_namespace WHERE nspname = %s", (access.pg_schema(base),)
+    ).fetchone()
+    if applied or present is None:
+        for statement in access.pg_views(base):
+            conn.execute(statement.encode())
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (1, "extensions and text search", _functions),
     (2, "experience log", _run(_LOG)),
@@ -296,6 +315,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (8, "sessionless neighbours in the text index", _sessionless_contexts),
     (9, "policy objects", _run(policy_objects.SCHEMA)),
     (10, "the audit log", _run(audit.SCHEMA.format(key="BIGINT"))),
+    (11, "access policies on objects", _access_policies),
 ]
 
 LATEST = MIGRATIONS[-1][0]
@@ -336,4 +356,5 @@ def migrate(conn: Conn) -> list[int]:
                 (version, name, time.time_ns() // 1000),
             )
             applied.append(version)
+        restricted_views(conn, applied)
     return applied

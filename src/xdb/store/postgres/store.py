@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import audit, rows, tagging
+from xdb.store import access, audit, rows, tagging
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
@@ -153,23 +153,28 @@ class PostgresStore(EpisodeMethods, GraphMethods):
     ) -> list[tuple[str, int]]:
         if not items:
             return []
-        ended = [(it.session_id, it.event_id) for it in items if it.event_end and it.event_id]
+        ended = access.ended_events(items)
         makes_episodes = close_event is not None and bool(ended)
         audited_at = now_us()
+        placed = any(it.access_policy_id is not None for it in items)
 
-        if not makes_episodes and audit_by is None:
+        if not makes_episodes and audit_by is None and not placed:
             return self._db.write(lambda conn: _record(conn, items), one_statement=True)
 
         def job(conn: Conn) -> list[tuple[str, int]]:
             if makes_episodes:
                 lock_episodes(conn)  # before the session rows, as every writer of both does
             out = _record(conn, items)
+            if placed:
+                access.assign_recorded(conn, POSTGRES, items, out)
             if close_event is not None:
-                for session, event_id in dict.fromkeys(ended):
+                for (session, event_id), policy in ended.items():
                     steps = [
                         rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
                     ]
-                    episodes.insert(conn, close_event(steps))
+                    made = close_event(steps)
+                    made.access_policy_id = policy
+                    episodes.insert(conn, made)
             if audit_by is not None:  # the audit log's copy, in the same transaction
                 entries = audit.timestep_entries(items, out, audit_by, audited_at)
                 audit.append(conn, POSTGRES, entries, lock=True)
@@ -177,8 +182,10 @@ class PostgresStore(EpisodeMethods, GraphMethods):
 
         return self._db.write(job)
 
-    def create_tag(self, tag: Tag) -> tuple[Tag, bool]:
-        return self._db.write(lambda conn: tagging.insert_tag(conn, tag, _INSERT_TAG, POSTGRES))
+    def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
+        return self._db.write(
+            lambda conn: tagging.insert_tag(conn, tag, _INSERT_TAG, POSTGRES, access_policy_id)
+        )
 
     def apply_tag(
         self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
@@ -188,8 +195,12 @@ class PostgresStore(EpisodeMethods, GraphMethods):
 
         return self._db.write(job)
 
-    def add_comment(self, comment: Comment, target: ResolvedTarget | None) -> None:
-        self._db.write(lambda conn: tagging.add_comment(conn, comment, target, POSTGRES))
+    def add_comment(
+        self, comment: Comment, target: ResolvedTarget | None, access_policy_id: str | None = None
+    ) -> None:
+        self._db.write(
+            lambda conn: tagging.add_comment(conn, comment, target, POSTGRES, access_policy_id)
+        )
 
     # ------------------------------------------------------------------ reads
 
@@ -297,9 +308,9 @@ class PostgresStore(EpisodeMethods, GraphMethods):
 
     # ------------------------------------------------------------------ export / import
 
-    def export_records(self) -> Iterator[dict[str, Any]]:
-        with self._db.snapshot() as conn:
-            yield from transfer.export_records(conn)
+    def export_records(self, readable: access.Readable | None = None) -> Iterator[dict[str, Any]]:
+        with self._db.snapshot(readable) as conn:
+            yield from transfer.export_records(conn, restricted=readable is not None)
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         return self._db.write(lambda conn: transfer.import_records(conn, records))

@@ -15,12 +15,13 @@ from typing import Any
 
 from xdb.ids import new_id
 from xdb.models.log import Tag, Timestep
-from xdb.store import graph_transfer, records, rows
+from xdb.store import access, graph_transfer, policy_objects, records, rows
 from xdb.store.postgres import episodes
 from xdb.store.postgres.connection import Conn, lock_episodes
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.records import (
     FORMAT,
+    POLICY_KINDS,
     EpisodeRecord,
     SessionRecord,
     annotation_row,
@@ -43,13 +44,17 @@ def _stream(conn: Conn, sql: str) -> Iterator[tuple[Any, ...]]:
         yield from cur
 
 
-def export_records(conn: Conn) -> Iterator[dict[str, Any]]:
-    """Call inside a snapshot transaction."""
+def export_records(conn: Conn, restricted: bool = False) -> Iterator[dict[str, Any]]:
+    """Call inside a snapshot transaction. ``restricted``: ``conn`` reads through a caller's
+    views, and the export leaves out the policy objects and the objects' policies."""
     yield from records.export_records(
         lambda sql: _stream(conn, sql), "pos", TIMESTEP_COLUMNS, episodes.COLUMNS
     )
     # Text sorted bytewise, as SQLite sorts it: an export lists them alike from either store.
     yield from graph_transfer.export_records(lambda sql: _stream(conn, sql), ' COLLATE "C"')
+    if not restricted:
+        yield from policy_objects.export_records(lambda sql: _stream(conn, sql))
+        yield from access.export_records(lambda sql: _stream(conn, sql))
 
 
 def _insert_timesteps(conn: Conn, batch: list[Timestep]) -> int:
@@ -193,6 +198,10 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
             skipped += 1 - added
         elif kind in graph_transfer.KINDS:
             skipped += 1 - graph.add(kind, body, number)
+        elif kind in POLICY_KINDS:
+            added = POLICY_KINDS[kind](conn, POSTGRES, body, number)
+            counts[kind] = counts.get(kind, 0) + added
+            skipped += 1 - added
         else:
             raise unknown_kind(kind, number)
     flush()

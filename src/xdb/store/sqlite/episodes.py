@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from xdb.store import rows, sqlbuild
+from xdb.store import access, rows, sqlbuild
 from xdb.store.context import context
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
@@ -56,6 +56,8 @@ def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
     _log_text_change(conn, seq)
     for affected in (seq, *_neighbour_seqs(conn, seq)):
         refresh_context(conn, affected)
+    if ep.access_policy_id is not None:
+        access.assign(conn, SQLITE, "episode", [(ep.id,)], ep.access_policy_id)
     return seq
 
 

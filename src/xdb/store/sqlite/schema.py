@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from xdb.errors import MigrationError
-from xdb.store import audit, concepts, graph_edges, policy_objects
+from xdb.store import access, audit, concepts, graph_edges, policy_objects
 from xdb.store.sqlite import sessions
 
 
@@ -244,6 +244,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     (9, "sessionless neighbours in the text index", _sessionless_contexts),
     (10, "policy objects", policy_objects.SCHEMA),
     (11, "the audit log", audit.SCHEMA.format(key="INTEGER")),
+    (12, "access policies on objects", access.COLUMNS),
 ]
 
 

@@ -12,11 +12,11 @@ from typing import Any, TypeVar
 from xdb.errors import StoreError, XdbError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import audit, rows, tagging
+from xdb.store import access, audit, rows, tagging
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE, Flavor
-from xdb.store.sqlite import episodes, sessions, textindex, transfer
+from xdb.store.sqlite import episodes, restricted_reader, sessions, textindex, transfer
 from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
@@ -110,16 +110,34 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     def _read(self, fn: Any) -> Any:
         if self.closed:
             raise StoreError("the database is closed")
+        readable = access.reading()
         if self.memory:
             with self._memory_lock:
-                return fn(self._wconn)
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+                if readable is None:
+                    return fn(self._wconn)
+                # One connection for every use: the views exist for this read alone.
+                restricted_reader.shadow(self._wconn)
+                try:
+                    self._wconn.execute("PRAGMA query_only = ON")
+                    restricted_reader.read_as(self._wconn, readable)
+                    return fn(self._wconn)
+                finally:
+                    self._wconn.execute("PRAGMA query_only = OFF")
+                    restricted_reader.unshadow(self._wconn)
+        slot = "conn" if readable is None else "restricted"
+        conn: sqlite3.Connection | None = getattr(self._local, slot, None)
         if conn is None:
             conn = _open(self.location)
+            if readable is not None:
+                restricted_reader.shadow(conn)
             conn.execute("PRAGMA query_only = ON")
-            self._local.conn = conn
+            setattr(self._local, slot, conn)
             with self._readers_lock:
                 self._readers.append(conn)
+        if readable is not None and getattr(self._local, "holding", None) != readable:
+            # The readable ids change rarely (callers alternate on a thread at most).
+            restricted_reader.read_as(conn, readable)
+            self._local.holding = readable
         return fn(conn)
 
     def _write(self, fn: Any, *, keeps_tail: bool = False) -> Any:
@@ -240,6 +258,8 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                 cursor.execute(_INSERT_TIMESTEP, values[0])
             else:
                 conn.executemany(_INSERT_TIMESTEP, values)
+            if any(it.access_policy_id is not None for it in items):
+                access.assign_recorded(conn, SQLITE, items, out)
             if seq - indexed >= self.text_index_max_lag:
                 textindex.catch_up(conn)
                 indexed = seq
@@ -254,13 +274,13 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                     cursor.execute(sessions.MARK, (session,))
                     st[3] = 1
             if close_event is not None:
-                ended = [(it.session_id, it.event_id) for it in items if it.event_end]
-                for session, event_id in dict.fromkeys(ended):
-                    if event_id is not None:
-                        steps = [
-                            rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
-                        ]
-                        episodes.insert(conn, close_event(steps))
+                for (session, event_id), policy in access.ended_events(items).items():
+                    steps = [
+                        rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
+                    ]
+                    made = close_event(steps)
+                    made.access_policy_id = policy
+                    episodes.insert(conn, made)
             if audit_by is not None:  # the audit log's copy, in the same transaction
                 entries = audit.timestep_entries(items, out, audit_by, audited_at)
                 audit_head = audit.append(conn, SQLITE, entries, False, tail.audit_head)
@@ -275,9 +295,9 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
         result: list[tuple[str, int]] = self._write(job, keeps_tail=True)
         return result
 
-    def create_tag(self, tag: Tag) -> tuple[Tag, bool]:
+    def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
         def job(conn: sqlite3.Connection) -> tuple[Tag, bool]:
-            return tagging.insert_tag(conn, tag, _INSERT_TAG, SQLITE)
+            return tagging.insert_tag(conn, tag, _INSERT_TAG, SQLITE, access_policy_id)
 
         result: tuple[Tag, bool] = self._write(job)
         return result
@@ -291,8 +311,12 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
         result: tuple[Tag, bool, int] = self._write(job)
         return result
 
-    def add_comment(self, comment: Comment, target: ResolvedTarget | None) -> None:
-        self._write(lambda conn: tagging.add_comment(conn, comment, target, SQLITE))
+    def add_comment(
+        self, comment: Comment, target: ResolvedTarget | None, access_policy_id: str | None = None
+    ) -> None:
+        self._write(
+            lambda conn: tagging.add_comment(conn, comment, target, SQLITE, access_policy_id)
+        )
 
     # ------------------------------------------------------------------ reads
 
@@ -420,14 +444,26 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
 
     # ------------------------------------------------------------------ export / import
 
-    def export_records(self) -> Iterator[dict[str, Any]]:
+    def export_records(self, readable: access.Readable | None = None) -> Iterator[dict[str, Any]]:
         if self.memory:
             with self._memory_lock:
-                yield from transfer.export_records(self._wconn)
+                if readable is None:
+                    yield from transfer.export_records(self._wconn)
+                    return
+                restricted_reader.shadow(self._wconn)
+                try:
+                    restricted_reader.read_as(self._wconn, readable)
+                    yield from transfer.export_records(self._wconn, restricted=True)
+                finally:
+                    self._wconn.execute("PRAGMA query_only = OFF")
+                    restricted_reader.unshadow(self._wconn)
         else:
             conn = _open(self.location)
             try:
-                yield from transfer.export_records(conn)
+                if readable is not None:  # the export reads through the caller's views
+                    restricted_reader.shadow(conn)
+                    restricted_reader.read_as(conn, readable)
+                yield from transfer.export_records(conn, restricted=readable is not None)
             finally:
                 conn.close()
 

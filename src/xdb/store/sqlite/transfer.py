@@ -12,9 +12,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from xdb.models.log import Tag, Timestep
-from xdb.store import graph_transfer, records, rows
+from xdb.store import access, graph_transfer, policy_objects, records, rows
 from xdb.store.records import (
     FORMAT,
+    POLICY_KINDS,
     EpisodeRecord,
     SessionRecord,
     annotation_row,
@@ -32,13 +33,18 @@ from xdb.timeutil import to_us
 _SESSIONS = "(SELECT made AS rowid, * FROM session_totals)"
 
 
-def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
+def export_records(conn: sqlite3.Connection, restricted: bool = False) -> Iterator[dict[str, Any]]:
+    """``restricted``: ``conn`` reads through a caller's views, and the export leaves out
+    the policy objects and the objects' policies."""
     conn.execute("BEGIN")  # one snapshot for the whole export
     try:
         yield from records.export_records(
             conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS, _SESSIONS
         )
         yield from graph_transfer.export_records(conn.execute)  # SQLite sorts text bytewise
+        if not restricted:
+            yield from policy_objects.export_records(conn.execute)
+            yield from access.export_records(conn.execute)
     finally:
         conn.execute("COMMIT")
 
@@ -136,6 +142,10 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
             skipped += 0 if inserted else 1
         elif kind in graph_transfer.KINDS:
             skipped += 1 - graph.add(kind, body, number)
+        elif kind in POLICY_KINDS:
+            added = POLICY_KINDS[kind](conn, SQLITE, body, number)
+            counts[kind] = counts.get(kind, 0) + added
+            skipped += 1 - added
         else:
             raise unknown_kind(kind, number)
     textindex.catch_up(conn)  # an import leaves the text index current
