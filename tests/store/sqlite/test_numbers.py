@@ -14,6 +14,9 @@ from xdb.store.sqlite.schema import LATEST
 ONE = b"\0\0\x80?"  # the float32 vector [1.0]
 
 
+TABLES_WITH_POLICIES = ("timesteps", "episodes", "tags", "comments")
+
+
 def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path) -> None:
     path = tmp_path / "v4.sqlite3"
     old = SQLiteStore(path)
@@ -50,10 +53,8 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 10",
         "DROP TABLE audit_log",
         "DELETE FROM schema_migrations WHERE version = 11",
-        *(
-            f"ALTER TABLE {t} DROP COLUMN access_policy_id"
-            for t in ("timesteps", "episodes", "tags", "comments")
-        ),  # fmt: skip
+        # and version 12 (access policies)
+        *[f"ALTER TABLE {t} DROP COLUMN access_policy_id" for t in TABLES_WITH_POLICIES],
         "DELETE FROM schema_migrations WHERE version = 12",
     ):
         conn.execute(statement)

@@ -132,7 +132,7 @@ class Connections:
             yield conn
 
     @contextmanager
-    def _reader(self, readable: access.Readable | None | object = CURRENT) -> Iterator[Conn]:
+    def _reader(self, readable: access.Readable | object | None = CURRENT) -> Iterator[Conn]:
         """A connection for a read: a restricted one, reading as ``readable`` allows (by
         default as the current operation's caller may) when that is restricted."""
         if readable is CURRENT:
@@ -194,7 +194,7 @@ class Connections:
         raise AssertionError("unreachable")
 
     @contextmanager
-    def snapshot(self, readable: access.Readable | None | object = CURRENT) -> Iterator[Conn]:
+    def snapshot(self, readable: access.Readable | object | None = CURRENT) -> Iterator[Conn]:
         """A read-only transaction whose statements all see one snapshot (read as
         ``_reader`` reads)."""
         try:
