@@ -317,6 +317,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (10, "the audit log", _run(audit.SCHEMA.format(key="BIGINT"))),
     (11, "access policies on objects", _access_policies),
 ]
+ACCESS_VERSION = 11  # the columns the restricted views read come with it
 
 LATEST = MIGRATIONS[-1][0]
 
@@ -356,5 +357,6 @@ def migrate(conn: Conn) -> list[int]:
                 (version, name, time.time_ns() // 1000),
             )
             applied.append(version)
-        restricted_views(conn, applied)
+        if ACCESS_VERSION in done or ACCESS_VERSION in applied:
+            restricted_views(conn, applied)
     return applied
