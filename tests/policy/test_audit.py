@@ -182,3 +182,67 @@ def test_the_cli_verifies_and_exits_1_when_broken(logged: Any) -> None:
     assert bad.exit_code == 1 and '"first_bad_seq": 1' in bad.stdout
     refused = invoke("--db", target, "--caller", "self", "audit", "list")
     assert refused.exit_code == 2 and "needs one of the roles auditor" in refused.stderr
+
+
+def test_with_a_key_a_rewritten_chain_does_not_verify(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """XDB_AUDIT_KEY makes each hash an HMAC: someone who edits a record and recomputes
+    plain SHA-256 hashes down the chain (possible without a key) is still caught."""
+    monkeypatch.setenv("XDB_AUDIT_KEY", "a secret kept outside the database")
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        for i in range(3):
+            db.record(event_type="input", content=f"step {i}")
+        assert db.as_caller(AUDITOR).audit_verify().ok
+    monkeypatch.delenv("XDB_AUDIT_KEY")
+    with xdb.connect(target, embedder="hash") as db:
+        keyless = db.as_caller(AUDITOR).audit_verify()
+    assert not keyless.ok and keyless.first_bad_seq == 1  # without the key nothing verifies
+    # Forge: record 2 edited, every hash recomputed without the key.
+    from xdb.store import audit
+
+    rows = _audit_rows(target)
+    prev = audit.GENESIS
+    forged = []
+    for seq, at, kind, caller, op, body, _, _ in rows:
+        body = body.replace("step 1", "step one") if seq == 2 else body
+        h = audit.digest(prev, seq, at, kind, caller, op, body, None)
+        forged.append((body, prev, h, seq))
+        prev = h
+    mark = "%s" if is_postgres(target) else "?"
+    _raw_many(target, f"UPDATE audit_log SET body = {mark}, prev_hash = {mark}, hash = {mark}"
+              f" WHERE seq = {mark}", forged)  # fmt: skip
+    monkeypatch.setenv("XDB_AUDIT_KEY", "a secret kept outside the database")
+    with xdb.connect(target, embedder="hash") as db:
+        caught = db.as_caller(AUDITOR).audit_verify()
+    assert not caught.ok and caught.first_bad_seq == 1
+
+
+def _audit_rows(target: str) -> list[Any]:
+    sql = "SELECT seq, at_us, kind, caller, operation, body, prev_hash, hash FROM audit_log"
+    if is_postgres(target):
+        import psycopg
+
+        with psycopg.connect(target) as conn:
+            return list(conn.execute(sql + " ORDER BY seq").fetchall())
+    conn = sqlite3.connect(target)
+    try:
+        return list(conn.execute(sql + " ORDER BY seq").fetchall())
+    finally:
+        conn.close()
+
+
+def _raw_many(target: str, sql: str, values: list[tuple[Any, ...]]) -> None:
+    if is_postgres(target):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            for v in values:
+                conn.execute(sql.encode(), v)
+        return
+    conn = sqlite3.connect(target)
+    try:
+        conn.executemany(sql, values)
+        conn.commit()
+    finally:
+        conn.close()

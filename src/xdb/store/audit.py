@@ -41,6 +41,8 @@ CREATE TABLE audit_log (
 )
 """
 COLUMNS = "seq, at_us, kind, caller, operation, body, prev_hash, hash"
+_INSERT_SQLITE = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({','.join(['?'] * 8)})"
+_INSERT_POSTGRES = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({','.join(['%s'] * 8)})"
 # PostgreSQL: one lock for every append, held to commit, so two writers never chain off
 # the same head (an arbitrary constant; the session lock's is another).
 APPEND_LOCK = 7_362_912_001
@@ -139,9 +141,17 @@ def head(conn: Connection) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
 
-def chain(start: tuple[int, str], entries: Iterable[AuditEntry]) -> list[AuditRecord]:
+# How the key is passed: ``FROM_ENV`` reads ``XDB_AUDIT_KEY`` now; a store reads it once,
+# when it opens, and passes what it read (bytes, or None for none) with every append.
+FROM_ENV: Any = object()
+
+
+def chain(
+    start: tuple[int, str], entries: Iterable[AuditEntry], key: bytes | None = FROM_ENV
+) -> list[AuditRecord]:
     seq, prev = start
-    key = signing_key()
+    if key is FROM_ENV:
+        key = signing_key()
     out = []
     for e in entries:
         seq += 1
@@ -158,6 +168,7 @@ def append(
     entries: Sequence[AuditEntry],
     lock: bool,
     known_head: tuple[int, str] | None = None,
+    key: bytes | None = FROM_ENV,
 ) -> tuple[int, str]:
     """Chain ``entries`` onto the log inside the caller's transaction; the new head.
     ``known_head``: the head as this connection last left it, when nothing else can have
@@ -167,7 +178,7 @@ def append(
     if lock:
         conn.execute(f"SELECT pg_advisory_xact_lock({d.mark})", (APPEND_LOCK,))
     start = known_head or head(conn)
-    records = chain(start, entries)
+    records = chain(start, entries, key)
     if records[-1].seq // CHECKPOINT_EVERY > start[0] // CHECKPOINT_EVERY:
         # Periodically, a checkpoint naming the chain's head so far: a value to keep
         # outside the database and compare later (verify checks each one).
@@ -177,7 +188,7 @@ def append(
             [AuditEntry(entries[-1].at_us, "checkpoint", "xdb", "audit.checkpoint", mark)],
         )
         records.append(checkpoint)
-    sql = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({d.marks(8)})"
+    sql = _INSERT_SQLITE if d.mark == "?" else _INSERT_POSTGRES
     if len(records) == 1:
         conn.execute(sql, records[0])
     else:

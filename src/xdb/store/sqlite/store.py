@@ -103,6 +103,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
         # Rows the full-text index may trail the log by before a record catches it up.
         self.text_index_max_lag = textindex.MAX_LAG
         self._tail: _Tail | None = None
+        self.audit_key = audit.signing_key()  # read once: every record would read it
         self.writer.submit(migrate)
 
     # ------------------------------------------------------------------ plumbing
@@ -283,7 +284,9 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
                     episodes.insert(conn, made)
             if audit_by is not None:  # the audit log's copy, in the same transaction
                 entries = audit.timestep_entries(items, out, audit_by, audited_at)
-                audit_head = audit.append(conn, SQLITE, entries, False, tail.audit_head)
+                audit_head = audit.append(
+                    conn, SQLITE, entries, False, tail.audit_head, self.audit_key
+                )
             # Only a job that got this far leaves its tail behind.
             known.update(state)
             tail.seq, tail.indexed = seq, indexed
