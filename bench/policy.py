@@ -17,7 +17,11 @@ the indexes:
   stored policy objects, compiled), admits its request and releases each page (hidden
   concept tags left out of every hit). p50/p95 per caller and the ratio of the p50s
   (target: below 1.20);
-- (c) ``record`` of one timestep with 5 concept activations into a new file that keeps the
+- (c) the text alone again, while an access policy that only ``self`` reads covers every
+  tenth episode: the partner's reads go through the store's restricted views
+  (``store/access.py``) and its search through an allowlist of the episodes it may read;
+  afterwards the episodes go back under the default (the corpus is left as found);
+- (d) ``record`` of one timestep with 5 concept activations into a new file that keeps the
   audit log (the default: each timestep also appended to the hash chain, in the same
   transaction) and into one that does not (``audit=False``), taking turns: p50/p95 and the
   ratio of the p50s (target: below 1.30).
@@ -26,6 +30,7 @@ the indexes:
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -59,6 +64,19 @@ def set_policy(db: xdb.Database) -> list[str]:
     admin.set_treaty(id="t1", partner="acme", disclosure_policy_id="partner-view")
     view = visibility(db.store, PARTNER)
     return [c for c in CONCEPTS if view.visible(c)]
+
+
+def hide_every_tenth(db: xdb.Database, path: Path) -> list[str]:
+    """Put every tenth episode under an access policy only ``self`` reads; their ids."""
+    conn = sqlite3.connect(path)
+    try:
+        ids = [r[0] for r in conn.execute("SELECT id FROM episodes WHERE seq % 10 = 0")]
+    finally:
+        conn.close()
+    admin = db.as_caller(Caller(id="ops", roles=("self", "admin")))
+    admin.set_access_policy(id="bench-private", read_roles=["self"])
+    admin.assign_access_policy(policy_id="bench-private", episode_ids=ids)
+    return ids
 
 
 def search(db: xdb.Database, who: Caller, payload: dict[str, Any]) -> SearchEpisodesResponse:
@@ -166,10 +184,18 @@ def run(args: argparse.Namespace, path: Path) -> None:
                 f" median paired overhead {extra * 1e3:.3f} ms"
             )
         print("\n".join(notes))
+        hidden = hide_every_tenth(db, path)
+        try:
+            mine, theirs, _, _ = interleaved(db, payloads(asked, None))
+            print(row(f"(c) text, {len(hidden):,} hidden", mine, theirs))
+        finally:
+            admin = db.as_caller(Caller(id="ops", roles=("self", "admin")))
+            admin.assign_access_policy(policy_id=None, episode_ids=hidden)
+            admin.remove_policy(kind="access_policy", id="bench-private")
     with tempfile.TemporaryDirectory(prefix="xdb-audit-") as tmp:
         audited, bare = time_records(Path(tmp))
     print(
-        f"(c) record, 5 concept activations, {len(bare)} each, us:"
+        f"(d) record, 5 concept activations, {len(bare)} each, us:"
         f"  without the audit log p50 {pct(bare, 0.5) * 1e3:.0f} p95 {pct(bare, 0.95) * 1e3:.0f};"
         f"  with it p50 {pct(audited, 0.5) * 1e3:.0f} p95 {pct(audited, 0.95) * 1e3:.0f};"
         f"  ratio {statistics.median(audited) / statistics.median(bare):.2f} (target < 1.30)"
