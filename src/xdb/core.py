@@ -110,7 +110,8 @@ class Database(Operations):
         if self._session_id is None:
             with self._session_lock:
                 if self._session_id is None:
-                    found = self.store.latest_session()
+                    with reading_as(None):  # the handle's, whoever's call asks first
+                        found = self.store.latest_session()
                     if found is None:
                         return self._proposed_session
                     self._session_id = found

@@ -318,3 +318,38 @@ def test_an_export_keeps_the_policies_and_a_restricted_one_leaves_out_what_it_hi
         assert "never leaves" in json.dumps(list(db.export_records()), default=str)
     finally:
         db.as_caller(ADMIN).delete_episode(episode_id=kept.episode_id)
+
+
+def test_relevance_pages_are_full_and_rank_only_what_the_caller_reads(world: Any) -> None:
+    """No hidden episode takes a place on a page (a short page, a gap) or a share of the
+    scores: paging one by one finds exactly the readable matches."""
+    db, made = world
+    partner = db.as_caller(PARTNER)
+    seen, cursor = [], None
+    while True:
+        page = partner.search_episodes(text_query="river meeting", page={"page_size": 1,
+                                       "cursor": cursor})  # fmt: skip
+        assert len(page.episodes) == 1
+        seen.append(page.episodes[0].episode_id)
+        if (cursor := page.next_cursor) is None:
+            break
+    assert sorted(seen) == sorted([made["public_ep"], made["shared_ep"]])
+    best = partner.search_episodes(text_query="river meeting").episodes
+    assert [e.episode_id for e in best] == seen
+
+
+def test_a_restricted_callers_first_search_leaves_the_indexes_whole(
+    world: Any, module_target: str
+) -> None:
+    """The text and vector indexes and the handle's current session serve every caller: a
+    new handle whose first calls are a restricted caller's must not load them from its
+    views (self would then never find what the caller may not read)."""
+    db, made = world
+    db.record(event_type="input", content="late", session_id="s-late", access_policy_id="private")
+    with xdb.connect(module_target, embedder="hash") as fresh:
+        stranger = fresh.as_caller(STRANGER)
+        assert stranger.search_episodes(text_query=f"river {SECRET}").episodes
+        assert stranger.status().session_id == fresh.session_id
+        found = fresh.search_episodes(text_query=f"{SECRET} meeting").episodes
+        assert made["secret_ep"] in [e.episode_id for e in found]
+        assert fresh.session_id == "s-late"  # the latest, though the stranger reads none of it

@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdb.errors import InvalidRequest
+from xdb.store.access import reading_as
 
 if TYPE_CHECKING:
     from xdb.embed.protocol import Embedder
@@ -167,7 +168,10 @@ class Indexer:
             if self._index is None:
                 self._index = VectorIndex(embedder.model_id, embedder.dimension)
             index = self._index
-        index.add(self._store.load_vectors(index.model, index.max_vseq))
+        # The index serves every caller: it loads every vector, whoever's search loads it
+        # (a restricted caller's ranking is cut to what it reads by SQL's allowlist).
+        with reading_as(None):
+            index.add(self._store.load_vectors(index.model, index.max_vseq))
         return index
 
     def text_ranking(

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from xdb.store.access import reading_as
+
 if TYPE_CHECKING:
     from xdb.store.protocol import EpisodeStore
     from xdb.store.types import EpisodeFilter, TextDocument
@@ -104,6 +106,13 @@ class TextIndex:
         keep arriving meanwhile wait for the next sync: chasing them could never end.)
         ``latest_change``: the store's ``latest_text_change()``, when the caller has just
         read it with what it searches for (one round trip less on PostgreSQL)."""
+        # The index serves every caller: it reads every episode's text, whoever's search
+        # catches it up (through a restricted caller's views, a hidden episode would look
+        # deleted).
+        with reading_as(None):
+            return self._sync(latest_change)
+
+    def _sync(self, latest_change: int | None) -> int:
         import tantivy
 
         target = self._store.latest_text_change() if latest_change is None else latest_change

@@ -31,6 +31,7 @@ from typing import Any
 
 from xdb.index.candidates import Allowlist, VectorQuery
 from xdb.ops.registry import Context
+from xdb.store.access import reading
 from xdb.store.context import SESSION_GAP_US
 from xdb.store.types import EpisodeFilter, Place
 from xdb.text import search_terms
@@ -204,7 +205,10 @@ class Ranking:
         out = Signals(has_text=bool(self.text))
         query = VectorQuery(self.text, self.query_vector, self.max_vseq) if self.text else None
         allowed: Allowlist | None = None
-        if query is not None and flt.needs_allowlist:
+        # A caller some episodes are hidden from (access policies) ranks only those it may
+        # read: the in-memory indexes hold them all, SQL's allowlist (through the caller's
+        # views) only the readable ones, so no hidden episode takes a place or a score.
+        if query is not None and (flt.needs_allowlist or reading() is not None):
             # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
             # with concepts to rank by, the same pass scores them and gives the sessions.
             allowed = found.allowlist(flt, self.concept_ids, query, LIST_DEPTH)
