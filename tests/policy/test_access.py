@@ -353,3 +353,15 @@ def test_a_restricted_callers_first_search_leaves_the_indexes_whole(
         found = fresh.search_episodes(text_query=f"{SECRET} meeting").episodes
         assert made["secret_ep"] in [e.episode_id for e in found]
         assert fresh.session_id == "s-late"  # the latest, though the stranger reads none of it
+
+
+def test_a_hidden_bud_still_makes_its_name_a_candidate_concept(world: Any) -> None:
+    """Candidate concepts are hidden from a treaty that does not show candidates; a bud the
+    partner may not read is no less a bud (its name must not pass for a plain concept)."""
+    db, _ = world
+    db.create_tag(name="Hunchback", tag_type="bud", access_policy_id="private")
+    db.record(event_type="input", content="a feeling", session_id="s-bud",
+              concept_activations={"Hunchback": 0.6, "weather/rain": 0.3})  # fmt: skip
+    theirs = db.as_caller(PARTNER).recent(n=1, session_id="s-bud").timesteps[0]
+    assert theirs.concept_activations == {"weather/rain": 0.3}
+    assert "Hunchback" in db.recent(n=1, session_id="s-bud").timesteps[0].concept_activations

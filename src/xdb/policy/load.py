@@ -18,6 +18,7 @@ from xdb.models.policy import (
     Treaty,
 )
 from xdb.policy.disclosure import Visibility, compile_hushes, compile_policy, concept_index
+from xdb.store.access import reading_as
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us, to_us
 
@@ -84,8 +85,15 @@ def visibility(
         index,
         policies,
         compile_hushes(index, hushes),
-        lambda: {n for t in store.list_tags("bud", None) for n in (t.id, t.name)},
+        lambda: _bud_names(store),
     )
+
+
+def _bud_names(store: Store) -> set[str]:
+    """Every bud's id and name: what makes a concept a candidate, whoever may read the bud
+    (through a caller's access views, a hidden bud's name would pass for a plain concept)."""
+    with reading_as(None):
+        return {n for t in store.list_tags("bud", None) for n in (t.id, t.name)}
 
 
 def named_caller(store: Store, caller_id: str) -> Caller:
