@@ -19,6 +19,7 @@ from xdb.interfaces.http import create_app
 from xdb.ops.registry import operations
 
 SECRET = "zanzibar"  # in every private object's text: it must never reach the partner
+PRIVATE_SESSION = f"{SECRET}-session"  # holds only a private timestep
 PARTNER = xdb.Caller(id="acme-bot", roles=("partner",), treaty_ids=("t-acme",))
 ADMIN = xdb.Caller(id="ops", roles=("self", "admin"))
 STRANGER = xdb.Caller(id="nobody", roles=("guest",))
@@ -43,7 +44,7 @@ def world(module_target: str) -> Iterator[Any]:
         ).timestep_id  # fmt: skip
         db.record(event_type="output", content="shared weather note", access_policy_id="shared")
         db.record(event_type="input", content=f"{SECRET} in a private session",
-                  session_id="s2", access_policy_id="private")  # fmt: skip
+                  session_id=PRIVATE_SESSION, access_policy_id="private")  # fmt: skip
         made["public_ep"] = db.add_episode(content="a walk along the river", session_id="s1",
                                            kind="walk").episode_id  # fmt: skip
         secret = db.add_episode(content=f"the river {SECRET} meeting", kind="meeting",
@@ -106,7 +107,7 @@ def answer(handle: Any, name: str, payload: dict[str, Any]) -> Any:
 
 
 def hidden_strings(made: dict[str, Any]) -> list[str]:
-    return [SECRET, made["secret_tick"], made["secret_ep"], made["decision"], "s2"]
+    return [SECRET, made["secret_tick"], made["secret_ep"], made["decision"], PRIVATE_SESSION]
 
 
 def assert_clean(got: Any, where: str, made: dict[str, Any]) -> None:
@@ -183,8 +184,8 @@ def test_asking_for_a_hidden_object_answers_as_for_an_unknown_one(world: Any) ->
             got = got.replace(h, "<id>")
             other = other.replace(u, "<id>")
         assert got == other, name
-    assert partner.recent(n=5, session_id="s2").timesteps == []
-    hidden_query = partner.query(session_id="s2")
+    assert partner.recent(n=5, session_id=PRIVATE_SESSION).timesteps == []
+    hidden_query = partner.query(session_id=PRIVATE_SESSION)
     assert hidden_query.total_count == 0
 
 
@@ -261,6 +262,11 @@ def test_an_admin_moves_objects_between_policies_and_the_default(world: Any) -> 
     try:
         assert stranger.query().total_count == 0
         assert stranger.status().sessions.total == 0
+        # The default hidden: a search ranks within SQL's list of what it reads.
+        assert stranger.search_episodes(text_query="river").episodes == []
+        partner = db.as_caller(PARTNER)
+        shared = partner.search_episodes(text_query="river").episodes
+        assert [e.episode_id for e in shared] == [made["shared_ep"]]
         assert admin.policies().default_access_policy_id == "closed"
         with pytest.raises(xdb.InvalidRequest, match="is the database's default"):
             admin.remove_policy(kind="access_policy", id="closed")

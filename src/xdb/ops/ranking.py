@@ -170,6 +170,63 @@ def _window_best(members: list[tuple[int, int]], scores: dict[int, float]) -> di
     return out
 
 
+# How deep the lists of a caller some episodes are hidden from are read: first half again
+# the usual depth (a tenth hidden leaves enough), then 4x deeper each time, up to a bound past
+# which an allowlist of what the caller reads serves instead.
+HIDDEN_FIRST_DEPTH = LIST_DEPTH * 3 // 2
+MAX_HIDDEN_DEPTH = LIST_DEPTH * 32
+
+
+@dataclass
+class _Lists:
+    """The text and vector lists, read as deep as it takes to hold ``LIST_DEPTH`` episodes
+    the caller may read (``_whole``)."""
+
+    found: Any  # the Candidates
+    flt: EpisodeFilter
+    terms: list[str]
+    query: VectorQuery
+    bm25: Ranked = field(default_factory=list)
+    vectors: Ranked = field(default_factory=list)
+
+    def read(self, name: str, depth: int) -> Ranked:
+        if name == "bm25":
+            ranked: Ranked = self.found.text_ranking(self.flt, self.terms, depth, None)
+        else:
+            ranked = self.found.vector_ranking(self.flt, self.query, depth, None)
+        return ranked
+
+
+def _whole(ctx: Context, lists: _Lists) -> bool:
+    """Read both lists, each cut to the episodes the caller reads (one look at the store
+    for the two); False when a list holds fewer than ``LIST_DEPTH`` of them even
+    ``MAX_HIDDEN_DEPTH`` deep (most of what matches is hidden)."""
+    depth = dict.fromkeys(("bm25", "vectors"), HIDDEN_FIRST_DEPTH)
+    raw = {name: lists.read(name, d) for name, d in depth.items()}
+    readable: set[int] = set()
+    checked: set[int] = set()
+    hiding = reading()
+    assert hiding is not None and hiding.default  # (else signals asks for an allowlist)
+    while True:
+        fresh = {s for ranked in raw.values() for s, _ in ranked} - checked
+        placed = ctx.store.episode_policies(sorted(fresh)) if fresh else {}
+        readable |= {s for s in fresh if s not in placed or placed[s] in hiding.policies}
+        checked |= fresh
+        short = []
+        for name, ranked in raw.items():
+            kept = [(s, v) for s, v in ranked if s in readable]
+            setattr(lists, name, kept[:LIST_DEPTH])
+            if len(kept) < LIST_DEPTH and len(ranked) >= depth[name]:
+                short.append(name)
+        if not short:
+            return True
+        for name in short:
+            depth[name] *= 4
+            if depth[name] > MAX_HIDDEN_DEPTH:
+                return False
+            raw[name] = lists.read(name, depth[name])
+
+
 @dataclass
 class Ranking:
     """Fused relevance for a set of filters; what search and similar_episodes share.
@@ -206,16 +263,27 @@ class Ranking:
         query = VectorQuery(self.text, self.query_vector, self.max_vseq) if self.text else None
         allowed: Allowlist | None = None
         # A caller some episodes are hidden from (access policies) ranks only those it may
-        # read: the in-memory indexes hold them all, SQL's allowlist (through the caller's
-        # views) only the readable ones, so no hidden episode takes a place or a score.
-        if query is not None and (flt.needs_allowlist or reading() is not None):
+        # read, so that no hidden episode takes a place or a share of the scores. SQL reads
+        # through the caller's views by itself; the in-memory indexes hold every episode,
+        # so their lists are read deeper and cut to what the caller reads (``_readable``),
+        # or, when the database's default policy is hidden from it (then it reads little),
+        # ranked within SQL's allowlist of what it reads.
+        hiding = reading()
+        needs_allowlist = flt.needs_allowlist or (hiding is not None and not hiding.default)
+        if query is not None and needs_allowlist:
             # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
             # with concepts to rank by, the same pass scores them and gives the sessions.
             allowed = found.allowlist(flt, self.concept_ids, query, LIST_DEPTH)
         if query is not None:
             terms = search_terms(query.text)
-            out.bm25 = normalised(found.text_ranking(flt, terms, LIST_DEPTH, allowed))
-            out.vectors = normalised(found.vector_ranking(flt, query, LIST_DEPTH, allowed))
+            lists = _Lists(found, flt, terms, query)
+            if hiding is not None and allowed is None and not _whole(ctx, lists):
+                # Too few readable near the top: rank within what the caller reads.
+                allowed = found.allowlist(flt, self.concept_ids, query, LIST_DEPTH)
+            if hiding is None or allowed is not None:
+                lists.bm25 = found.text_ranking(flt, terms, LIST_DEPTH, allowed)
+                lists.vectors = found.vector_ranking(flt, query, LIST_DEPTH, allowed)
+            out.bm25, out.vectors = normalised(lists.bm25), normalised(lists.vectors)
             self.max_vseq = query.max_vseq
             if out.vectors:
                 # Only text matches outside the vector list can lack a vector; a list shorter

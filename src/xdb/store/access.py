@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.sqlbuild import Connection, Dialect, chunks
 from xdb.store.types import NewTimestep, ResolvedTarget
 
 DEFAULT = ""  # how the default policy is named among the readable ids (null in the rows)
@@ -73,6 +73,11 @@ COVERED = ("timesteps", "episodes", "tags", "comments", "graph_nodes", "graph_ed
 
 # Migration (both stores): null is the default policy, so existing rows need no value.
 COLUMNS = [f"ALTER TABLE {t} ADD COLUMN access_policy_id TEXT" for t in COVERED]
+# The episodes under a policy (a search checks its candidates against it).
+EPISODE_POLICIES = (
+    "CREATE INDEX episodes_access ON episodes (seq, access_policy_id)"
+    " WHERE access_policy_id IS NOT NULL"
+)
 
 
 def views(ok: str, base: str) -> dict[str, str]:
@@ -253,6 +258,22 @@ def policies_of(
         ).fetchone()
         if row is not None:
             out[tuple(key)] = row[0]
+    return out
+
+
+def episode_policies(conn: Connection, d: Dialect, seqs: Sequence[int]) -> dict[int, str]:
+    """The access policy of each of ``seqs`` that has one, from the table itself (run it
+    unrestricted). An index holds exactly these (``EPISODE_POLICIES``): a look costs no
+    episode row (SQLite keeps the column at the end of ~2 KB rows, in overflow pages)."""
+    out: dict[int, str] = {}
+    hint = " INDEXED BY episodes_access" if d.mark == "?" else ""
+    for part in chunks(list(seqs)):
+        params: list[Any] = []
+        sql = (
+            f"SELECT seq, access_policy_id FROM episodes{hint} WHERE access_policy_id IS NOT"
+            f" NULL AND {d.one_of('seq', part, params, 'bigint')}"
+        )
+        out.update((int(r[0]), str(r[1])) for r in conn.execute(sql, params))
     return out
 
 

@@ -132,6 +132,10 @@ class GraphMethods:
     ) -> dict[tuple[Any, ...], str | None]:
         return self._graph_read(lambda c: access.policies_of(c, self._flavor.d, kind, keys))
 
+    def episode_policies(self, seqs: Sequence[int]) -> dict[int, str]:
+        with access.reading_as(None):  # the table itself, whoever is calling
+            return self._graph_read(lambda c: access.episode_policies(c, self._flavor.d, seqs))
+
     def access_in_use(self, policy_id: str) -> list[str]:
         return self._graph_read(lambda c: access.in_use(c, self._flavor.d, policy_id))
 

@@ -319,6 +319,10 @@ class GraphStore(Protocol):
         """Each named object's policy, of those that exist and the current caller reads."""
         ...
 
+    def episode_policies(self, seqs: Sequence[int]) -> dict[int, str]:
+        """The access policy of each of ``seqs`` that has one, whoever is calling."""
+        ...
+
     def access_in_use(self, policy_id: str) -> list[str]:
         """The tables holding objects under ``policy_id``."""
         ...

@@ -53,7 +53,9 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 10",
         "DROP TABLE audit_log",
         "DELETE FROM schema_migrations WHERE version = 11",
-        # and version 12 (access policies)
+        # and versions 12 and 13 (access policies)
+        "DROP INDEX episodes_access",
+        "DELETE FROM schema_migrations WHERE version = 13",
         *[f"ALTER TABLE {t} DROP COLUMN access_policy_id" for t in TABLES_WITH_POLICIES],
         "DELETE FROM schema_migrations WHERE version = 12",
     ):
@@ -78,4 +80,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 12  # this test's downgrade undoes versions 5 to 12
+    assert LATEST == 13  # this test's downgrade undoes versions 5 to 13

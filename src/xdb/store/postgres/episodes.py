@@ -309,5 +309,7 @@ def text_rank(
 
 
 def max_seq(conn: Conn) -> int:
-    row = conn.execute("SELECT coalesce(max(seq), 0) FROM episodes").fetchone()
+    # (Not max(seq): through a restricted caller's views max() reads every row; this walks
+    # the seq index back from the newest to the first it may read.)
+    row = conn.execute("SELECT seq FROM episodes ORDER BY seq DESC LIMIT 1").fetchone()
     return int(row[0]) if row else 0

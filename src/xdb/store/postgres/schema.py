@@ -316,6 +316,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (9, "policy objects", _run(policy_objects.SCHEMA)),
     (10, "the audit log", _run(audit.SCHEMA.format(key="BIGINT"))),
     (11, "access policies on objects", _access_policies),
+    (12, "episodes under an access policy", _run(access.EPISODE_POLICIES)),
 ]
 ACCESS_VERSION = 11  # the columns the restricted views read come with it
 

@@ -183,4 +183,7 @@ def count(conn: sqlite3.Connection) -> int:
 
 
 def max_seq(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT coalesce(max(seq), 0) FROM episodes").fetchone()[0])
+    # (Not max(seq): through a restricted caller's views max() reads every row; this walks
+    # back from the newest to the first it may read.)
+    row = conn.execute("SELECT seq FROM episodes ORDER BY seq DESC LIMIT 1").fetchone()
+    return 0 if row is None else int(row[0])

@@ -245,6 +245,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     (10, "policy objects", policy_objects.SCHEMA),
     (11, "the audit log", audit.SCHEMA.format(key="INTEGER")),
     (12, "access policies on objects", access.COLUMNS),
+    (13, "episodes under an access policy", access.EPISODE_POLICIES),
 ]
 
 
