@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,7 @@ from xdb.policy.authorize import authorize
 from xdb.policy.load import named_caller, stored
 from xdb.policy.release import Release
 from xdb.store.access import reading_as
+from xdb.store.audit import PendingCall, call_pending
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us
 
@@ -160,12 +162,23 @@ class Database(Operations):
         except PermissionDenied as exc:
             self._audit_call(who, op, payload, None, exc)
             raise
-        try:
-            response = self._run(who, op, payload)
-        except Exception as exc:  # failed calls are audited too, whatever failed
-            self._audit_call(who, op, payload, None, exc)
-            raise
-        if op.name not in _SELF_AUDITED:
+        # A write's call record goes in its first write's transaction (the store appends it:
+        # no write commits without it); one that wrote nothing is appended afterwards.
+        writes = self._settings["audit"] and not op.readonly and op.name not in _SELF_AUDITED
+        pending: AbstractContextManager[PendingCall | None] = nullcontext(None)
+        failed: Exception | None = None
+        if writes:
+            pending = call_pending(call_entry(who, op, payload, None, None, before=True))
+        with pending as call:
+            try:
+                response = self._run(who, op, payload)
+            except Exception as exc:  # failed calls are audited too, whatever failed
+                failed = exc
+        written = call is not None and call.taken
+        if failed is not None:
+            self._audit_call(who, op, payload, None, failed)
+            raise failed
+        if op.name not in _SELF_AUDITED and not written:
             self._audit_call(who, op, payload, response, None)
         return response
 

@@ -246,3 +246,16 @@ def _raw_many(target: str, sql: str, values: list[tuple[Any, ...]]) -> None:
         conn.commit()
     finally:
         conn.close()
+
+
+def test_a_writes_call_record_is_kept_once_with_its_write(target: str) -> None:
+    """A write's call record goes in with its first write (no write commits without it),
+    once; its ``results`` is null, since it was made before the answer."""
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        db.record(event_type="input", content="ship it")
+        db.add_episode(content="We shipped the release.")
+        db.comment(content="a good day")
+        db.recent(n=1)
+        records = db.as_caller(AUDITOR).audit_list(limit=100).records
+    calls = [(r.operation, r.body["results"]) for r in records if r.kind == "call"]
+    assert calls == [("experience.add_episode", None), ("xdb.comment", None), ("xdb.recent", 1)]

@@ -43,10 +43,13 @@ def call_entry(
     payload: Any,
     response: BaseModel | None,
     error: Exception | None,
+    before: bool = False,
 ) -> AuditEntry:
+    """``before``: the record a write's transaction carries, made before its answer (its
+    ``results`` is null)."""
     body = {
         "arguments_sha256": digest_of(payload),
-        "results": result_count(response),
+        "results": None if before else result_count(response),
         "allowed": not isinstance(error, PermissionDenied),
         "error": None
         if error is None

@@ -15,8 +15,10 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic_core import to_json
 
@@ -56,6 +58,49 @@ class AuditEntry(NamedTuple):
     caller: str
     operation: str
     body: dict[str, Any]
+
+
+T = TypeVar("T")
+
+
+class PendingCall:
+    """A call's audit record, waiting for the call's first write: the store appends it in
+    that write's own transaction (``carried``), so no write is committed without it."""
+
+    def __init__(self, entry: AuditEntry) -> None:
+        self.entry = entry
+        self.taken = False
+
+
+PENDING: ContextVar[PendingCall | None] = ContextVar("xdb_audit_pending", default=None)
+
+
+@contextmanager
+def call_pending(entry: AuditEntry) -> Iterator[PendingCall]:
+    pending = PendingCall(entry)
+    token = PENDING.set(pending)
+    try:
+        yield pending
+    finally:
+        PENDING.reset(token)
+
+
+def carried(fn: Callable[[Any], T], d: Dialect, lock: bool) -> Callable[[Any], T]:
+    """``fn`` (a write's job), also appending the current call's pending record in its
+    transaction when the call has not written before. Take it on the calling thread: a
+    write may run on another (the SQLite writer's batches)."""
+    pending = PENDING.get()
+    if pending is None or pending.taken:
+        return fn
+    pending.taken = True
+    entry = pending.entry
+
+    def job(conn: Any) -> T:
+        result = fn(conn)
+        append(conn, d, [entry], lock)
+        return result
+
+    return job
 
 
 class AuditRecord(NamedTuple):

@@ -23,8 +23,9 @@ from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
 
 from xdb.errors import InvalidRequest, StoreError, XdbError
-from xdb.store import access
+from xdb.store import access, audit
 from xdb.store.postgres.schema import migrate
+from xdb.store.sqlbuild import POSTGRES
 
 Conn = psycopg.Connection[TupleRow]
 T = TypeVar("T")
@@ -177,7 +178,11 @@ class Connections:
 
         ``one_statement``: ``fn`` runs a single statement, which autocommit makes its own
         transaction, saving the round trips of BEGIN and COMMIT (a third of a small write).
+        A call's pending audit record goes in the same transaction (``audit.carried``).
         """
+        with_record = audit.carried(fn, POSTGRES, lock=True)
+        if with_record is not fn:
+            fn, one_statement = with_record, False
         for attempt in range(1, RETRIES + 1):
             try:
                 with self._conn() as conn:

@@ -144,6 +144,7 @@ class SQLiteStore(EpisodeMethods, GraphMethods):
     def _write(self, fn: Any, *, keeps_tail: bool = False) -> Any:
         if self.closed:
             raise StoreError("the database is closed")
+        fn = audit.carried(fn, SQLITE, lock=False)  # a call's record, with its first write
         if not keeps_tail:  # any other write may change the log's tail behind the cache
             inner = fn
 
