@@ -24,6 +24,16 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
+    from xdb.models.buds import (
+        BudExamplesResponse,
+        BudReadyResponse,
+        BudsResponse,
+        CandidateStatus,
+        ListCandidateConceptsResponse,
+        PromoteBudResponse,
+        ReviewStatus,
+        SetBudStatusResponse,
+    )
     from xdb.models.common import (
         BudStatus,
         Caller,
@@ -107,7 +117,13 @@ if TYPE_CHECKING:
 
     ActivationRangeLike: TypeAlias = ActivationRange | Mapping[str, Any]
     BudStatusLike: TypeAlias = (
-        BudStatus | Literal["collecting", "ready", "training", "promoted", "abandoned"]
+        BudStatus
+        | Literal[
+            "collecting", "ready", "training", "validating", "promoted", "rejected", "abandoned"
+        ]
+    )
+    CandidateStatusLike: TypeAlias = (
+        CandidateStatus | Literal["collecting", "training", "validating", "rejected", "promoted"]
     )
     ConceptFilterLike: TypeAlias = ConceptFilter | Mapping[str, Any]
     ConceptRulesLike: TypeAlias = ConceptRules | Mapping[str, Any]
@@ -128,6 +144,7 @@ if TYPE_CHECKING:
         Relation
         | Literal["NEXT", "TAGGED_BY", "CONTAINS", "RELATED_CONCEPT", "INFLUENCED_BY", "CHILD_OF"]
     )
+    ReviewStatusLike: TypeAlias = ReviewStatus | Literal["pending", "approved", "rejected"]
     RoleLike: TypeAlias = Role | Literal["user", "assistant", "system", "tool"]
     SortLike: TypeAlias = Sort | Mapping[str, Any]
     TagSourceLike: TypeAlias = TagSource | Literal["auto", "manual", "inherited"]
@@ -263,6 +280,11 @@ class Operations:
         entity_type: EntityTypeLike | None = None,
         related_concepts: Sequence[str] | None = None,
         concept_id: str | None = None,
+        relations: Mapping[str, str] | None = None,
+        proposer: str | None = None,
+        tribe_id: str | None = None,
+        review_required: bool = False,
+        initial_episode_ids: Sequence[str] | None = None,
         session_id: str | None = None,
         access_policy_id: str | None = None,
     ) -> CreateTagResponse:
@@ -275,6 +297,14 @@ class Operations:
             entity_type: For entity tags. Default: None.
             related_concepts: For bud tags: related concept ids. Default: None, meaning [].
             concept_id: For concept tags: the concept id (default name). Default: None.
+            relations: For bud tags: related concept ids, each with how it relates (overlaps,
+                narrower, ...); those in related_concepts alone relate as 'related'. Default: None,
+                meaning {}.
+            proposer: For bud tags (default: the caller). Default: None.
+            tribe_id: For bud tags: the governing tribe. Default: None.
+            review_required: For bud tags: promotion waits for an approving review. Default: False.
+            initial_episode_ids: For bud tags: the episodes that suggested it. Default: None,
+                meaning [].
             session_id: Accepted for XAPI compatibility. Default: None.
             access_policy_id: The access policy it is stored under; default: the database's.
                 Default: None.
@@ -288,6 +318,16 @@ class Operations:
             payload["related_concepts"] = related_concepts
         if concept_id is not None:
             payload["concept_id"] = concept_id
+        if relations is not None:
+            payload["relations"] = relations
+        if proposer is not None:
+            payload["proposer"] = proposer
+        if tribe_id is not None:
+            payload["tribe_id"] = tribe_id
+        if review_required is not False:
+            payload["review_required"] = review_required
+        if initial_episode_ids is not None:
+            payload["initial_episode_ids"] = initial_episode_ids
         if session_id is not None:
             payload["session_id"] = session_id
         if access_policy_id is not None:
@@ -410,7 +450,8 @@ class Operations:
 
         Args:
             tag_type: One of concept, entity, bud, custom. Default: None.
-            bud_status: One of collecting, ready, training, promoted, abandoned. Default: None.
+            bud_status: One of collecting, ready, training, validating, promoted, rejected,
+                abandoned. Default: None.
             session_id: Accepted for XAPI compatibility. Default: None.
         """
         payload: dict[str, Any] = {}
@@ -421,6 +462,151 @@ class Operations:
         if session_id is not None:
             payload["session_id"] = session_id
         return cast("TagsResponse", self.run(REGISTRY["xdb.tags"], payload))
+
+    def buds(
+        self,
+        *,
+        status: BudStatusLike | None = None,
+        session_id: str | None = None,
+        page: PageLike | None = None,
+    ) -> BudsResponse:
+        """List buds (candidate concepts), optionally by status, with their example counts.
+
+        Args:
+            status: Only buds in this status. Default: None.
+            session_id: Accepted for XAPI compatibility. Default: None.
+            page: Default: None, meaning {'page_size': 20, 'cursor': None}.
+        """
+        payload: dict[str, Any] = {}
+        if status is not None:
+            payload["status"] = status
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if page is not None:
+            payload["page"] = page
+        return cast("BudsResponse", self.run(REGISTRY["xdb.buds"], payload))
+
+    def bud_examples(
+        self,
+        *,
+        bud_tag_id: str,
+        session_id: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> BudExamplesResponse:
+        """Every timestep tagged with a bud (directly, through its event or a tick range), a page at
+        a time: the bud's training examples.
+
+        Args:
+            bud_tag_id: The bud's tag id (or its name). Required.
+            session_id: Accepted for XAPI compatibility. Default: None.
+            limit: Default: 100.
+            cursor: next_cursor of the previous page. Default: None.
+        """
+        payload: dict[str, Any] = {"bud_tag_id": bud_tag_id}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if limit != 100:
+            payload["limit"] = limit
+        if cursor is not None:
+            payload["cursor"] = cursor
+        return cast("BudExamplesResponse", self.run(REGISTRY["xdb.bud_examples"], payload))
+
+    def bud_ready(
+        self, *, bud_tag_id: str, session_id: str | None = None, reason: str | None = None
+    ) -> BudReadyResponse:
+        """Mark a bud ready for training (collecting -> ready).
+
+        Args:
+            bud_tag_id: The bud's tag id (or its name). Required.
+            session_id: Accepted for XAPI compatibility. Default: None.
+            reason: Kept in the bud's history. Default: None.
+        """
+        payload: dict[str, Any] = {"bud_tag_id": bud_tag_id}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if reason is not None:
+            payload["reason"] = reason
+        return cast("BudReadyResponse", self.run(REGISTRY["xdb.bud_ready"], payload))
+
+    def set_bud_status(
+        self,
+        *,
+        bud_tag_id: str,
+        status: BudStatusLike | None = None,
+        review_status: ReviewStatusLike | None = None,
+        reason: str | None = None,
+    ) -> SetBudStatusResponse:
+        """Move a bud along its lifecycle (docs/learning.md lists the legal moves), or record a
+        review; an illegal move is refused with the moves allowed from where it is.
+
+        Args:
+            bud_tag_id: The bud's tag id (or its name). Required.
+            status: The new status. Default: None.
+            review_status: A review's verdict. Default: None.
+            reason: Kept in the bud's history. Default: None.
+        """
+        payload: dict[str, Any] = {"bud_tag_id": bud_tag_id}
+        if status is not None:
+            payload["status"] = status
+        if review_status is not None:
+            payload["review_status"] = review_status
+        if reason is not None:
+            payload["reason"] = reason
+        return cast("SetBudStatusResponse", self.run(REGISTRY["xdb.set_bud_status"], payload))
+
+    def list_candidate_concepts(
+        self,
+        *,
+        status: Sequence[CandidateStatusLike] | None = None,
+        tribe_id: str | None = None,
+        page: PageLike | None = None,
+    ) -> ListCandidateConceptsResponse:
+        """List candidate concepts in flight, optionally by status or tribe governance.
+
+        Args:
+            status: Any of these (the specification's vocabulary). Default: None.
+            tribe_id: Only those this tribe governs. Default: None.
+            page: Default: None, meaning {'page_size': 20, 'cursor': None}.
+        """
+        payload: dict[str, Any] = {}
+        if status is not None:
+            payload["status"] = status
+        if tribe_id is not None:
+            payload["tribe_id"] = tribe_id
+        if page is not None:
+            payload["page"] = page
+        return cast(
+            "ListCandidateConceptsResponse",
+            self.run(REGISTRY["experience.list_candidate_concepts"], payload),
+        )
+
+    def promote_bud(
+        self,
+        *,
+        bud_tag_id: str,
+        parent_concept_id: str | None = None,
+        definition: str | None = None,
+        reason: str | None = None,
+    ) -> PromoteBudResponse:
+        """Promote a validated bud to a stable concept of the local concept pack (``local``):
+        find_concept, the graph and usage statistics know it from then on; its history and examples
+        stay.
+
+        Args:
+            bud_tag_id: The bud's tag id (or its name). Required.
+            parent_concept_id: Its parent in the hierarchy (default: a root). Default: None.
+            definition: Default: the bud's description. Default: None.
+            reason: Kept in the bud's history. Default: None.
+        """
+        payload: dict[str, Any] = {"bud_tag_id": bud_tag_id}
+        if parent_concept_id is not None:
+            payload["parent_concept_id"] = parent_concept_id
+        if definition is not None:
+            payload["definition"] = definition
+        if reason is not None:
+            payload["reason"] = reason
+        return cast("PromoteBudResponse", self.run(REGISTRY["xdb.promote_bud"], payload))
 
     def status(self, session_id: str | None = None) -> StatusResponse:
         """Counts per tag type and fidelity, storage used, sessions, and the embedding backlog.

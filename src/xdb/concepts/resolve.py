@@ -27,7 +27,8 @@ _finders: PackCache[ConceptFinder] = weakref.WeakKeyDictionary()
 def per_packs(cache: PackCache[T], store: Store, build: Callable[[], T]) -> T:
     """What ``build`` makes of the store's concepts, made again when the set of loaded packs
     changes (one per open store: ``cache`` holds it weakly)."""
-    version = tuple(p.spec_id for p in store.concept_packs())
+    # A pack grows (promotion adds to the local pack): its concept count is in the key.
+    version = tuple(f"{p.spec_id}#{p.concept_count}" for p in store.concept_packs())
     cached = cache.get(store)
     if cached is None or cached[0] != version:
         cached = (version, build())

@@ -59,10 +59,14 @@ class EntityType(_AnyCase):
 
 
 class BudStatus(_AnyCase):
+    """A bud's lifecycle: both seeds' words (docs/learning.md maps them)."""
+
     COLLECTING = "collecting"
     READY = "ready"
     TRAINING = "training"
+    VALIDATING = "validating"
     PROMOTED = "promoted"
+    REJECTED = "rejected"
     ABANDONED = "abandoned"
 
 

@@ -236,6 +236,19 @@ class CreateTagRequest(Model):
     concept_id: Annotated[str | None, ConceptRef()] = Field(
         default=None, min_length=1, description="For concept tags: the concept id (default name)."
     )
+    relations: Annotated[dict[str, NonEmpty], ConceptKeys()] = Field(
+        default_factory=dict,
+        description="For bud tags: related concept ids, each with how it relates (overlaps,"
+        " narrower, ...); those in related_concepts alone relate as 'related'.",
+    )
+    proposer: str | None = Field(default=None, description="For bud tags (default: the caller).")
+    tribe_id: str | None = Field(default=None, description="For bud tags: the governing tribe.")
+    review_required: bool = Field(
+        default=False, description="For bud tags: promotion waits for an approving review."
+    )
+    initial_episode_ids: list[NonEmpty] = Field(
+        default_factory=list, description="For bud tags: the episodes that suggested it."
+    )
     session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
     access_policy_id: str | None = access_policy_field()
 
@@ -243,6 +256,19 @@ class CreateTagRequest(Model):
     def _type_specific(self) -> CreateTagRequest:
         if self.entity_type is not None and self.tag_type is not TagType.ENTITY:
             raise ValueError("entity_type applies only to tag_type 'entity'")
+        bud_only = [
+            name
+            for name, given in (
+                ("relations", bool(self.relations)),
+                ("proposer", self.proposer is not None),
+                ("tribe_id", self.tribe_id is not None),
+                ("review_required", self.review_required),
+                ("initial_episode_ids", bool(self.initial_episode_ids)),
+            )
+            if given
+        ]
+        if bud_only and self.tag_type is not TagType.BUD:
+            raise ValueError(f"{', '.join(bud_only)} apply only to tag_type 'bud'")
         if self.concept_id is not None and self.tag_type is not TagType.CONCEPT:
             raise ValueError("concept_id applies only to tag_type 'concept'")
         return self

@@ -15,6 +15,7 @@ from typing import Any
 from xdb.ops import (
     access,
     audit,
+    buds,
     concepts,
     episodes,
     graph,
@@ -22,6 +23,7 @@ from xdb.ops import (
     log_reads,
     memcp,
     policy,
+    promotion,
     search,
     status,
     usage,
@@ -31,6 +33,8 @@ from xdb.ops.registry import Operation
 OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *log.OPERATIONS,
     *log_reads.OPERATIONS,
+    *buds.OPERATIONS,
+    *promotion.OPERATIONS,
     *status.OPERATIONS,
     *concepts.OPERATIONS,
     *search.OPERATIONS,

@@ -198,7 +198,14 @@ def tag(ctx: Context, req: TagRequest) -> TagResponse:
 
 def create_tag(ctx: Context, req: CreateTagRequest) -> CreateTagResponse:
     check_create(ctx, req.access_policy_id, "create_tag")
-    stored, created = ctx.store.create_tag(_new_tag(ctx, req), req.access_policy_id)
+    new = _new_tag(ctx, req)
+    if req.tag_type is TagType.BUD:  # with its candidate-concept details (ops/buds.py)
+        from xdb.ops.buds import new_details
+
+        details = new_details(ctx, new, req)
+        stored, created = ctx.store.create_bud(new, details, req.access_policy_id)
+    else:
+        stored, created = ctx.store.create_tag(new, req.access_policy_id)
     return CreateTagResponse(
         tag_id=stored.id, tag_type=stored.tag_type, bud_status=stored.bud_status, created=created
     )

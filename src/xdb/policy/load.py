@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from xdb.errors import NotFound
-from xdb.models.common import Caller
+from xdb.models.common import BudStatus, Caller
 from xdb.models.policy import (
     AccessDefault,
     AccessPolicy,
@@ -93,7 +93,12 @@ def _bud_names(store: Store) -> set[str]:
     """Every bud's id and name: what makes a concept a candidate, whoever may read the bud
     (through a caller's access views, a hidden bud's name would pass for a plain concept)."""
     with reading_as(None):
-        return {n for t in store.list_tags("bud", None) for n in (t.id, t.name)}
+        return {
+            n
+            for t in store.list_tags("bud", None)
+            if t.bud_status is not BudStatus.PROMOTED  # a stable concept now
+            for n in (t.id, t.name)
+        }
 
 
 def named_caller(store: Store, caller_id: str) -> Caller:

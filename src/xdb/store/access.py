@@ -114,6 +114,24 @@ def views(ok: str, base: str) -> dict[str, str]:
         f" FROM {b}timesteps t WHERE t.session_id = a.session_id AND t.tick = a.tick AND"
         f" {readable('t.access_policy_id')}))"
     )
+    # The learning harness's: an exemplar goes with its episode or every tick of its range,
+    # a bud's details with its tag, a dataset's members with the dataset.
+    out["exemplars"] = (
+        f"SELECT x.* FROM {b}exemplars x WHERE {readable('x.access_policy_id')} AND"
+        f" (x.episode_id IS NULL OR x.episode_id IN (SELECT id FROM {b}episodes WHERE"
+        f" {readable('access_policy_id')})) AND (x.session_id IS NULL OR NOT EXISTS (SELECT 1"
+        f" FROM {b}timesteps t WHERE t.session_id = x.session_id AND t.tick BETWEEN"
+        f" x.tick_start AND x.tick_end AND NOT {readable('t.access_policy_id')}))"
+    )
+    out["learning_objects"] = (
+        f"SELECT o.* FROM {b}learning_objects o WHERE {readable('o.access_policy_id')} AND"
+        f" (o.kind <> 'bud' OR o.id IN (SELECT id FROM {b}tags g WHERE"
+        f" {readable('g.access_policy_id')}))"
+    )
+    out["dataset_members"] = (
+        f"SELECT m.* FROM {b}dataset_members m WHERE m.dataset_id IN (SELECT id FROM"
+        f" {b}learning_objects o WHERE o.kind = 'dataset' AND {readable('o.access_policy_id')})"
+    )
     return out
 
 
@@ -282,7 +300,7 @@ def in_use(conn: Connection, d: Dialect, policy_id: str) -> list[str]:
     m = d.mark
     return [
         t
-        for t in COVERED
+        for t in (*COVERED, "exemplars", "learning_objects")
         if conn.execute(
             f"SELECT 1 FROM {t} WHERE access_policy_id = {m} LIMIT 1", [policy_id]
         ).fetchone()

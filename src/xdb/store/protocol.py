@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from xdb.store.audit import AuditEntry, AuditRecord, Verdict
+    from xdb.store.exemplars import ExemplarRow
+    from xdb.store.learning import LearningObject
 
 
 class LogStore(Protocol):
@@ -381,7 +383,74 @@ class UsageStore(Protocol):
         ...
 
 
-class Store(LogStore, EpisodeStore, VectorStore, ConceptStore, GraphStore, UsageStore, Protocol):
+class LearningStore(Protocol):
+    """The learning harness: buds' details, exemplars, datasets, training runs, artifacts
+    (``store/learning_methods.py``, shared by both stores)."""
+
+    def create_bud(
+        self, tag: Tag, details: LearningObject, access_policy_id: str | None
+    ) -> tuple[Tag, bool]: ...
+
+    def update_bud(self, tag_id: str, status: str, details: LearningObject) -> None: ...
+
+    def promote_bud(
+        self,
+        tag_id: str,
+        details: LearningObject,
+        pack: PackRow,
+        concept: ConceptRow,
+        related: Sequence[str],
+        by: str,
+    ) -> None: ...
+
+    def add_exemplar(self, row: ExemplarRow) -> None: ...
+
+    def get_exemplar(self, exemplar_id: str) -> ExemplarRow | None: ...
+
+    def remove_exemplar(self, exemplar_id: str) -> ExemplarRow | None: ...
+
+    def list_exemplars(
+        self,
+        concept_id: str | None,
+        episode_id: str | None,
+        label: str | None,
+        after: tuple[int, str] | None,
+        limit: int,
+    ) -> tuple[list[ExemplarRow], int]: ...
+
+    def episode_exemplars(
+        self, episode_ids: Sequence[str], concept_id: str
+    ) -> list[ExemplarRow]: ...
+
+    def put_learning_object(self, obj: LearningObject) -> None: ...
+
+    def learning_object(self, kind: str, key: str) -> LearningObject | None: ...
+
+    def learning_objects(self, kind: str, keys: Sequence[str]) -> dict[str, LearningObject]: ...
+
+    def list_learning_objects(
+        self, kind: str, filters: dict[str, Any], after: tuple[int, str] | None, limit: int
+    ) -> tuple[list[LearningObject], int]: ...
+
+    def create_dataset(
+        self, make: Any, series: str, members: Sequence[dict[str, Any]]
+    ) -> LearningObject: ...
+
+    def dataset_members(self, dataset_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
+
+    def protected_datasets(self) -> set[str]: ...
+
+
+class Store(
+    LogStore,
+    EpisodeStore,
+    VectorStore,
+    ConceptStore,
+    GraphStore,
+    UsageStore,
+    LearningStore,
+    Protocol,
+):
     """A whole store: every capability, and what spans them all (transfer, closing).
     Code that needs only part of a store takes the narrower protocol."""
 

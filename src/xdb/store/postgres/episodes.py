@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.errors import StoreError
-from xdb.store import access, rows, sqlbuild
+from xdb.store import access, exemplars, rows, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
 from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
@@ -98,6 +98,12 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
             _columns(others),
         )
     _insert_concepts(conn, seqs, eps)
+    made = [
+        e
+        for ep in eps
+        for e in exemplars.of_episode_labels(ep.id, ep.labels, ep.created_us, ep.created_by)
+    ]
+    exemplars.insert(conn, POSTGRES, made)
     for ep in eps:
         if ep.access_policy_id is not None:
             access.assign(conn, POSTGRES, "episode", [(ep.id,)], ep.access_policy_id)
@@ -254,6 +260,7 @@ def delete(conn: Conn, episode_id: str) -> int | None:
     # Concepts, labels and vectors go with it (ON DELETE CASCADE).
     conn.execute("DELETE FROM episodes WHERE namespace = %s AND seq = %s", (namespace, seq))
     conn.execute("DELETE FROM graph_edges WHERE src = %s OR dst = %s", (episode_id, episode_id))
+    exemplars.forget_episode(conn, POSTGRES, episode_id)
     _log_text_change(conn, namespace, seq)
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)

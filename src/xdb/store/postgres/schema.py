@@ -25,8 +25,9 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
-from xdb.store import access, audit, concepts, graph_edges, policy_objects
+from xdb.store import access, audit, concepts, graph_edges, learning, policy_objects
 from xdb.store.postgres import vector_index
+from xdb.store.sqlbuild import POSTGRES
 
 Conn = psycopg.Connection[TupleRow]
 
@@ -317,6 +318,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (10, "the audit log", _run(audit.SCHEMA.format(key="BIGINT"))),
     (11, "access policies on objects", _access_policies),
     (12, "episodes under an access policy", _run(access.EPISODE_POLICIES)),
+    (13, "the learning harness", lambda conn: learning.migrate(conn, POSTGRES)),
 ]
 ACCESS_VERSION = 11  # the columns the restricted views read come with it
 

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import access, audit, rows, tagging
-from xdb.store.graph_methods import GraphMethods
+from xdb.store.learning_methods import LearningMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
     SESSION_LOCK,
@@ -111,7 +111,7 @@ def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
     return out
 
 
-class PostgresStore(EpisodeMethods, GraphMethods):
+class PostgresStore(EpisodeMethods, LearningMethods):
     backend = "postgresql"
     # Concept rows join their episodes on the distribution column too (as in search).
     _flavor = Flavor(

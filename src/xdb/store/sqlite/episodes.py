@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from xdb.store import access, rows, sqlbuild
+from xdb.store import access, exemplars, rows, sqlbuild
 from xdb.store.context import context
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
@@ -48,6 +48,8 @@ def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
         " VALUES (?,?,?,?)",
         [(lb["concept_id"], seq, lb["label"], lb["confidence"]) for lb in ep.labels],
     )
+    made = exemplars.of_episode_labels(ep.id, ep.labels, ep.created_us, ep.created_by)
+    exemplars.insert(conn, SQLITE, made)
     conn.execute(
         "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,'')",
         (seq, ep.summary, ep.content),
@@ -126,6 +128,7 @@ def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
     # Concepts, labels and vectors go with it (ON DELETE CASCADE).
     conn.execute("DELETE FROM episodes WHERE seq = ?", (row[0],))
     conn.execute("DELETE FROM graph_edges WHERE src = ? OR dst = ?", (episode_id, episode_id))
+    exemplars.forget_episode(conn, SQLITE, episode_id)
     _log_text_change(conn, row[0])
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)

@@ -13,7 +13,7 @@ from xdb.errors import StoreError, XdbError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import access, audit, rows, tagging
-from xdb.store.graph_methods import GraphMethods
+from xdb.store.learning_methods import LearningMethods
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE, Flavor
 from xdb.store.sqlite import episodes, restricted_reader, sessions, textindex, transfer
@@ -69,7 +69,7 @@ class _Tail:
     audit_head: tuple[int, str] | None = None  # the audit log's last (seq, hash)
 
 
-class SQLiteStore(EpisodeMethods, GraphMethods):
+class SQLiteStore(EpisodeMethods, LearningMethods):
     backend = "sqlite"
     _flavor = Flavor(SQLITE, "e.seq = c.episode_seq", "json_each(t.activations) j")
 
