@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         DeleteEpisodeResponse,
         ExemplarLabel,
         GetEpisodeDetailResponse,
+        Label,
         LabelFilter,
         NeighborOptions,
         Page,
@@ -76,6 +77,19 @@ if TYPE_CHECKING:
         GraphNeighborhoodResponse,
         LinkResponse,
         WalkDirection,
+    )
+    from xdb.models.learning import (
+        AddExemplarResponse,
+        BuildDatasetResponse,
+        DatasetFilters,
+        DatasetResponse,
+        DatasetsResponse,
+        ExemplarsResponse,
+        ExportDatasetResponse,
+        ExportFormat,
+        LabelSource,
+        RemoveExemplarResponse,
+        Sampling,
     )
     from xdb.models.log import (
         ActivationRange,
@@ -128,6 +142,7 @@ if TYPE_CHECKING:
     ConceptFilterLike: TypeAlias = ConceptFilter | Mapping[str, Any]
     ConceptRulesLike: TypeAlias = ConceptRules | Mapping[str, Any]
     ConceptTagLike: TypeAlias = ConceptTag | Mapping[str, Any]
+    DatasetFiltersLike: TypeAlias = DatasetFilters | Mapping[str, Any]
     DirectionLike: TypeAlias = Direction | Literal["both", "ancestors", "descendants"]
     EdgeLike: TypeAlias = Edge | Mapping[str, Any]
     EntityTypeLike: TypeAlias = EntityType | Literal["person", "organization", "place", "thing"]
@@ -135,7 +150,10 @@ if TYPE_CHECKING:
         EventType | Literal["input", "output", "tool_call", "tool_response", "steering", "system"]
     )
     ExemplarLabelLike: TypeAlias = ExemplarLabel | Mapping[str, Any]
+    ExportFormatLike: TypeAlias = ExportFormat | Literal["jsonl", "parquet"]
     LabelFilterLike: TypeAlias = LabelFilter | Mapping[str, Any]
+    LabelLike: TypeAlias = Label | Literal["positive", "negative", "neutral", "other"]
+    LabelSourceLike: TypeAlias = LabelSource | Literal["sensor", "tool", "teacher", "human", "self"]
     NeighborOptionsLike: TypeAlias = NeighborOptions | Mapping[str, Any]
     PageLike: TypeAlias = Page | Mapping[str, Any]
     ProvenanceLike: TypeAlias = Provenance | Mapping[str, Any]
@@ -146,6 +164,7 @@ if TYPE_CHECKING:
     )
     ReviewStatusLike: TypeAlias = ReviewStatus | Literal["pending", "approved", "rejected"]
     RoleLike: TypeAlias = Role | Literal["user", "assistant", "system", "tool"]
+    SamplingLike: TypeAlias = Sampling | Mapping[str, Any]
     SortLike: TypeAlias = Sort | Mapping[str, Any]
     TagSourceLike: TypeAlias = TagSource | Literal["auto", "manual", "inherited"]
     TagTypeLike: TypeAlias = TagType | Literal["concept", "entity", "bud", "custom"]
@@ -1037,6 +1056,194 @@ class Operations:
         return cast(
             "ConceptUsageSummaryResponse",
             self.run(REGISTRY["experience.concept_usage_summary"], payload),
+        )
+
+    def add_exemplar(
+        self,
+        *,
+        concept_id: str,
+        label: LabelLike,
+        label_source: LabelSourceLike = "self",
+        confidence: float = 1.0,
+        notes: str | None = None,
+        episode_id: str | None = None,
+        tick_range: TickRangeLike | None = None,
+        session_id: str | None = None,
+        access_policy_id: str | None = None,
+    ) -> AddExemplarResponse:
+        """Label an episode, or a tick range of a session, as an example of a concept.
+
+        Args:
+            concept_id: The concept (or bud). Required.
+            label: positive, negative, neutral or other. Required.
+            label_source: Who labelled it. Default: 'self'.
+            confidence: Default: 1.0.
+            notes: E.g. a teacher's rationale. Default: None.
+            episode_id: The episode labelled. Default: None.
+            tick_range: Or these ticks. Default: None.
+            session_id: The tick range's session. Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
+        """
+        payload: dict[str, Any] = {"concept_id": concept_id, "label": label}
+        if label_source != "self":
+            payload["label_source"] = label_source
+        if confidence != 1.0:
+            payload["confidence"] = confidence
+        if notes is not None:
+            payload["notes"] = notes
+        if episode_id is not None:
+            payload["episode_id"] = episode_id
+        if tick_range is not None:
+            payload["tick_range"] = tick_range
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
+        return cast("AddExemplarResponse", self.run(REGISTRY["experience.add_exemplar"], payload))
+
+    def exemplars(
+        self,
+        *,
+        concept_id: str | None = None,
+        episode_id: str | None = None,
+        label: LabelLike | None = None,
+        page: PageLike | None = None,
+    ) -> ExemplarsResponse:
+        """List exemplars, oldest first, by concept, episode or label.
+
+        Args:
+            concept_id: Default: None.
+            episode_id: Default: None.
+            label: One of positive, negative, neutral, other. Default: None.
+            page: Default: None, meaning {'page_size': 20, 'cursor': None}.
+        """
+        payload: dict[str, Any] = {}
+        if concept_id is not None:
+            payload["concept_id"] = concept_id
+        if episode_id is not None:
+            payload["episode_id"] = episode_id
+        if label is not None:
+            payload["label"] = label
+        if page is not None:
+            payload["page"] = page
+        return cast("ExemplarsResponse", self.run(REGISTRY["experience.exemplars"], payload))
+
+    def remove_exemplar(self, exemplar_id: str) -> RemoveExemplarResponse:
+        """Remove an exemplar (an episode's label goes with it).
+
+        Args:
+            exemplar_id: Required.
+        """
+        payload: dict[str, Any] = {"exemplar_id": exemplar_id}
+        return cast(
+            "RemoveExemplarResponse", self.run(REGISTRY["experience.remove_exemplar"], payload)
+        )
+
+    def build_dataset(
+        self,
+        *,
+        target_concept_id: str,
+        positive_filters: DatasetFiltersLike | None = None,
+        negative_filters: DatasetFiltersLike | None = None,
+        max_positive: int = 500,
+        max_negative: int = 500,
+        sampling: SamplingLike | None = None,
+        name: str | None = None,
+        notes: str | None = None,
+        access_policy_id: str | None = None,
+    ) -> BuildDatasetResponse:
+        """Construct a ConceptDataset (positives and negatives) for a concept from the episodes;
+        stored as the next version of its series, its members' content frozen.
+
+        Args:
+            target_concept_id: The concept (stable or candidate) the dataset is for. Required.
+            positive_filters: Default: episodes tagged or labelled positive for the target. Default:
+                None.
+            negative_filters: Default: episodes without the target. Default: None.
+            max_positive: Default: 500.
+            max_negative: Default: 500.
+            sampling: Default: None, meaning {'balance': 'balanced', 'random_seed': 0}.
+            name: The series its versions share (default: the target). Default: None.
+            notes: Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
+        """
+        payload: dict[str, Any] = {"target_concept_id": target_concept_id}
+        if positive_filters is not None:
+            payload["positive_filters"] = positive_filters
+        if negative_filters is not None:
+            payload["negative_filters"] = negative_filters
+        if max_positive != 500:
+            payload["max_positive"] = max_positive
+        if max_negative != 500:
+            payload["max_negative"] = max_negative
+        if sampling is not None:
+            payload["sampling"] = sampling
+        if name is not None:
+            payload["name"] = name
+        if notes is not None:
+            payload["notes"] = notes
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
+        return cast("BuildDatasetResponse", self.run(REGISTRY["experience.build_dataset"], payload))
+
+    def datasets(
+        self,
+        *,
+        concept_id: str | None = None,
+        series: str | None = None,
+        page: PageLike | None = None,
+    ) -> DatasetsResponse:
+        """List concept datasets, oldest first, by concept or series.
+
+        Args:
+            concept_id: Default: None.
+            series: Default: None.
+            page: Default: None, meaning {'page_size': 20, 'cursor': None}.
+        """
+        payload: dict[str, Any] = {}
+        if concept_id is not None:
+            payload["concept_id"] = concept_id
+        if series is not None:
+            payload["series"] = series
+        if page is not None:
+            payload["page"] = page
+        return cast("DatasetsResponse", self.run(REGISTRY["experience.datasets"], payload))
+
+    def dataset(
+        self, *, dataset_id: str, limit: int = 100, cursor: str | None = None
+    ) -> DatasetResponse:
+        """One dataset with a page of its frozen members.
+
+        Args:
+            dataset_id: Required.
+            limit: Members per page (0: none). Default: 100.
+            cursor: next_cursor of the previous page. Default: None.
+        """
+        payload: dict[str, Any] = {"dataset_id": dataset_id}
+        if limit != 100:
+            payload["limit"] = limit
+        if cursor is not None:
+            payload["cursor"] = cursor
+        return cast("DatasetResponse", self.run(REGISTRY["experience.dataset"], payload))
+
+    def export_dataset(
+        self, *, dataset_id: str, path: str, format: ExportFormatLike | None = None
+    ) -> ExportDatasetResponse:
+        """Write a dataset for a training script: text, label, confidence and provenance per member
+        (JSON lines, or parquet through pyarrow), on the machine running xdb.
+
+        Args:
+            dataset_id: Required.
+            path: The file to write (replaced whole). Required.
+            format: jsonl or parquet (default: from the path's extension). Default: None.
+        """
+        payload: dict[str, Any] = {"dataset_id": dataset_id, "path": path}
+        if format is not None:
+            payload["format"] = format
+        return cast(
+            "ExportDatasetResponse", self.run(REGISTRY["experience.export_dataset"], payload)
         )
 
     def memcp_add_episode(

@@ -371,7 +371,11 @@ _KEYS_HELP = """Manage API keys: each acts as a caller over HTTP and MCP over HT
 shown once, when made, and kept only as a hash."""
 
 cli.add_command(_subcommand_group("audit", _AUDIT_HELP, as_auditor=True))
+_DATASET_HELP = """Show a concept dataset with its frozen members, or export it for training:
+'xdb dataset export ID --path train.parquet' (or .jsonl). 'xdb datasets' lists them."""
+
 cli.add_command(_subcommand_group("keys", _KEYS_HELP, as_auditor=False))
+cli.add_command(_subcommand_group("dataset", _DATASET_HELP, as_auditor=False))
 
 
 # --------------------------------------------------------------------------- hand-written commands

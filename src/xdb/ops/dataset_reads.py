@@ -1,0 +1,222 @@
+"""Concept datasets: list, show (with their frozen members) and export for training."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from xdb.errors import InvalidRequest, NotFound, PermissionDenied, path_error
+from xdb.models.episodes import ConceptTag
+from xdb.models.learning import (
+    BuildDatasetRequest,
+    BuildDatasetResponse,
+    ConceptDataset,
+    DatasetMember,
+    DatasetRequest,
+    DatasetResponse,
+    DatasetsRequest,
+    DatasetsResponse,
+    ExportDatasetRequest,
+    ExportDatasetResponse,
+    ExportFormat,
+    member_rows,
+)
+from xdb.ops import cursor
+from xdb.ops.datasets import build_dataset
+from xdb.ops.registry import Context, Operation
+from xdb.policy.access import policy_named
+from xdb.store.learning import LearningObject
+from xdb.timeutil import from_us
+
+
+def dataset_model(obj: LearningObject, protected: set[str]) -> ConceptDataset:
+    b = obj.body
+    return ConceptDataset(
+        id=obj.id,
+        series=obj.series or "",
+        version=obj.version or 1,
+        concept_id=obj.concept_id or "",
+        positive_count=b["positive_count"],
+        negative_count=b["negative_count"],
+        source_mix=b["source_mix"],
+        balance_note=b.get("balance_note"),
+        notes=b.get("notes"),
+        request=BuildDatasetRequest.model_validate(b["request"]),
+        protected=obj.id in protected,
+        created_at=from_us(obj.created_us),
+        created_by=obj.created_by,
+    )
+
+
+def find_dataset(ctx: Context, dataset_id: str) -> LearningObject:
+    """A dataset the caller may see; NotFound (as for an id never used) otherwise."""
+    obj = ctx.store.learning_object("dataset", dataset_id)
+    if obj is None or not ctx.view.visible(obj.concept_id or ""):
+        raise NotFound(
+            f"unknown dataset_id {dataset_id!r} (xdb datasets lists them)", field="dataset_id"
+        )
+    return obj
+
+
+def member_model(m: dict[str, Any]) -> DatasetMember:
+    return DatasetMember(
+        exemplar_id=m["exemplar_id"],
+        episode_id=m["episode_id"],
+        polarity=m["polarity"],
+        label=m["label"],
+        label_source=m["label_source"],
+        confidence=m["confidence"],
+        text=m["text"],
+        summary=m["summary"],
+        concept_tags=[ConceptTag.model_validate(t) for t in m["concept_tags"]],
+        content_sha256=m["content_sha256"],
+        start_time=from_us(m["start_us"]),
+        end_time=from_us(m["end_us"]),
+    )
+
+
+def datasets(ctx: Context, req: DatasetsRequest) -> DatasetsResponse:
+    digest = cursor.digest(req.model_dump(mode="json", exclude={"page"}))
+    after = None
+    if req.page.cursor is not None:
+        at, key = cursor.decode(req.page.cursor, digest, "page.cursor")
+        after = (int(at), str(key))
+    size = req.page.page_size
+    filters = {"concept_id": req.concept_id, "series": req.series}
+    found, total = ctx.store.list_learning_objects("dataset", filters, after, size + 1)
+    more = len(found) > size
+    found = found[:size]
+    protected = ctx.store.protected_datasets()
+    nxt = cursor.encode([found[-1].created_us, found[-1].id], digest) if more and found else None
+    return DatasetsResponse(
+        datasets=[dataset_model(o, protected) for o in found], total_count=total, next_cursor=nxt
+    )
+
+
+def dataset(ctx: Context, req: DatasetRequest) -> DatasetResponse:
+    obj = find_dataset(ctx, req.dataset_id)
+    digest = cursor.digest({"dataset": obj.id})
+    after = -1
+    if req.cursor is not None:
+        (after,) = cursor.decode(req.cursor, digest)
+    members = ctx.store.dataset_members(obj.id, int(after), req.limit + 1) if req.limit else []
+    more = len(members) > req.limit
+    members = members[: req.limit]
+    nxt = cursor.encode([int(after) + len(members)], digest) if more else None
+    return DatasetResponse(
+        dataset=dataset_model(obj, ctx.store.protected_datasets()),
+        members=[member_model(m) for m in members],
+        next_cursor=nxt,
+    )
+
+
+def export_dataset(ctx: Context, req: ExportDatasetRequest) -> ExportDatasetResponse:
+    obj = find_dataset(ctx, req.dataset_id)
+    if not policy_named(ctx.policy_objects, obj.access_policy_id, "dataset_id").allow_export:
+        raise PermissionDenied(
+            f"dataset_id: {obj.id!r} is under an access policy that does not allow export",
+            field="dataset_id",
+        )
+    fmt = req.format
+    path = Path(req.path).expanduser()
+    if fmt is None:
+        suffix = path.suffix.lower().lstrip(".")
+        if suffix not in ("jsonl", "parquet"):
+            raise InvalidRequest(
+                f"format: say jsonl or parquet (the path {req.path!r} does not end in either)",
+                field="format",
+            )
+        fmt = ExportFormat(suffix)
+    model = dataset_model(obj, set())
+    members: list[DatasetMember] = []
+    after = -1
+    while True:
+        page = ctx.store.dataset_members(obj.id, after, 5000)
+        if not page:
+            break
+        members += [member_model(m) for m in page]
+        after += len(page)
+    rows = member_rows(model, members)
+    for row, m in zip(rows, members, strict=True):
+        row["provenance"] = json.dumps(
+            {"episode_id": m.episode_id, "label_source": m.label_source, "summary": m.summary},
+            ensure_ascii=False,
+        )
+    try:
+        folder = path.parent
+        fd, tmp = tempfile.mkstemp(prefix=".xdb-export-", dir=folder)
+        os.close(fd)
+        try:
+            if fmt is ExportFormat.JSONL:
+                with open(tmp, "w", encoding="utf-8") as out:
+                    for row in rows:
+                        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            else:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                names = list(rows[0]) if rows else ["text", "label", "confidence"]
+                table = pa.table({n: [r.get(n) for r in rows] for n in names})
+                pq.write_table(table, tmp)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError as exc:
+        raise path_error("path", req.path, exc) from None
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return ExportDatasetResponse(path=str(path), format=fmt, rows=len(rows), sha256=digest)
+
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    Operation(
+        name="build_dataset",
+        group="experience",
+        request=BuildDatasetRequest,
+        response=BuildDatasetResponse,
+        handler=build_dataset,
+        readonly=False,
+        summary="Construct a ConceptDataset (positives and negatives) for a concept.",
+        positional="target_concept_id",
+        example="xdb build-dataset Deception --max-positive 200 --max-negative 200",
+    ),
+    Operation(
+        name="datasets",
+        group="experience",
+        request=DatasetsRequest,
+        response=DatasetsResponse,
+        handler=datasets,
+        readonly=True,
+        summary="List concept datasets (every version) by concept or series.",
+        example="xdb datasets --concept-id Deception",
+    ),
+    Operation(
+        name="dataset",
+        group="experience",
+        request=DatasetRequest,
+        response=DatasetResponse,
+        handler=dataset,
+        readonly=True,
+        summary="One dataset with a page of its frozen members.",
+        cli_name="dataset show",
+        positional="dataset_id",
+        example="xdb dataset show dataset-deception-1a2b3c-v1 --limit 20",
+    ),
+    Operation(
+        name="export_dataset",
+        group="experience",
+        request=ExportDatasetRequest,
+        response=ExportDatasetResponse,
+        handler=export_dataset,
+        readonly=True,
+        summary="Write a dataset as JSON lines or parquet for a training script.",
+        cli_name="dataset export",
+        positional="dataset_id",
+        example="xdb dataset export dataset-deception-1a2b3c-v1 --path train.parquet",
+        agent_tool=False,  # it writes a file where xdb runs
+    ),
+)
