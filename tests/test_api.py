@@ -156,6 +156,35 @@ def test_each_method_is_documented_with_its_fields() -> None:
 # --------------------------------------------------------------------------- behaviour
 
 
+def _learn(db: xdb.Database, tmp_path: Path) -> None:
+    """The learning harness's operations (docs/learning.md)."""
+    bud = db.create_tag(name="hunch", tag_type="bud").tag_id
+    step = db.record(event_type="input", content="a hunch")
+    db.tag(tag_name_or_id=bud, timestep_id=step.timestep_id)
+    assert db.buds().buds and db.bud_examples(bud_tag_id=bud).example_count == 1
+    assert db.bud_ready(bud_tag_id=bud).new_status == "ready"
+    assert db.set_bud_status(bud_tag_id=bud, status="training").previous_status == "ready"
+    assert db.list_candidate_concepts().candidate_concepts
+    assert db.promote_bud(bud_tag_id=bud).concept_id == "hunch"
+    tags = [{"concept_id": "c/x", "score": 0.9}]
+    first = db.add_episode(content="one", concept_tags=tags).episode_id
+    db.add_episode(content="two")
+    made = db.add_exemplar(concept_id="c/x", label="positive", episode_id=first).exemplar
+    assert db.exemplars().exemplars
+    built = db.build_dataset(target_concept_id="c/x")
+    assert db.datasets().datasets and db.dataset(dataset_id=built.dataset_id).members
+    written = db.export_dataset(dataset_id=built.dataset_id, path=str(tmp_path / "d.jsonl"))
+    assert written.rows == 2
+    run = db.record_training_run(type="lens", concept_ids=["c/x"], status="succeeded")
+    checksum = "sha256:" + "0" * 64
+    db.record_artifact(
+        kind="lens", training_run_id=run.training_run_id, location="x", checksum=checksum
+    )
+    assert db.training_runs().training_runs
+    assert db.training_run(training_run_id=run.training_run_id).artifacts
+    assert db.remove_exemplar(exemplar_id=made.id).removed
+
+
 def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Path) -> None:
     responses: dict[str, BaseModel] = {}
     run = db.run
@@ -180,6 +209,7 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     assert db.concept_packs().packs
     db.get_concept("Deception")
     assert db.delete_episode(episode_id=episode_id).deleted
+    _learn(db, tmp_path)
     admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
     admin.set_disclosure_policy(id="p", allow={"subtrees": ["Dancing"]})
     admin.set_treaty(id="t", partner="acme", disclosure_policy_id="p")

@@ -69,6 +69,9 @@ NOT_RUN = {
 # Commands that only read: the database they name must exist (docs assume it does).
 READERS = {op.command for op in operations() if op.command and op.readonly}
 READERS |= {"export", "audit", "keys"}
+LEARNING = {op.command.split()[0] for op in operations() if op.group == "experience"} | {
+    "buds", "bud-examples", "bud-ready", "set-bud-status", "promote-bud", "dataset"
+}  # fmt: skip
 CONCEPT_READERS = {
     "concepts",
     "get-concept",
@@ -248,6 +251,36 @@ class Sandbox:
             if policy_id not in {p.id for p in admin.policies().access_policies}:
                 admin.set_access_policy(id=policy_id, read_roles=["self"])
 
+    def ensure_learning(self, target: str, text: str) -> str:
+        """The bud, episodes, dataset, exemplar and training run the learning examples name
+        (docs/learning.md), made once; their placeholders filled in."""
+        with self.open(target) as db:
+            if "financial-ambiguity" in text and not db.buds().buds:
+                bud = db.create_tag(name="financial-ambiguity", tag_type="bud").tag_id
+                step = db.record(event_type="input", content="Is my pension taxed twice?")
+                db.tag(tag_name_or_id=bud, timestep_id=step.timestep_id)
+                if "promote-bud" in text:
+                    db.set_bud_status(bud_tag_id=bud, status="training")
+            if "Deception" in text or "dataset-deception" in text or "trainrun-01h" in text:
+                if not db.search_episodes(concept_filters=[{"concept_id": "Deception"}]).episodes:
+                    for i in range(4):
+                        tags = [{"concept_id": "Deception", "score": 0.8}] if i % 2 else []
+                        db.add_episode(content=f"Said the refund was sent ({i})", concept_tags=tags)
+            if (
+                "dataset-deception" in text or "trainrun-01h" in text
+            ) and not db.datasets().datasets:
+                db.build_dataset(target_concept_id="Deception")
+            if "exemplar-01h..." in text:
+                made = db.add_exemplar(concept_id="Deception", label="negative",
+                                       episode_id=self.new_episode(target)).exemplar.id  # fmt: skip
+                text = text.replace("exemplar-01h...", made)
+            if "trainrun-01h..." in text:
+                dataset = db.datasets().datasets[0].id
+                run = db.record_training_run(type="lens", concept_ids=["Deception"],
+                                             dataset_ids=[dataset]).training_run_id  # fmt: skip
+                text = text.replace("trainrun-01h...", run)
+        return text
+
     def prepare(self, text: str) -> str:
         """Make what the line assumes; return it with its placeholders filled in."""
         if EXAMPLE_URL in text:
@@ -259,6 +292,8 @@ class Sandbox:
         target = self.target(words)
         if "episode-01h..." in text:
             text = text.replace("episode-01h...", self.new_episode(target))
+        if command[0] in LEARNING:
+            text = self.ensure_learning(target, text)
         if "ts-session-...-1" in text:
             text = text.replace("ts-session-...-1", self.first_timestep(target))
         if command[0] == "migrate":

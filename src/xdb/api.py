@@ -80,6 +80,7 @@ if TYPE_CHECKING:
     )
     from xdb.models.learning import (
         AddExemplarResponse,
+        ArtifactKind,
         BuildDatasetResponse,
         DatasetFilters,
         DatasetResponse,
@@ -88,8 +89,14 @@ if TYPE_CHECKING:
         ExportDatasetResponse,
         ExportFormat,
         LabelSource,
+        RecordArtifactResponse,
+        RecordTrainingRunResponse,
         RemoveExemplarResponse,
+        RunStatus,
+        RunType,
         Sampling,
+        TrainingRunResponse,
+        TrainingRunsResponse,
     )
     from xdb.models.log import (
         ActivationRange,
@@ -130,6 +137,7 @@ if TYPE_CHECKING:
     from xdb.ops.registry import Operation
 
     ActivationRangeLike: TypeAlias = ActivationRange | Mapping[str, Any]
+    ArtifactKindLike: TypeAlias = ArtifactKind | Literal["lens", "graft", "patch"]
     BudStatusLike: TypeAlias = (
         BudStatus
         | Literal[
@@ -164,6 +172,8 @@ if TYPE_CHECKING:
     )
     ReviewStatusLike: TypeAlias = ReviewStatus | Literal["pending", "approved", "rejected"]
     RoleLike: TypeAlias = Role | Literal["user", "assistant", "system", "tool"]
+    RunStatusLike: TypeAlias = RunStatus | Literal["running", "succeeded", "failed", "partial"]
+    RunTypeLike: TypeAlias = RunType | Literal["patch", "lens", "graft", "joint"]
     SamplingLike: TypeAlias = Sampling | Mapping[str, Any]
     SortLike: TypeAlias = Sort | Mapping[str, Any]
     TagSourceLike: TypeAlias = TagSource | Literal["auto", "manual", "inherited"]
@@ -573,32 +583,6 @@ class Operations:
         if reason is not None:
             payload["reason"] = reason
         return cast("SetBudStatusResponse", self.run(REGISTRY["xdb.set_bud_status"], payload))
-
-    def list_candidate_concepts(
-        self,
-        *,
-        status: Sequence[CandidateStatusLike] | None = None,
-        tribe_id: str | None = None,
-        page: PageLike | None = None,
-    ) -> ListCandidateConceptsResponse:
-        """List candidate concepts in flight, optionally by status or tribe governance.
-
-        Args:
-            status: Any of these (the specification's vocabulary). Default: None.
-            tribe_id: Only those this tribe governs. Default: None.
-            page: Default: None, meaning {'page_size': 20, 'cursor': None}.
-        """
-        payload: dict[str, Any] = {}
-        if status is not None:
-            payload["status"] = status
-        if tribe_id is not None:
-            payload["tribe_id"] = tribe_id
-        if page is not None:
-            payload["page"] = page
-        return cast(
-            "ListCandidateConceptsResponse",
-            self.run(REGISTRY["experience.list_candidate_concepts"], payload),
-        )
 
     def promote_bud(
         self,
@@ -1058,6 +1042,32 @@ class Operations:
             self.run(REGISTRY["experience.concept_usage_summary"], payload),
         )
 
+    def list_candidate_concepts(
+        self,
+        *,
+        status: Sequence[CandidateStatusLike] | None = None,
+        tribe_id: str | None = None,
+        page: PageLike | None = None,
+    ) -> ListCandidateConceptsResponse:
+        """List candidate concepts in flight, optionally by status or tribe governance.
+
+        Args:
+            status: Any of these (the specification's vocabulary). Default: None.
+            tribe_id: Only those this tribe governs. Default: None.
+            page: Default: None, meaning {'page_size': 20, 'cursor': None}.
+        """
+        payload: dict[str, Any] = {}
+        if status is not None:
+            payload["status"] = status
+        if tribe_id is not None:
+            payload["tribe_id"] = tribe_id
+        if page is not None:
+            payload["page"] = page
+        return cast(
+            "ListCandidateConceptsResponse",
+            self.run(REGISTRY["experience.list_candidate_concepts"], payload),
+        )
+
     def add_exemplar(
         self,
         *,
@@ -1244,6 +1254,150 @@ class Operations:
             payload["format"] = format
         return cast(
             "ExportDatasetResponse", self.run(REGISTRY["experience.export_dataset"], payload)
+        )
+
+    def record_training_run(
+        self,
+        *,
+        type: RunTypeLike,
+        concept_ids: Sequence[str],
+        id: str | None = None,
+        dataset_ids: Sequence[str] | None = None,
+        substrate_id: str | None = None,
+        hat_impl_id: str | None = None,
+        lens_pack_id: str | None = None,
+        regions_of_influence: Sequence[Mapping[str, Any]] | None = None,
+        hyperparams: Mapping[str, Any] | None = None,
+        metrics: Mapping[str, float] | None = None,
+        status: RunStatusLike = "running",
+        logs_ref: str | None = None,
+        notes: str | None = None,
+        access_policy_id: str | None = None,
+    ) -> RecordTrainingRunResponse:
+        """Record a training run: what was trained, from which datasets, how, and how it went. The
+        same id again updates it (its status, metrics, logs); while it is running, its datasets and
+        their exemplars are protected.
+
+        Args:
+            type: One of patch, lens, graft, joint. Required.
+            concept_ids: Required.
+            id: Default: a new trainrun-... id. Default: None.
+            dataset_ids: Stored datasets. Default: None, meaning [].
+            substrate_id: The model trained on. Default: None.
+            hat_impl_id: Default: None.
+            lens_pack_id: Default: None.
+            regions_of_influence: Default: None, meaning [].
+            hyperparams: Default: None, meaning {}.
+            metrics: Default: None, meaning {}.
+            status: One of running, succeeded, failed, partial. Default: 'running'.
+            logs_ref: Where its logs are. Default: None.
+            notes: Default: None.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
+        """
+        payload: dict[str, Any] = {"type": type, "concept_ids": concept_ids}
+        if id is not None:
+            payload["id"] = id
+        if dataset_ids is not None:
+            payload["dataset_ids"] = dataset_ids
+        if substrate_id is not None:
+            payload["substrate_id"] = substrate_id
+        if hat_impl_id is not None:
+            payload["hat_impl_id"] = hat_impl_id
+        if lens_pack_id is not None:
+            payload["lens_pack_id"] = lens_pack_id
+        if regions_of_influence is not None:
+            payload["regions_of_influence"] = regions_of_influence
+        if hyperparams is not None:
+            payload["hyperparams"] = hyperparams
+        if metrics is not None:
+            payload["metrics"] = metrics
+        if status != "running":
+            payload["status"] = status
+        if logs_ref is not None:
+            payload["logs_ref"] = logs_ref
+        if notes is not None:
+            payload["notes"] = notes
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
+        return cast(
+            "RecordTrainingRunResponse",
+            self.run(REGISTRY["experience.record_training_run"], payload),
+        )
+
+    def training_runs(
+        self,
+        *,
+        status: RunStatusLike | None = None,
+        concept_id: str | None = None,
+        page: PageLike | None = None,
+    ) -> TrainingRunsResponse:
+        """List training runs, oldest first, by status or concept.
+
+        Args:
+            status: One of running, succeeded, failed, partial. Default: None.
+            concept_id: Default: None.
+            page: Default: None, meaning {'page_size': 20, 'cursor': None}.
+        """
+        payload: dict[str, Any] = {}
+        if status is not None:
+            payload["status"] = status
+        if concept_id is not None:
+            payload["concept_id"] = concept_id
+        if page is not None:
+            payload["page"] = page
+        return cast("TrainingRunsResponse", self.run(REGISTRY["experience.training_runs"], payload))
+
+    def training_run(self, training_run_id: str) -> TrainingRunResponse:
+        """One training run with its artifacts.
+
+        Args:
+            training_run_id: Required.
+        """
+        payload: dict[str, Any] = {"training_run_id": training_run_id}
+        return cast("TrainingRunResponse", self.run(REGISTRY["experience.training_run"], payload))
+
+    def record_artifact(
+        self,
+        *,
+        kind: ArtifactKindLike,
+        training_run_id: str,
+        location: str,
+        checksum: str,
+        id: str | None = None,
+        concept_id: str | None = None,
+        format: str | None = None,
+        applies_to: Mapping[str, Any] | None = None,
+    ) -> RecordArtifactResponse:
+        """Record a deployable artifact a training run made: a reference and a checksum, never the
+        weights.
+
+        Args:
+            kind: One of lens, graft, patch. Required.
+            training_run_id: Required.
+            location: Where it is, e.g. blob://... or a path. Required.
+            checksum: sha256:<64 hex digits> of the artifact's bytes. Required.
+            id: Default: a new <kind>-... id. Default: None.
+            concept_id: Default: None.
+            format: E.g. graft, lora, safetensors. Default: None.
+            applies_to: E.g. substrate_id. Default: None, meaning {}.
+        """
+        payload: dict[str, Any] = {
+            "kind": kind,
+            "training_run_id": training_run_id,
+            "location": location,
+            "checksum": checksum,
+        }
+        if id is not None:
+            payload["id"] = id
+        if concept_id is not None:
+            payload["concept_id"] = concept_id
+        if format is not None:
+            payload["format"] = format
+        if applies_to is not None:
+            payload["applies_to"] = applies_to
+        return cast(
+            "RecordArtifactResponse", self.run(REGISTRY["experience.record_artifact"], payload)
         )
 
     def memcp_add_episode(

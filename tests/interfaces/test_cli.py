@@ -580,6 +580,24 @@ WRITERS = {
     "set-access-policy": ["--id", "p"],
     "set-default-access-policy": ["--policy-id", "p"],
     "assign-access-policy": ["--policy-id", "p", "--episode-ids", "e"],
+    "bud-ready": ["x"],
+    "set-bud-status": ["x", "--status", "ready"],
+    "promote-bud": ["x"],
+    "add-exemplar": ["--concept-id", "c", "--label", "positive", "--episode-id", "e"],
+    "remove-exemplar": ["x"],
+    "build-dataset": ["x"],
+    "dataset export": ["x", "--path", "x.jsonl"],
+    "record-training-run": ["--type", "lens", "--concept-ids", "c"],
+    "record-artifact": [
+        "--kind",
+        "lens",
+        "--training-run-id",
+        "r",
+        "--location",
+        "x",
+        "--checksum",
+        "sha256:" + "0" * 64,
+    ],
 }
 
 

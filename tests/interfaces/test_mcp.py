@@ -41,6 +41,11 @@ ALL_TOOLS = {
     "xdb_get_concept",
     "xdb_find_concept",
     "xdb_graph_neighborhood",
+    "xdb_buds",
+    "xdb_bud_examples",
+    "xdb_bud_ready",
+    "xdb_set_bud_status",
+    "xdb_promote_bud",
     "experience_search_episodes",
     "experience_add_episode",
     "experience_delete_episode",
@@ -50,6 +55,18 @@ ALL_TOOLS = {
     "experience_add_node",
     "experience_link",
     "experience_concept_usage_summary",
+    "experience_list_candidate_concepts",
+    "experience_add_exemplar",
+    "experience_exemplars",
+    "experience_remove_exemplar",
+    "experience_build_dataset",
+    "experience_datasets",
+    "experience_dataset",
+    "experience_export_dataset",
+    "experience_record_training_run",
+    "experience_training_runs",
+    "experience_training_run",
+    "experience_record_artifact",
     "add_episode",
     "search_episodes",
     "get_episode",
@@ -71,6 +88,14 @@ READONLY = {
     "experience_similar_episodes",
     "experience_graph_neighborhood",
     "experience_concept_usage_summary",
+    "xdb_buds",
+    "xdb_bud_examples",
+    "experience_list_candidate_concepts",
+    "experience_exemplars",
+    "experience_datasets",
+    "experience_dataset",
+    "experience_training_runs",
+    "experience_training_run",
     "search_episodes",
     "get_episode",
 }
@@ -136,9 +161,12 @@ async def test_lists_one_tool_per_operation_with_schemas_and_hints(client: Clien
         assert tool.annotations is not None
         assert tool.annotations.read_only_hint is (name in READONLY)
         # Deleting an episode removes what was stored; nothing else does.
-        assert tool.annotations.destructive_hint is name.endswith("delete_episode")
+        assert tool.annotations.destructive_hint is name.endswith(
+            ("delete_episode", "remove_exemplar")
+        )
         assert tool.annotations.idempotent_hint is (
-            name in READONLY or name.endswith(("delete_episode", "create_tag"))
+            name in READONLY
+            or name.endswith(("delete_episode", "create_tag", "bud_ready", "remove_exemplar"))
         )
     record = tools["xdb_record"].input_schema
     assert {"event_type", "content", "concept_activations", "event_id"} <= set(record["properties"])

@@ -65,8 +65,38 @@ def world(module_target: str) -> Iterator[Any]:
         db.link(src=made["decision"], dst=made["public_ep"])
         made["open_decision"] = db.add_node(node_type="Decision", name="stay home").node_id
         db.link(src=made["open_decision"], dst=made["public_ep"], access_policy_id="private")
+        learning_world(db, made)
         db.wait_for_embeddings(60)
         yield db, made
+
+
+def learning_world(db: xdb.Database, made: dict[str, Any]) -> None:
+    """Buds, exemplars, datasets and training runs, some private."""
+    db.create_tag(name=f"candidate/{SECRET}", tag_type="bud", access_policy_id="private")
+    db.create_tag(name="candidate/open", tag_type="bud")
+    db.tag(tag_name_or_id="candidate/open", timestep_id=made["secret_tick"])
+    db.tag(tag_name_or_id="candidate/open", timestep_id="ts-s1-1")
+    river = {"concept_id": "c/river", "label": "positive"}
+    made["secret_exemplar"] = db.add_exemplar(**river, episode_id=made["secret_ep"]).exemplar.id
+    db.add_exemplar(**river, episode_id=made["shared_ep"], notes=f"{SECRET} note",
+                    access_policy_id="private")  # fmt: skip
+    db.add_exemplar(**river, episode_id=made["public_ep"])
+    tick = int(made["secret_tick"].rsplit("-", 1)[1])
+    db.add_exemplar(concept_id="c/river", label="negative", tick_range={"start": tick, "end": tick})
+    skewed = {"target_concept_id": "c/river", "sampling": {"balance": "skewed"}}
+    made["secret_dataset"] = db.build_dataset(
+        **skewed, name=f"{SECRET}-set", access_policy_id="private"
+    ).dataset_id
+    made["open_dataset"] = db.build_dataset(**skewed, name="open-set").dataset_id
+    made["secret_run"] = db.record_training_run(
+        type="lens", concept_ids=["c/river"], dataset_ids=[made["secret_dataset"]],
+        notes=SECRET, access_policy_id="private",
+    ).training_run_id  # fmt: skip
+    db.record_artifact(kind="lens", training_run_id=made["secret_run"], checksum="sha256:" + "0" * 64,
+                       location=f"blob://{SECRET}")  # fmt: skip
+    made["open_run"] = db.record_training_run(
+        type="lens", concept_ids=["c/river"], dataset_ids=[made["open_dataset"]]
+    ).training_run_id
 
 
 def reads(made: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -89,6 +119,14 @@ def reads(made: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "experience.similar_episodes": {"seed_episode_id": made["public_ep"]},
         "experience.graph_neighborhood": {"seed_node_ids": [made["public_ep"]], "max_depth": 3},
         "experience.concept_usage_summary": {"concept_ids": ["Weather"]},
+        "xdb.buds": {},
+        "xdb.bud_examples": {"bud_tag_id": "candidate/open"},
+        "experience.list_candidate_concepts": {},
+        "experience.exemplars": {"concept_id": "c/river"},
+        "experience.datasets": {},
+        "experience.dataset": {"dataset_id": made["open_dataset"]},
+        "experience.training_runs": {},
+        "experience.training_run": {"training_run_id": made["open_run"]},
         "memcp.search_episodes": {"query": f"river {SECRET}"},
         "memcp.get_episode": {"id": made["public_ep"]},
         "policy.policies": {},
@@ -107,7 +145,16 @@ def answer(handle: Any, name: str, payload: dict[str, Any]) -> Any:
 
 
 def hidden_strings(made: dict[str, Any]) -> list[str]:
-    return [SECRET, made["secret_tick"], made["secret_ep"], made["decision"], PRIVATE_SESSION]
+    return [
+        SECRET,
+        made["secret_tick"],
+        made["secret_ep"],
+        made["decision"],
+        PRIVATE_SESSION,
+        made["secret_exemplar"],
+        made["secret_dataset"],
+        made["secret_run"],
+    ]
 
 
 def assert_clean(got: Any, where: str, made: dict[str, Any]) -> None:

@@ -107,8 +107,32 @@ def world(module_target: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
             )
         decision = db.add_node(node_type="Decision", name="go outside").node_id
         db.link(src=decision, dst=episodes[0])
+        learn(db, episodes)
         db.wait_for_embeddings(60)
         yield db, episodes
+
+
+LEARNED: dict[str, str] = {}  # the learning objects' ids (for reads())
+
+
+def learn(db: xdb.Database, episodes: list[str]) -> None:
+    """Exemplars, datasets and training runs about visible and hidden concepts."""
+    db.add_exemplar(concept_id=cid("Joy"), label="positive", episode_id=episodes[0])
+    db.add_exemplar(concept_id=cid("Anger"), label="negative", episode_id=episodes[1])
+    db.add_exemplar(concept_id="Hunch", label="positive", tick_range={"start": 1, "end": 1})
+    for term in ("Joy", "Anger"):
+        built = db.build_dataset(target_concept_id=cid(term), sampling={"balance": "skewed"})
+        LEARNED[f"dataset {term}"] = built.dataset_id
+    db.build_dataset(target_concept_id="Hunch", sampling={"balance": "skewed"})
+    run = db.record_training_run(
+        type="lens", concept_ids=[cid("Joy")], dataset_ids=[LEARNED["dataset Joy"]]
+    )
+    LEARNED["run"] = run.training_run_id
+    db.record_artifact(kind="lens", training_run_id=run.training_run_id, location="blob://a",
+                       checksum="sha256:" + "1" * 64, concept_id=cid("Rage"))  # fmt: skip
+    db.record_artifact(kind="lens", training_run_id=run.training_run_id, location="blob://b",
+                       checksum="sha256:" + "2" * 64, concept_id=cid("Joy"))  # fmt: skip
+    db.record_training_run(type="joint", concept_ids=[cid("Joy"), cid("Plot")])
 
 
 def assert_clean(answer: Any, where: str, asked: str | None = None) -> None:
@@ -155,6 +179,14 @@ def reads(episodes: list[str], concept: str) -> dict[str, dict[str, Any]]:
             "include_descendants": True,
             "include_activations": True,
         },
+        "xdb.buds": {},
+        "xdb.bud_examples": {"bud_tag_id": concept},
+        "experience.list_candidate_concepts": {},
+        "experience.exemplars": {"concept_id": concept},
+        "experience.datasets": {"concept_id": concept},
+        "experience.dataset": {"dataset_id": LEARNED.get("dataset Joy", "d")},
+        "experience.training_runs": {"concept_id": concept},
+        "experience.training_run": {"training_run_id": LEARNED.get("run", "r")},
         "memcp.search_episodes": {"query": "river"},
         "memcp.get_episode": {"id": episodes[0]},
         "policy.policies": {},

@@ -289,10 +289,11 @@ def move(
     body = dict(obj.body)
     if review is not None:
         body["governance"] = {**(body.get("governance") or {}), "review_status": review.value}
-    body["history"] = [
-        *body.get("history", []),
-        _change(ctx, at, old, target, None if review is None else review.value, reason),
-    ]
+    if target is not old or review is not None:  # (marking a ready bud ready changes nothing)
+        body["history"] = [
+            *body.get("history", []),
+            _change(ctx, at, old, target, None if review is None else review.value, reason),
+        ]
     nxt = LearningObject(
         "bud", tag.id, None, None, tag.name, target.value, body, obj.created_us, at, obj.created_by
     )
@@ -374,6 +375,9 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         positional="bud_tag_id",
         example="xdb set-bud-status financial-ambiguity --status training",
     ),
+)
+# The XDB specification's view of buds, listed with the experience group's operations.
+EXPERIENCE_OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="list_candidate_concepts",
         group="experience",

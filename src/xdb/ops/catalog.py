@@ -28,6 +28,7 @@ from xdb.ops import (
     promotion,
     search,
     status,
+    training,
     usage,
 )
 from xdb.ops.registry import Operation
@@ -43,8 +44,10 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *episodes.OPERATIONS,
     *graph.OPERATIONS,
     *usage.OPERATIONS,
+    *buds.EXPERIENCE_OPERATIONS,
     *exemplars.OPERATIONS,
     *dataset_reads.OPERATIONS,
+    *training.OPERATIONS,
     *memcp.OPERATIONS,
     *policy.OPERATIONS,
     *access.OPERATIONS,

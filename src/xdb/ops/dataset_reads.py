@@ -33,15 +33,16 @@ from xdb.store.learning import LearningObject
 from xdb.timeutil import from_us
 
 
-def dataset_model(obj: LearningObject, protected: set[str]) -> ConceptDataset:
+def dataset_model(ctx: Context, obj: LearningObject, protected: set[str]) -> ConceptDataset:
     b = obj.body
+    counts = ctx.store.dataset_member_counts(obj.id)  # of the members this caller reads
     return ConceptDataset(
         id=obj.id,
         series=obj.series or "",
         version=obj.version or 1,
         concept_id=obj.concept_id or "",
-        positive_count=b["positive_count"],
-        negative_count=b["negative_count"],
+        positive_count=counts.get("positive", 0),
+        negative_count=counts.get("negative", 0),
         source_mix=b["source_mix"],
         balance_note=b.get("balance_note"),
         notes=b.get("notes"),
@@ -87,13 +88,23 @@ def datasets(ctx: Context, req: DatasetsRequest) -> DatasetsResponse:
         after = (int(at), str(key))
     size = req.page.page_size
     filters = {"concept_id": req.concept_id, "series": req.series}
-    found, total = ctx.store.list_learning_objects("dataset", filters, after, size + 1)
+    if ctx.view.restricted:  # leave out datasets of hidden concepts from the count too
+        every, _ = ctx.store.list_learning_objects("dataset", filters, None, 1 << 62)
+        shown = [o for o in every if ctx.view.visible(o.concept_id or "")]
+        total = len(shown)
+        if after is not None:
+            shown = [o for o in shown if (o.created_us, o.id) > after]
+        found = shown[: size + 1]
+    else:
+        found, total = ctx.store.list_learning_objects("dataset", filters, after, size + 1)
     more = len(found) > size
     found = found[:size]
     protected = ctx.store.protected_datasets()
     nxt = cursor.encode([found[-1].created_us, found[-1].id], digest) if more and found else None
     return DatasetsResponse(
-        datasets=[dataset_model(o, protected) for o in found], total_count=total, next_cursor=nxt
+        datasets=[dataset_model(ctx, o, protected) for o in found],
+        total_count=total,
+        next_cursor=nxt,
     )
 
 
@@ -108,7 +119,7 @@ def dataset(ctx: Context, req: DatasetRequest) -> DatasetResponse:
     members = members[: req.limit]
     nxt = cursor.encode([int(after) + len(members)], digest) if more else None
     return DatasetResponse(
-        dataset=dataset_model(obj, ctx.store.protected_datasets()),
+        dataset=dataset_model(ctx, obj, ctx.store.protected_datasets()),
         members=[member_model(m) for m in members],
         next_cursor=nxt,
     )
@@ -131,7 +142,7 @@ def export_dataset(ctx: Context, req: ExportDatasetRequest) -> ExportDatasetResp
                 field="format",
             )
         fmt = ExportFormat(suffix)
-    model = dataset_model(obj, set())
+    model = dataset_model(ctx, obj, set())
     members: list[DatasetMember] = []
     after = -1
     while True:
@@ -204,7 +215,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         summary="One dataset with a page of its frozen members.",
         cli_name="dataset show",
         positional="dataset_id",
-        example="xdb dataset show dataset-deception-1a2b3c-v1 --limit 20",
+        example="xdb dataset show dataset-deception-174550-v1 --limit 20",
     ),
     Operation(
         name="export_dataset",
@@ -212,11 +223,10 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         request=ExportDatasetRequest,
         response=ExportDatasetResponse,
         handler=export_dataset,
-        readonly=True,
+        readonly=False,  # it changes no row, but writes a file where xdb runs
         summary="Write a dataset as JSON lines or parquet for a training script.",
         cli_name="dataset export",
         positional="dataset_id",
-        example="xdb dataset export dataset-deception-1a2b3c-v1 --path train.parquet",
-        agent_tool=False,  # it writes a file where xdb runs
+        example="xdb dataset export dataset-deception-174550-v1 --path train.parquet",
     ),
 )

@@ -250,6 +250,10 @@ def build_dataset(ctx: Context, req: BuildDatasetRequest) -> BuildDatasetRespons
     for m in members:  # which stored exemplar, if any, gave the label (a reference only)
         m["label_exemplar_id"] = None
     _link_exemplars(ctx, members, target)
+    # Each frozen copy keeps its episode's access policy (store/access.py's views).
+    policies = ctx.store.episode_policies([e.seq for e in positives + negatives])
+    for m, e in zip(members, positives + negatives, strict=True):
+        m["access_policy_id"] = policies.get(e.seq)
     at = now_us()
 
     def make(version: int) -> LearningObject:

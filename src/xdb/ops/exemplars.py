@@ -92,10 +92,18 @@ def exemplars(ctx: Context, req: ExemplarsRequest) -> ExemplarsResponse:
         at, key = cursor.decode(req.page.cursor, digest, "page.cursor")
         after = (int(at), str(key))
     size = req.page.page_size
-    rows, total = ctx.store.list_exemplars(
-        req.concept_id, req.episode_id, None if req.label is None else req.label.value, after,
-        size + 1,
-    )  # fmt: skip
+    label = None if req.label is None else req.label.value
+    if ctx.view.restricted:  # leave out exemplars of hidden concepts from the count too
+        every, _ = ctx.store.list_exemplars(req.concept_id, req.episode_id, label, None, 1 << 62)
+        shown = [r for r in every if ctx.view.visible(r.concept_id)]
+        total = len(shown)
+        if after is not None:
+            shown = [r for r in shown if (r.created_us, r.id) > after]
+        rows = shown[: size + 1]
+    else:
+        rows, total = ctx.store.list_exemplars(
+            req.concept_id, req.episode_id, label, after, size + 1
+        )
     more = len(rows) > size
     rows = rows[:size]
     protected = protected_exemplars(ctx)
@@ -121,8 +129,8 @@ def protected_exemplars(ctx: Context) -> set[str]:
 
 def remove_exemplar(ctx: Context, req: RemoveExemplarRequest) -> RemoveExemplarResponse:
     found = ctx.store.get_exemplar(req.exemplar_id)
-    if found is None or not ctx.view.visible(found.concept_id):
-        raise NotFound(f"unknown exemplar_id {req.exemplar_id!r}", field="exemplar_id")
+    if found is None or not ctx.view.visible(found.concept_id):  # gone already, or never was
+        return RemoveExemplarResponse(exemplar_id=req.exemplar_id, removed=False)
     if found.id in protected_exemplars(ctx):
         raise Conflict(
             f"exemplar_id: {found.id!r} is in a dataset a running training run reads; it can"
@@ -142,7 +150,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=add_exemplar,
         readonly=False,
         summary="Label an episode or a tick range as an example of a concept (an exemplar).",
-        example="xdb add-exemplar --concept-id Deception --label positive --episode-id ep-1",
+        example="xdb add-exemplar --concept-id Deception --label positive --episode-id episode-01h...",
     ),
     Operation(
         name="exemplars",
@@ -165,5 +173,6 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         positional="exemplar_id",
         example="xdb remove-exemplar exemplar-01h...",
         destructive=True,
+        idempotent=True,  # removing it again changes nothing
     ),
 )

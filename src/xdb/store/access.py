@@ -115,7 +115,8 @@ def views(ok: str, base: str) -> dict[str, str]:
         f" {readable('t.access_policy_id')}))"
     )
     # The learning harness's: an exemplar goes with its episode or every tick of its range,
-    # a bud's details with its tag, a dataset's members with the dataset.
+    # a bud's details with its tag, a dataset's member with the dataset and the policy its
+    # episode had when the dataset was built (a frozen copy stays as private as it was).
     out["exemplars"] = (
         f"SELECT x.* FROM {b}exemplars x WHERE {readable('x.access_policy_id')} AND"
         f" (x.episode_id IS NULL OR x.episode_id IN (SELECT id FROM {b}episodes WHERE"
@@ -129,8 +130,9 @@ def views(ok: str, base: str) -> dict[str, str]:
         f" {readable('g.access_policy_id')}))"
     )
     out["dataset_members"] = (
-        f"SELECT m.* FROM {b}dataset_members m WHERE m.dataset_id IN (SELECT id FROM"
-        f" {b}learning_objects o WHERE o.kind = 'dataset' AND {readable('o.access_policy_id')})"
+        f"SELECT m.* FROM {b}dataset_members m WHERE {readable('m.access_policy_id')} AND"
+        f" m.dataset_id IN (SELECT id FROM {b}learning_objects o WHERE o.kind = 'dataset' AND"
+        f" {readable('o.access_policy_id')})"
     )
     return out
 

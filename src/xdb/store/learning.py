@@ -42,6 +42,7 @@ CREATE TABLE dataset_members (
     exemplar_id TEXT NOT NULL,
     episode_id TEXT NOT NULL,
     body TEXT NOT NULL,
+    access_policy_id TEXT,
     PRIMARY KEY (dataset_id, position)
 )
 """
@@ -184,7 +185,7 @@ def add_members(
     many(
         conn,
         "INSERT INTO dataset_members (dataset_id, position, polarity, exemplar_id, episode_id,"
-        f" body) VALUES ({d.marks(6)})",
+        f" body, access_policy_id) VALUES ({d.marks(7)})",
         [
             (
                 dataset_id,
@@ -193,6 +194,7 @@ def add_members(
                 mem["exemplar_id"],
                 mem["episode_id"],
                 json.dumps(mem, ensure_ascii=False, sort_keys=True),
+                mem.get("access_policy_id"),
             )
             for i, mem in enumerate(members)
         ],
@@ -209,6 +211,16 @@ def members(
         (dataset_id, after, limit),
     ).fetchall()
     return [r[0] if isinstance(r[0], dict) else json.loads(r[0]) for r in rows]
+
+
+def member_counts(conn: Connection, d: Dialect, dataset_id: str) -> dict[str, int]:
+    """How many members of each polarity (of those the caller reads)."""
+    rows = conn.execute(
+        f"SELECT polarity, count(*) FROM dataset_members WHERE dataset_id = {d.mark}"
+        " GROUP BY polarity",
+        (dataset_id,),
+    ).fetchall()
+    return {r[0]: int(r[1]) for r in rows}
 
 
 def referenced_by_active_runs(conn: Connection, d: Dialect) -> set[str]:

@@ -176,6 +176,10 @@ class LearningMethods(GraphMethods):
         d = self._flavor.d
         return self._graph_read(lambda c: learning.members(c, d, dataset_id, after, limit))
 
+    def dataset_member_counts(self, dataset_id: str) -> dict[str, int]:
+        d = self._flavor.d
+        return self._graph_read(lambda c: learning.member_counts(c, d, dataset_id))
+
     def protected_datasets(self) -> set[str]:
         d = self._flavor.d
         return self._graph_read(lambda c: learning.referenced_by_active_runs(c, d))

@@ -438,6 +438,10 @@ class LearningStore(Protocol):
 
     def dataset_members(self, dataset_id: str, after: int, limit: int) -> list[dict[str, Any]]: ...
 
+    def dataset_member_counts(self, dataset_id: str) -> dict[str, int]:
+        """Members of each polarity, of those the current caller reads."""
+        ...
+
     def protected_datasets(self) -> set[str]: ...
 
 

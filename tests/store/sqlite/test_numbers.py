@@ -58,6 +58,11 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 13",
         *[f"ALTER TABLE {t} DROP COLUMN access_policy_id" for t in TABLES_WITH_POLICIES],
         "DELETE FROM schema_migrations WHERE version = 12",
+        # and version 14 (the learning harness)
+        "DROP TABLE exemplars",
+        "DROP TABLE learning_objects",
+        "DROP TABLE dataset_members",
+        "DELETE FROM schema_migrations WHERE version = 14",
     ):
         conn.execute(statement)
     conn.close()
@@ -80,4 +85,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 13  # this test's downgrade undoes versions 5 to 13
+    assert LATEST == 14  # this test's downgrade undoes versions 5 to 14
