@@ -261,11 +261,12 @@ class Sandbox:
                 db.tag(tag_name_or_id=bud, timestep_id=step.timestep_id)
                 if "promote-bud" in text:
                     db.set_bud_status(bud_tag_id=bud, status="training")
-            if "Deception" in text or "dataset-deception" in text or "trainrun-01h" in text:
-                if not db.search_episodes(concept_filters=[{"concept_id": "Deception"}]).episodes:
-                    for i in range(4):
-                        tags = [{"concept_id": "Deception", "score": 0.8}] if i % 2 else []
-                        db.add_episode(content=f"Said the refund was sent ({i})", concept_tags=tags)
+            wanted = "Deception" in text or "dataset-deception" in text or "trainrun-01h" in text
+            deception = [{"concept_id": "Deception"}]
+            if wanted and not db.search_episodes(concept_filters=deception).episodes:
+                for i in range(4):
+                    tags = [{"concept_id": "Deception", "score": 0.8}] if i % 2 else []
+                    db.add_episode(content=f"Said the refund was sent ({i})", concept_tags=tags)
             if (
                 "dataset-deception" in text or "trainrun-01h" in text
             ) and not db.datasets().datasets:

@@ -92,8 +92,8 @@ def learning_world(db: xdb.Database, made: dict[str, Any]) -> None:
         type="lens", concept_ids=["c/river"], dataset_ids=[made["secret_dataset"]],
         notes=SECRET, access_policy_id="private",
     ).training_run_id  # fmt: skip
-    db.record_artifact(kind="lens", training_run_id=made["secret_run"], checksum="sha256:" + "0" * 64,
-                       location=f"blob://{SECRET}")  # fmt: skip
+    db.record_artifact(kind="lens", training_run_id=made["secret_run"],
+                       checksum="sha256:" + "0" * 64, location=f"blob://{SECRET}")  # fmt: skip
     made["open_run"] = db.record_training_run(
         type="lens", concept_ids=["c/river"], dataset_ids=[made["open_dataset"]]
     ).training_run_id

@@ -150,7 +150,8 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=add_exemplar,
         readonly=False,
         summary="Label an episode or a tick range as an example of a concept (an exemplar).",
-        example="xdb add-exemplar --concept-id Deception --label positive --episode-id episode-01h...",
+        example="xdb add-exemplar --concept-id Deception --label positive"
+        " --episode-id episode-01h...",
     ),
     Operation(
         name="exemplars",
