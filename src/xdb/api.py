@@ -112,6 +112,7 @@ if TYPE_CHECKING:
         TagsResponse,
     )
     from xdb.models.policy import ConceptRules
+    from xdb.models.sync import SyncExportResponse, SyncImportResponse
     from xdb.models.usage import ConceptUsageSummaryResponse
     from xdb.ops.access import AssignAccessPolicyResponse, Edge, SetDefaultAccessPolicyResponse
     from xdb.ops.audit import (
@@ -1829,3 +1830,54 @@ class Operations:
         if older_than_days is not None:
             payload["older_than_days"] = older_than_days
         return cast("AuditPruneResponse", self.run(REGISTRY["audit.prune"], payload))
+
+    def sync_export(
+        self,
+        *,
+        path: str,
+        to: str | None = None,
+        disclosure_policy_id: str | None = None,
+        treaty_id: str | None = None,
+        kinds: Sequence[str] | None = None,
+        notes: str | None = None,
+    ) -> SyncExportResponse:
+        """Write a content-addressed sync bundle (a manifest and one file per object, named by its
+        SHA-256) of the learning harness's objects: candidate concepts, exemplars, datasets,
+        training runs and artifacts. Objects under an access policy that does not allow export are
+        left out, and with a receiving tribe's disclosure policy (or treaty) so is every object
+        about a concept it may not see.
+
+        Args:
+            path: The bundle's directory (made; must be empty if it exists). Required.
+            to: Who it is for, e.g. tribeA-repo. Default: None.
+            disclosure_policy_id: The receiving tribe's disclosure policy: what it may see. Default:
+                None.
+            treaty_id: Or the treaty whose disclosure policy applies. Default: None.
+            kinds: Only these kinds (default all): candidate_concept, exemplar, dataset,
+                training_run, artifact Default: None.
+            notes: Default: None.
+        """
+        payload: dict[str, Any] = {"path": path}
+        if to is not None:
+            payload["to"] = to
+        if disclosure_policy_id is not None:
+            payload["disclosure_policy_id"] = disclosure_policy_id
+        if treaty_id is not None:
+            payload["treaty_id"] = treaty_id
+        if kinds is not None:
+            payload["kinds"] = kinds
+        if notes is not None:
+            payload["notes"] = notes
+        return cast("SyncExportResponse", self.run(REGISTRY["sync.export"], payload))
+
+    def sync_import(self, path: str) -> SyncImportResponse:
+        """Merge a sync bundle into this database: every object's hash is verified first (a bundle
+        that fails is refused whole), then each is added unless stored already; importing twice
+        changes nothing. An object stored with other content (a candidate concept whose definition
+        diverges) is reported as a conflict, never overwritten.
+
+        Args:
+            path: The bundle's directory. Required.
+        """
+        payload: dict[str, Any] = {"path": path}
+        return cast("SyncImportResponse", self.run(REGISTRY["sync.import"], payload))

@@ -587,6 +587,8 @@ WRITERS = {
     "remove-exemplar": ["x"],
     "build-dataset": ["x"],
     "dataset export": ["x", "--path", "x.jsonl"],
+    "sync export": ["bundle"],
+    "sync import": ["bundle"],
     "record-training-run": ["--type", "lens", "--concept-ids", "c"],
     "record-artifact": [
         "--kind",

@@ -26,7 +26,9 @@ def test_every_capability_module_is_in_the_catalog() -> None:
 def test_the_listing_is_the_catalogs_order_grouped() -> None:
     assert operations() == list(OPERATIONS)
     groups = [op.group for op in operations()]
-    assert groups == sorted(groups, key=["xdb", "experience", "memcp", "policy", "audit"].index)
+    assert groups == sorted(
+        groups, key=["xdb", "experience", "memcp", "policy", "audit", "sync"].index
+    )
     assert len(REGISTRY) == len(OPERATIONS)  # no key listed twice
 
 

@@ -376,6 +376,9 @@ _DATASET_HELP = """Show a concept dataset with its frozen members, or export it 
 
 cli.add_command(_subcommand_group("keys", _KEYS_HELP, as_auditor=False))
 cli.add_command(_subcommand_group("dataset", _DATASET_HELP, as_auditor=False))
+_SYNC_HELP = """Share what this database learned with a tribe: 'xdb sync export DIR' writes a
+content-addressed bundle, 'xdb sync import DIR' verifies and merges one (docs/learning.md)."""
+cli.add_command(_subcommand_group("sync", _SYNC_HELP, as_auditor=False))
 
 
 # --------------------------------------------------------------------------- hand-written commands

@@ -28,6 +28,7 @@ from xdb.ops import (
     promotion,
     search,
     status,
+    sync,
     training,
     usage,
 )
@@ -52,4 +53,5 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *policy.OPERATIONS,
     *access.OPERATIONS,
     *audit.OPERATIONS,
+    *sync.OPERATIONS,
 )

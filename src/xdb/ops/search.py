@@ -82,7 +82,12 @@ def hit(stored: StoredEpisode, score: float) -> EpisodeHit:
 def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesResponse:
     flt = episode_filter(req)
     sort = req.sort
-    present = [f.concept_id for f in req.concept_filters if f.polarity is Polarity.PRESENT]
+    # Ranked by concept: the tags asked for (a filter on labels alone ranks nothing).
+    present = [
+        f.concept_id
+        for f in req.concept_filters
+        if f.polarity is Polarity.PRESENT and f.role is not FilterRole.EXEMPLAR_LABEL
+    ]
     text = (req.text_query or "").strip() or None
     relevance = sort.by is SortBy.RELEVANCE and bool(text or present)
     # How long the first page waited is no part of what the pages are.

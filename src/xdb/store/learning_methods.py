@@ -10,7 +10,7 @@ from typing import Any
 from xdb.errors import NotFound
 from xdb.models.log import Tag
 from xdb.store import concepts as concept_sql
-from xdb.store import exemplars, learning, rows, tagging
+from xdb.store import exemplars, learning, rows, sync_merge, tagging
 from xdb.store.exemplars import ExemplarRow
 from xdb.store.graph_edges import CONCEPT_NODE, EDGE_COLUMNS
 from xdb.store.graph_methods import GraphMethods
@@ -183,3 +183,8 @@ class LearningMethods(GraphMethods):
     def protected_datasets(self) -> set[str]:
         d = self._flavor.d
         return self._graph_read(lambda c: learning.referenced_by_active_runs(c, d))
+
+    def sync_merge(self, objects: list[dict[str, Any]], at_us: int, by: str) -> dict[str, Any]:
+        """Merge a verified sync bundle's objects, all in one transaction."""
+        d = self._flavor.d
+        return self._graph_write(lambda c: sync_merge.merge(c, d, objects, at_us, by))

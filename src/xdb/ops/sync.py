@@ -1,0 +1,267 @@
+"""Tribe sync: what a database learned, out as a content-addressed bundle and into another.
+
+A bundle is a directory: ``manifest.json`` (the SyncManifest: id, from, to, timestamp, the
+policy applied, and each object's kind, id and SHA-256) and ``objects/<sha256>.json``, each
+object as canonical JSON (sorted keys, no spaces, UTF-8) whose hash is its name. Import
+verifies every hash before it writes anything, then merges (``store/sync_merge.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from xdb.errors import InvalidRequest, NotFound, XdbError, path_error
+from xdb.models.common import Caller
+from xdb.models.sync import (
+    SYNC_KINDS,
+    SyncConflict,
+    SyncExportRequest,
+    SyncExportResponse,
+    SyncImportRequest,
+    SyncImportResponse,
+)
+from xdb.ops.registry import Context, Operation
+from xdb.policy.access import policy_named
+from xdb.policy.disclosure import Visibility
+from xdb.policy.load import visibility
+from xdb.timeutil import from_us, now_us
+
+FORMAT = "xdb-sync/1"
+ALL = 1 << 62
+
+
+def canonical(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _receiver(ctx: Context, req: SyncExportRequest) -> tuple[Visibility | None, str | None]:
+    """What the receiving tribe may see, and the disclosure policy applied (None: all)."""
+    objects = ctx.policy_objects
+    policy = req.disclosure_policy_id
+    if policy is not None and policy not in objects["disclosure_policy"]:
+        raise NotFound(
+            f"disclosure_policy_id: no disclosure policy {policy!r}", field="disclosure_policy_id"
+        )
+    if req.treaty_id is not None:
+        treaty = objects["treaty"].get(req.treaty_id)
+        if treaty is None:
+            raise NotFound(f"treaty_id: no treaty {req.treaty_id!r}", field="treaty_id")
+        policy = policy or treaty.disclosure_policy_id
+    if policy is None:
+        return None, None
+    receiver = Caller(
+        id=f"sync:{req.to or 'bundle'}", roles=("partner",), disclosure_policy_id=policy
+    )
+    return visibility(ctx.store, receiver, objects), policy
+
+
+def _gather(ctx: Context, req: SyncExportRequest) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    vis, _ = _receiver(ctx, req)
+    kinds = set(req.kinds or SYNC_KINDS)
+    unknown = kinds - set(SYNC_KINDS)
+    if unknown:
+        raise InvalidRequest(
+            f"kinds: {', '.join(sorted(unknown))} unknown; use {', '.join(SYNC_KINDS)}",
+            field="kinds",
+        )
+    left: dict[str, int] = {}
+
+    def leave(reason: str) -> None:
+        left[reason] = left.get(reason, 0) + 1
+
+    def shareable(policy_id: str | None) -> bool:
+        try:
+            ok = policy_named(ctx.policy_objects, policy_id, "access_policy_id").allow_export
+        except XdbError:
+            ok = False
+        if not ok:
+            leave("access policy does not allow export")
+        return ok
+
+    def seen(concept: str | None, candidate: bool = False) -> bool:
+        ok = vis is None or concept is None or vis.visible(concept, candidate)
+        if not ok:
+            leave("the receiver's disclosure policy hides its concept")
+        return ok
+
+    out: list[dict[str, Any]] = []
+    if "candidate_concept" in kinds:
+        for tag in ctx.store.list_tags("bud", None):
+            if seen(tag.name, True):
+                from xdb.ops.buds import details
+
+                status = (tag.bud_status or "collecting").__str__()
+                bud = {"description": tag.description, "status": status,
+                       "details": details(ctx, tag).body}  # fmt: skip
+                out.append({"kind": "candidate_concept", "id": tag.name, "body": bud})
+    if "exemplar" in kinds:
+        rows, _ = ctx.store.list_exemplars(None, None, None, None, ALL)
+        for row in rows:
+            if shareable(row.access_policy_id) and seen(row.concept_id):
+                fields = {k: v for k, v in vars(row).items() if k != "access_policy_id"}
+                out.append({"kind": "exemplar", "id": row.id, "body": fields})
+    runs: set[str] = set()
+    for kind in ("dataset", "training_run", "artifact"):
+        if kind not in kinds:
+            continue
+        found, _ = ctx.store.list_learning_objects(kind, {}, None, ALL)
+        for obj in found:
+            concepts = obj.body.get("concept_ids") or [obj.concept_id]
+            if not shareable(obj.access_policy_id) or not all(seen(c) for c in concepts):
+                continue
+            if kind == "training_run":
+                runs.add(obj.id)
+            if kind == "artifact" and obj.series not in runs and "training_run" in kinds:
+                leave("its training run is not in the bundle")
+                continue
+            body: dict[str, Any] = {
+                "series": obj.series, "version": obj.version, "concept_id": obj.concept_id,
+                "status": obj.status, "body": obj.body, "created_us": obj.created_us,
+                "created_by": obj.created_by,
+            }  # fmt: skip
+            if kind == "dataset":
+                body["members"] = _members(ctx, obj.id, vis, shareable)
+            out.append({"kind": kind, "id": obj.id, "body": body})
+    return out, left
+
+
+def _members(ctx: Context, dataset_id: str, vis: Visibility | None, shareable: Any) -> list[Any]:
+    kept: list[dict[str, Any]] = []
+    after = -1
+    while page := ctx.store.dataset_members(dataset_id, after, 5000):
+        after += len(page)
+        for m in page:
+            if not shareable(m.get("access_policy_id")):
+                continue
+            m = {k: v for k, v in m.items() if k != "access_policy_id"}
+            if vis is not None:
+                m["concept_tags"] = [t for t in m["concept_tags"] if vis.visible(t["concept_id"])]
+            kept.append(m)
+    return kept
+
+
+def sync_export(ctx: Context, req: SyncExportRequest) -> SyncExportResponse:
+    objects, left = _gather(ctx, req)
+    _, policy = _receiver(ctx, req)
+    root = Path(req.path).expanduser()
+    at = now_us()
+    bundle_id = f"sync-{req.to or 'bundle'}-{from_us(at).strftime('%Y%m%dT%H%M%S%fZ')}"
+    entries = []
+    try:
+        if root.exists() and any(root.iterdir()):
+            raise InvalidRequest(
+                f"path: {req.path!r} is not empty; give a new directory", field="path"
+            )
+        (root / "objects").mkdir(parents=True, exist_ok=True)
+        for obj in objects:
+            data = canonical(obj)
+            digest = hashlib.sha256(data).hexdigest()
+            (root / "objects" / f"{digest}.json").write_bytes(data)
+            entries.append({"kind": obj["kind"], "id": obj["id"], "sha256": digest})
+        manifest = {
+            "format": FORMAT, "id": bundle_id, "from": ctx.caller.id, "to": req.to,
+            "timestamp": from_us(at).isoformat(), "policy_applied": policy, "notes": req.notes,
+            "object_ids": [e["id"] for e in entries], "objects": entries,
+        }  # fmt: skip
+        (root / "manifest.json").write_bytes(canonical(manifest))  # last: a bundle is whole
+    except OSError as exc:
+        raise path_error("path", req.path, exc) from None
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[e["kind"]] = counts.get(e["kind"], 0) + 1
+    return SyncExportResponse(bundle_id=bundle_id, path=str(root), objects=counts, left_out=left)
+
+
+def _refuse(message: str) -> InvalidRequest:
+    return InvalidRequest(f"path: {message}; nothing was imported", field="path")
+
+
+def read_bundle(path: str) -> tuple[str, list[dict[str, Any]]]:
+    """The bundle's id and its objects, each verified against its hash."""
+    root = Path(path).expanduser()
+    try:
+        manifest = json.loads((root / "manifest.json").read_bytes())
+    except FileNotFoundError:
+        raise _refuse(f"no manifest.json in {path!r} (give the bundle's directory)") from None
+    except (ValueError, UnicodeDecodeError):
+        raise _refuse("manifest.json is not valid JSON") from None
+    except OSError as exc:
+        raise path_error("path", path, exc) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise _refuse(f"manifest.json is not an {FORMAT} manifest")
+    objects = []
+    for entry in manifest.get("objects") or []:
+        digest = str(entry.get("sha256", ""))
+        file = root / "objects" / f"{digest}.json"
+        try:
+            data = file.read_bytes()
+        except OSError:
+            raise _refuse(f"object {entry.get('id')!r} ({digest}.json) is missing") from None
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != digest:
+            raise _refuse(f"object {entry.get('id')!r} does not match its hash (it reads {actual})")
+        obj = json.loads(data)
+        if (
+            obj.get("kind") not in SYNC_KINDS
+            or obj.get("kind") != entry.get("kind")
+            or obj.get("id") != entry.get("id")
+        ):
+            raise _refuse(
+                f"object {digest}.json is not the {entry.get('kind')} {entry.get('id')!r} the"
+                " manifest lists"
+            )
+        objects.append(obj)
+    order = {k: i for i, k in enumerate(SYNC_KINDS)}
+    objects.sort(key=lambda o: order[o["kind"]])
+    return str(manifest.get("id")), objects
+
+
+def sync_import(ctx: Context, req: SyncImportRequest) -> SyncImportResponse:
+    bundle_id, objects = read_bundle(req.path)
+    try:
+        report = ctx.store.sync_merge(objects, now_us(), ctx.caller.id)
+    except (KeyError, TypeError, ValueError) as exc:  # a well-hashed object of a bad shape
+        raise _refuse(f"an object is malformed ({exc})") from None
+    return SyncImportResponse(
+        bundle_id=bundle_id,
+        verified=len(objects),
+        imported=report["imported"],
+        unchanged=report["unchanged"],
+        conflicts=[SyncConflict(**c) for c in report["conflicts"]],
+    )
+
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    Operation(
+        name="export",
+        group="sync",
+        request=SyncExportRequest,
+        response=SyncExportResponse,
+        handler=sync_export,
+        readonly=False,  # it changes no row, but writes files where xdb runs
+        summary="Write a content-addressed sync bundle of what this database learned.",
+        cli_name="sync export",
+        method="sync_export",
+        positional="path",
+        example="xdb sync export bundle-tribeA --to tribeA-repo",
+        agent_tool=False,
+    ),
+    Operation(
+        name="import",
+        group="sync",
+        request=SyncImportRequest,
+        response=SyncImportResponse,
+        handler=sync_import,
+        readonly=False,
+        summary="Merge a sync bundle: hashes verified, idempotent, conflicts reported.",
+        cli_name="sync import",
+        method="sync_import",
+        positional="path",
+        example="xdb sync import bundle-tribeA",
+        idempotent=True,
+        agent_tool=False,
+    ),
+)
