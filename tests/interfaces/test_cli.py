@@ -188,7 +188,7 @@ def test_query_filters_paging_and_jsonl(db: Path) -> None:
         (["nosuchcommand"], ["nosuchcommand"]),
         (
             ["mcp", "--toolsets", "xdb,nope"],
-            ["toolsets", "nope", "known: audit, experience, memcp, policy, xdb"],
+            ["toolsets", "nope", "known: audit, experience, memcp, policy, sync, xdb"],
         ),
         (["import", "missing.jsonl"], ["missing.jsonl"]),
         (["record-batch", "--file", "-", "--timesteps", "[]"], ["timesteps", "not both"]),
@@ -261,9 +261,10 @@ def test_export_import_round_trip_loses_nothing(db: Path, tmp_path: Path) -> Non
     populate(db)
     dump = tmp_path / "dump.jsonl"
     counts = ok(db, "export", str(dump))
-    # populate() ends event e1, and an ended event becomes an episode.
+    # populate() ends event e1, and an ended event becomes an episode; its bud's details
+    # are a learning object.
     expected = {"session": 2, "tag": 4, "timestep": 4, "tag_application": 4, "comment": 4}
-    assert counts == {**expected, "episode": 1}
+    assert counts == {**expected, "learning_object": 1, "episode": 1}
     first = [json.loads(line) for line in dump.read_text().splitlines()]
     assert first == export(db)  # the file and stdout say the same
     assert first[0] == {"kind": "xdb-export", "version": 1}

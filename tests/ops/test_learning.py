@@ -178,17 +178,19 @@ def test_sync_round_trip_is_equal_by_hash_idempotent_and_reports_conflicts(
         run = db.record_training_run(type="lens", concept_ids=[LIE], dataset_ids=[built.dataset_id])
         db.record_artifact(kind="lens", training_run_id=run.training_run_id, location="blob://l",
                            checksum="sha256:" + "a" * 64)  # fmt: skip
+        decision = db.add_node(node_type="Decision", name="ask again").node_id
+        db.link(src=decision, dst=ids[0])
         out = db.sync_export(path=str(tmp_path / "bundle"), to="tribeA")
     assert out.objects == {"candidate_concept": 2, "exemplar": 1, "dataset": 1,
-                           "training_run": 1, "artifact": 1}  # fmt: skip
+                           "training_run": 1, "artifact": 1, "graph_fragment": 1}  # fmt: skip
     with xdb.connect(target, embedder="hash") as other:
         other.create_tag(name="clash", tag_type="bud", description="ours")
         first = other.sync_import(path=str(tmp_path / "bundle"))
         assert first.imported == {"candidate_concept": 1, "exemplar": 1, "dataset": 1,
-                                  "training_run": 1, "artifact": 1}  # fmt: skip
+                                  "training_run": 1, "artifact": 1, "graph_fragment": 1}  # fmt: skip
         assert [(c.kind, c.id) for c in first.conflicts] == [("candidate_concept", "clash")]
         again = other.sync_import(path=str(tmp_path / "bundle"))
-        assert again.imported == {} and again.unchanged == 5 and len(again.conflicts) == 1
+        assert again.imported == {} and again.unchanged == 6 and len(again.conflicts) == 1
         copy = other.sync_export(path=str(tmp_path / "copy"), kinds=["dataset", "training_run"])
     names = {p.name for p in (tmp_path / "bundle" / "objects").iterdir()}
     assert {p.name for p in (tmp_path / "copy" / "objects").iterdir()} <= names
@@ -220,3 +222,32 @@ def test_a_receivers_disclosure_policy_leaves_hidden_concepts_out(tmp_path: Path
         out = db.sync_export(path=str(tmp_path / "b"), disclosure_policy_id="only-x")
     assert out.objects == {"training_run": 1}
     assert out.left_out == {"the receiver's disclosure policy hides its concept": 1}
+
+
+def test_an_export_carries_what_was_learned_to_the_other_store(target: str, tmp_path: Path) -> None:
+    with xdb.connect(tmp_path / "from.sqlite3", embedder="hash", session_id="s") as db:
+        ids = corpus(db, 6)
+        db.record(event_type="output", content="tok")
+        db.create_tag(name="hunch", tag_type="bud", relations={LIE: "overlaps"})
+        db.add_exemplar(concept_id=LIE, label="positive", episode_id=ids[1], notes="kept")
+        db.add_exemplar(concept_id=LIE, label="negative", tick_range={"start": 1, "end": 1})
+        built = db.build_dataset(target_concept_id=LIE, sampling={"balance": "skewed"})
+        db.record_training_run(type="lens", concept_ids=[LIE], dataset_ids=[built.dataset_id])
+        records = list(db.export_records())
+        before = (
+            [(e.id, e.notes) for e in db.exemplars(page={"page_size": 100}).exemplars],
+            members(db, built.dataset_id),
+            db.buds().buds[0].related_concepts,
+        )
+    with xdb.connect(target, embedder="hash") as other:
+        other.import_records(records)
+        other.import_records(records)  # again: nothing more
+        after = (
+            [(e.id, e.notes) for e in other.exemplars(page={"page_size": 100}).exemplars],
+            members(other, built.dataset_id),
+            other.buds().buds[0].related_concepts,
+        )
+        assert after == before
+        assert other.training_runs().total_count == 1
+        labels = other.get_episode_detail(episode_id=ids[1]).episode.labels
+        assert [(lb.concept_id, lb.label) for lb in labels] == [(LIE, "positive")]

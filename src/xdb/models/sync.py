@@ -6,17 +6,25 @@ from pydantic import BaseModel, Field
 
 from xdb.models.common import Model, NonEmpty
 
-SYNC_KINDS = ("candidate_concept", "exemplar", "dataset", "training_run", "artifact")
+SYNC_KINDS = (
+    "candidate_concept",
+    "exemplar",
+    "dataset",
+    "training_run",
+    "artifact",
+    "graph_fragment",
+)
 
 
 class SyncExportRequest(Model):
     """Write a content-addressed sync bundle (a manifest and one file per object, named by
     its SHA-256) of the learning harness's objects: candidate concepts, exemplars, datasets,
-    training runs and artifacts. Objects under an access policy that does not allow export
-    are left out, and with a receiving tribe's disclosure policy (or treaty) so is every
-    object about a concept it may not see."""
+    training runs, artifacts and graph fragments (a Decision or Tool node with its edges).
+    Objects under an access policy that does not allow export are left out, and with a
+    receiving tribe's disclosure policy (or treaty) so is every object about a concept it
+    may not see."""
 
-    path: NonEmpty = Field(description="The bundle's directory (made; must be empty if it exists).")
+    path: NonEmpty = Field(description="The bundle's directory (made; empty if it exists).")
     to: str | None = Field(default=None, description="Who it is for, e.g. tribeA-repo.")
     disclosure_policy_id: str | None = Field(
         default=None, description="The receiving tribe's disclosure policy: what it may see."

@@ -27,6 +27,7 @@ from xdb.ops.registry import Context, Operation
 from xdb.policy.access import policy_named
 from xdb.policy.disclosure import Visibility
 from xdb.policy.load import visibility
+from xdb.store.graph_edges import CONCEPT_NODE
 from xdb.timeutil import from_us, now_us
 
 FORMAT = "xdb-sync/1"
@@ -125,7 +126,18 @@ def _gather(ctx: Context, req: SyncExportRequest) -> tuple[list[dict[str, Any]],
             if kind == "dataset":
                 body["members"] = _members(ctx, obj.id, vis, shareable)
             out.append({"kind": kind, "id": obj.id, "body": body})
+    if "graph_fragment" in kinds:
+        for fragment in ctx.store.graph_fragments():
+            edges = fragment["edges"]
+            if vis is not None:  # an edge to a concept the receiver may not see stays here
+                edges = [e for e in edges if all(_node_seen(vis, x) for x in (e["src"], e["dst"]))]
+            body = {"node": fragment["node"], "edges": edges}
+            out.append({"kind": "graph_fragment", "id": fragment["node"]["id"], "body": body})
     return out, left
+
+
+def _node_seen(vis: Visibility, node: str) -> bool:
+    return not node.startswith(CONCEPT_NODE) or vis.visible(node[len(CONCEPT_NODE) :])
 
 
 def _members(ctx: Context, dataset_id: str, vis: Visibility | None, shareable: Any) -> list[Any]:

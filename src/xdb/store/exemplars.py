@@ -120,6 +120,22 @@ def of_episode_labels(
     ]
 
 
+def not_stored(conn: Connection, d: Dialect, rows: Sequence[ExemplarRow]) -> list[ExemplarRow]:
+    """``rows`` less those whose episode, concept and label an exemplar has already (an
+    import brings an episode's exemplars before the episode)."""
+    if not rows:
+        return []
+    params: list[Any] = []
+    cond = d.one_of("episode_id", sorted({r.episode_id for r in rows if r.episode_id}), params)
+    stored = {
+        (e, c, lb)
+        for e, c, lb in conn.execute(
+            f"SELECT episode_id, concept_id, label FROM exemplars WHERE {cond}", params
+        ).fetchall()
+    }
+    return [r for r in rows if (r.episode_id, r.concept_id, r.label) not in stored]
+
+
 def insert(conn: Connection, d: Dialect, rows: Sequence[ExemplarRow]) -> None:
     if rows:
         many(

@@ -10,7 +10,7 @@ from typing import Any
 from xdb.errors import NotFound
 from xdb.models.log import Tag
 from xdb.store import concepts as concept_sql
-from xdb.store import exemplars, learning, rows, sync_merge, tagging
+from xdb.store import exemplars, graph_transfer, learning, rows, sync_merge, tagging
 from xdb.store.exemplars import ExemplarRow
 from xdb.store.graph_edges import CONCEPT_NODE, EDGE_COLUMNS
 from xdb.store.graph_methods import GraphMethods
@@ -188,3 +188,26 @@ class LearningMethods(GraphMethods):
         """Merge a verified sync bundle's objects, all in one transaction."""
         d = self._flavor.d
         return self._graph_write(lambda c: sync_merge.merge(c, d, objects, at_us, by))
+
+    def graph_fragments(self) -> list[dict[str, Any]]:
+        """Each Decision or Tool node's record with the records of the stored edges that
+        touch it (``graph_node`` and ``graph_edge`` export records): the session graph
+        fragments a sync bundle carries."""
+
+        def read(c: Any) -> list[dict[str, Any]]:
+            found = graph_transfer.export_records(c.execute)
+            kept = [r for r in found if r["kind"] in ("graph_node", "graph_edge")]
+            nodes = [r for r in kept if r["kind"] == "graph_node"]
+            return [
+                {
+                    "node": n,
+                    "edges": [
+                        e
+                        for e in kept
+                        if e["kind"] == "graph_edge" and n["id"] in (e["src"], e["dst"])
+                    ],
+                }
+                for n in nodes
+            ]
+
+        return self._graph_read(read)

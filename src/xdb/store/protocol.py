@@ -444,6 +444,10 @@ class LearningStore(Protocol):
 
     def protected_datasets(self) -> set[str]: ...
 
+    def graph_fragments(self) -> list[dict[str, Any]]:
+        """Each Decision or Tool node with the stored edges touching it, as export records."""
+        ...
+
     def sync_merge(self, objects: list[dict[str, Any]], at_us: int, by: str) -> dict[str, Any]:
         """Merge a verified sync bundle's objects in one transaction (store/sync_merge.py)."""
         ...

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
@@ -28,7 +29,7 @@ from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest, Provenance
 from xdb.models.log import Comment, TagApplication
-from xdb.store import access, policy_objects, rows
+from xdb.store import access, learning_transfer, policy_objects, rows
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import NewEpisode
@@ -38,6 +39,11 @@ from xdb.timeutil import as_utc, from_us, now_us, to_us
 POLICY_KINDS: dict[str, Callable[[Any, Dialect, dict[str, Any], int], int]] = {
     "policy_object": policy_objects.import_record,
     "access": access.import_record,
+    # (the learning harness's rows come before the episodes; imported the same way)
+    **{
+        kind: partial(learning_transfer.import_record, kind=kind)
+        for kind in learning_transfer.KINDS
+    },
 }
 
 FORMAT = "xdb-export"
@@ -74,6 +80,7 @@ def export_records(
     timestep_columns: str,
     episode_columns: str,
     sessions: str = "sessions",
+    restricted: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """Every stored object as a record, in a restorable order: ``read`` runs a query in the
     export's one snapshot; ``order`` is the column keeping sessions, tags, applications and
@@ -107,6 +114,8 @@ def export_records(
         f" created_us, updated_us, created_by FROM comments ORDER BY {order}"
     ):
         yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
+    # Before the episodes: an episode's import then finds its labels' exemplars.
+    yield from learning_transfer.export_records(read, restricted)
     for row in read(f"SELECT {episode_columns} FROM episodes ORDER BY seq"):
         yield episode_record(rows.episode(row).episode)
 

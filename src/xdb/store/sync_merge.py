@@ -122,11 +122,26 @@ def _object(kind: str) -> Any:
     return merge_one
 
 
+def _fragment(
+    conn: Connection, d: Dialect, key: str, body: dict[str, Any], at: int, by: str
+) -> str:
+    """A node and its edges: each added unless stored (an edge to what is not here is kept
+    as a link waiting for it, as an import keeps it)."""
+    from xdb.store.graph_transfer import GraphImport
+
+    graph = GraphImport(conn, d)
+    added = graph.add("graph_node", body["node"], 0)
+    for edge in body.get("edges", []):
+        added += graph.add("graph_edge", edge, 0)
+    return "new" if added else "same"
+
+
 _MERGERS = {
     "candidate_concept": _bud,
     "exemplar": _exemplar,
     "dataset": _object("dataset"),
     "training_run": _object("training_run"),
     "artifact": _object("artifact"),
+    "graph_fragment": _fragment,
 }
 KINDS = tuple(_MERGERS)

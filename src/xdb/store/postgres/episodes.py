@@ -103,7 +103,7 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         for ep in eps
         for e in exemplars.of_episode_labels(ep.id, ep.labels, ep.created_us, ep.created_by)
     ]
-    exemplars.insert(conn, POSTGRES, made)
+    exemplars.insert(conn, POSTGRES, exemplars.not_stored(conn, POSTGRES, made))
     for ep in eps:
         if ep.access_policy_id is not None:
             access.assign(conn, POSTGRES, "episode", [(ep.id,)], ep.access_policy_id)

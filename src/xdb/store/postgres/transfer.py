@@ -48,7 +48,11 @@ def export_records(conn: Conn, restricted: bool = False) -> Iterator[dict[str, A
     """Call inside a snapshot transaction. ``restricted``: ``conn`` reads through a caller's
     views, and the export leaves out the policy objects and the objects' policies."""
     yield from records.export_records(
-        lambda sql: _stream(conn, sql), "pos", TIMESTEP_COLUMNS, episodes.COLUMNS
+        lambda sql: _stream(conn, sql),
+        "pos",
+        TIMESTEP_COLUMNS,
+        episodes.COLUMNS,
+        restricted=restricted,
     )
     # Text sorted bytewise, as SQLite sorts it: an export lists them alike from either store.
     yield from graph_transfer.export_records(lambda sql: _stream(conn, sql), ' COLLATE "C"')

@@ -49,7 +49,7 @@ def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
         [(lb["concept_id"], seq, lb["label"], lb["confidence"]) for lb in ep.labels],
     )
     made = exemplars.of_episode_labels(ep.id, ep.labels, ep.created_us, ep.created_by)
-    exemplars.insert(conn, SQLITE, made)
+    exemplars.insert(conn, SQLITE, exemplars.not_stored(conn, SQLITE, made))
     conn.execute(
         "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,'')",
         (seq, ep.summary, ep.content),

@@ -39,7 +39,7 @@ def export_records(conn: sqlite3.Connection, restricted: bool = False) -> Iterat
     conn.execute("BEGIN")  # one snapshot for the whole export
     try:
         yield from records.export_records(
-            conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS, _SESSIONS
+            conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS, _SESSIONS, restricted
         )
         yield from graph_transfer.export_records(conn.execute)  # SQLite sorts text bytewise
         if not restricted:
