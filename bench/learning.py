@@ -54,7 +54,8 @@ def bench_datasets(path: Path, n: int, runs: int) -> None:
         def ours(i: int) -> None:
             made = db.build_dataset(
                 target_concept_id=concepts[i], max_positive=500, max_negative=500,
-                sampling={"balance": "balanced", "random_seed": i}, name=f"bench-{i}-{time.time_ns()}",
+                sampling={"balance": "balanced", "random_seed": i},
+                name=f"bench-{i}-{time.time_ns()}",
             )  # fmt: skip
             assert len(made.positive_exemplar_ids) == len(made.negative_exemplar_ids) == 500
 

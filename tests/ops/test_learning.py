@@ -187,7 +187,8 @@ def test_sync_round_trip_is_equal_by_hash_idempotent_and_reports_conflicts(
         other.create_tag(name="clash", tag_type="bud", description="ours")
         first = other.sync_import(path=str(tmp_path / "bundle"))
         assert first.imported == {"candidate_concept": 1, "exemplar": 1, "dataset": 1,
-                                  "training_run": 1, "artifact": 1, "graph_fragment": 1}  # fmt: skip
+                                  "training_run": 1, "artifact": 1,
+                                  "graph_fragment": 1}  # fmt: skip
         assert [(c.kind, c.id) for c in first.conflicts] == [("candidate_concept", "clash")]
         again = other.sync_import(path=str(tmp_path / "bundle"))
         assert again.imported == {} and again.unchanged == 6 and len(again.conflicts) == 1
