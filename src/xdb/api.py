@@ -1843,18 +1843,18 @@ class Operations:
     ) -> SyncExportResponse:
         """Write a content-addressed sync bundle (a manifest and one file per object, named by its
         SHA-256) of the learning harness's objects: candidate concepts, exemplars, datasets,
-        training runs and artifacts. Objects under an access policy that does not allow export are
-        left out, and with a receiving tribe's disclosure policy (or treaty) so is every object
-        about a concept it may not see.
+        training runs, artifacts and graph fragments (a Decision or Tool node with its edges).
+        Objects under an access policy that does not allow export are left out, and with a receiving
+        tribe's disclosure policy (or treaty) so is every object about a concept it may not see.
 
         Args:
-            path: The bundle's directory (made; must be empty if it exists). Required.
+            path: The bundle's directory (made; empty if it exists). Required.
             to: Who it is for, e.g. tribeA-repo. Default: None.
             disclosure_policy_id: The receiving tribe's disclosure policy: what it may see. Default:
                 None.
             treaty_id: Or the treaty whose disclosure policy applies. Default: None.
             kinds: Only these kinds (default all): candidate_concept, exemplar, dataset,
-                training_run, artifact Default: None.
+                training_run, artifact, graph_fragment Default: None.
             notes: Default: None.
         """
         payload: dict[str, Any] = {"path": path}

@@ -252,3 +252,27 @@ def test_an_export_carries_what_was_learned_to_the_other_store(target: str, tmp_
         assert other.training_runs().total_count == 1
         labels = other.get_episode_detail(episode_id=ids[1]).episode.labels
         assert [(lb.concept_id, lb.label) for lb in labels] == [(LIE, "positive")]
+
+
+def test_an_exported_dataset_reads_back_with_pyarrow(target: str, tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    with xdb.connect(target, embedder="hash") as db:
+        corpus(db, 12)
+        own = db.add_episode(
+            content="a lie of its own", concept_tags=[{"concept_id": LIE, "score": 0.9}]
+        )
+        db.add_exemplar(concept_id=LIE, label="positive", episode_id=own.episode_id,
+                        label_source="human", confidence=0.6)  # fmt: skip
+        made = db.build_dataset(target_concept_id=LIE, sampling={"balance": "skewed"})
+        written = db.export_dataset(dataset_id=made.dataset_id, path=str(tmp_path / "d.parquet"))
+        frozen = db.dataset(dataset_id=made.dataset_id, limit=1000).members
+    rows = pq.read_table(written.path).to_pylist()
+    assert written.rows == len(rows) == len(frozen)
+    assert [(r["episode_id"], r["label"], r["text"]) for r in rows] == [
+        (m.episode_id, m.polarity, m.text) for m in frozen
+    ]
+    assert {r["label_value"] for r in rows} == {0, 1}
+    human = [r for r in rows if r["label_source"] == "human"]
+    assert len(human) == 1 and human[0]["confidence"] == 0.6
+    assert json.loads(human[0]["provenance"])["episode_id"] == human[0]["episode_id"]

@@ -27,6 +27,7 @@ from xdb.models.learning import (
 )
 from xdb.ops import cursor
 from xdb.ops.datasets import build_dataset
+from xdb.ops.pages import made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import policy_named
 from xdb.store.learning import LearningObject
@@ -81,26 +82,16 @@ def member_model(m: dict[str, Any]) -> DatasetMember:
 
 
 def datasets(ctx: Context, req: DatasetsRequest) -> DatasetsResponse:
-    digest = cursor.digest(req.model_dump(mode="json", exclude={"page"}))
-    after = None
-    if req.page.cursor is not None:
-        at, key = cursor.decode(req.page.cursor, digest, "page.cursor")
-        after = (int(at), str(key))
-    size = req.page.page_size
     filters = {"concept_id": req.concept_id, "series": req.series}
-    if ctx.view.restricted:  # leave out datasets of hidden concepts from the count too
-        every, _ = ctx.store.list_learning_objects("dataset", filters, None, 1 << 62)
-        shown = [o for o in every if ctx.view.visible(o.concept_id or "")]
-        total = len(shown)
-        if after is not None:
-            shown = [o for o in shown if (o.created_us, o.id) > after]
-        found = shown[: size + 1]
-    else:
-        found, total = ctx.store.list_learning_objects("dataset", filters, after, size + 1)
-    more = len(found) > size
-    found = found[:size]
+
+    def fetch(after: tuple[int, str] | None, limit: int) -> tuple[list[LearningObject], int]:
+        return ctx.store.list_learning_objects("dataset", filters, after, limit)
+
+    found, total, nxt = made_order_page(
+        ctx, req.page, req.model_dump(mode="json", exclude={"page"}), fetch,
+        lambda o: o.concept_id or "",
+    )  # fmt: skip
     protected = ctx.store.protected_datasets()
-    nxt = cursor.encode([found[-1].created_us, found[-1].id], digest) if more and found else None
     return DatasetsResponse(
         datasets=[dataset_model(ctx, o, protected) for o in found],
         total_count=total,

@@ -26,7 +26,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from xdb.errors import InvalidRequest
-from xdb.models.episodes import FilterKind, FilterRole, Polarity
 from xdb.models.learning import (
     Balance,
     BuildDatasetRequest,
@@ -35,6 +34,7 @@ from xdb.models.learning import (
     LabelSource,
 )
 from xdb.ops.registry import Context
+from xdb.ops.search import concept_conditions
 from xdb.policy.access import check_create
 from xdb.store.learning import LearningObject
 from xdb.store.sqlbuild import chunks
@@ -45,20 +45,6 @@ from xdb.timeutil import now_us
 SOURCES = {s.value for s in LabelSource}
 FETCH = 256  # episodes read per round while drawing
 TEXT_LIMIT = 10_000_000  # a text filter's matches are read whole
-
-
-def _conditions(filters: DatasetFilters) -> list[ConceptCondition]:
-    return [
-        ConceptCondition(
-            f.concept_id,
-            f.min_score,
-            None if f.kind is FilterKind.ANY else f.kind.value,
-            f.polarity is Polarity.ABSENT,
-            f.role in (FilterRole.TAG, FilterRole.ANY),
-            f.role in (FilterRole.EXEMPLAR_LABEL, FilterRole.ANY),
-        )
-        for f in filters.concept_filters
-    ]
 
 
 def candidates(
@@ -76,7 +62,7 @@ def candidates(
             return sorted(set(tagged) | set(labelled))
         absent = ConceptCondition(target, 0.0, None, True, True, True)
         return sorted(ctx.store.episode_seqs(EpisodeFilter(concepts=[absent])))
-    flt = EpisodeFilter(concepts=_conditions(filters))
+    flt = EpisodeFilter(concepts=concept_conditions(filters.concept_filters))
     text = (filters.text_query or "").strip()
     if not text:
         return sorted(ctx.store.episode_seqs(flt))

@@ -16,7 +16,7 @@ from xdb.models.learning import (
     RemoveExemplarRequest,
     RemoveExemplarResponse,
 )
-from xdb.ops import cursor
+from xdb.ops.pages import made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create, check_target, configured
 from xdb.store.exemplars import ExemplarRow
@@ -86,28 +86,15 @@ def add_exemplar(ctx: Context, req: AddExemplarRequest) -> AddExemplarResponse:
 
 
 def exemplars(ctx: Context, req: ExemplarsRequest) -> ExemplarsResponse:
-    digest = cursor.digest(req.model_dump(mode="json", exclude={"page"}))
-    after = None
-    if req.page.cursor is not None:
-        at, key = cursor.decode(req.page.cursor, digest, "page.cursor")
-        after = (int(at), str(key))
-    size = req.page.page_size
     label = None if req.label is None else req.label.value
-    if ctx.view.restricted:  # leave out exemplars of hidden concepts from the count too
-        every, _ = ctx.store.list_exemplars(req.concept_id, req.episode_id, label, None, 1 << 62)
-        shown = [r for r in every if ctx.view.visible(r.concept_id)]
-        total = len(shown)
-        if after is not None:
-            shown = [r for r in shown if (r.created_us, r.id) > after]
-        rows = shown[: size + 1]
-    else:
-        rows, total = ctx.store.list_exemplars(
-            req.concept_id, req.episode_id, label, after, size + 1
-        )
-    more = len(rows) > size
-    rows = rows[:size]
+
+    def fetch(after: tuple[int, str] | None, limit: int) -> tuple[list[ExemplarRow], int]:
+        return ctx.store.list_exemplars(req.concept_id, req.episode_id, label, after, limit)
+
+    rows, total, nxt = made_order_page(
+        ctx, req.page, req.model_dump(mode="json", exclude={"page"}), fetch, lambda r: r.concept_id
+    )
     protected = protected_exemplars(ctx)
-    nxt = cursor.encode([rows[-1].created_us, rows[-1].id], digest) if more and rows else None
     return ExemplarsResponse(
         exemplars=[exemplar_model(r, protected) for r in rows], total_count=total, next_cursor=nxt
     )

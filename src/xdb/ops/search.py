@@ -12,10 +12,12 @@ episodes are being added. Time and random orders page by keyset on (time or shuf
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from xdb.errors import InvalidRequest, NotReady
 from xdb.models.episodes import (
+    ConceptFilter,
     ConceptTag,
     EpisodeHit,
     FilterKind,
@@ -35,8 +37,9 @@ from xdb.timeutil import from_us, to_us
 SNIPPET = 500
 
 
-def episode_filter(req: SearchEpisodesRequest) -> EpisodeFilter:
-    concepts = [
+def concept_conditions(filters: Sequence[ConceptFilter]) -> list[ConceptCondition]:
+    """The store's conditions for a request's concept filters."""
+    return [
         ConceptCondition(
             f.concept_id,
             f.min_score,
@@ -45,8 +48,12 @@ def episode_filter(req: SearchEpisodesRequest) -> EpisodeFilter:
             f.role in (FilterRole.TAG, FilterRole.ANY),
             f.role in (FilterRole.EXEMPLAR_LABEL, FilterRole.ANY),
         )
-        for f in req.concept_filters
+        for f in filters
     ]
+
+
+def episode_filter(req: SearchEpisodesRequest) -> EpisodeFilter:
+    concepts = concept_conditions(req.concept_filters)
     tr, lf = req.time_range, req.label_filters
     return EpisodeFilter(
         namespace=req.namespace,
