@@ -183,3 +183,24 @@ def test_the_cli_builds_shows_and_exports_a_dataset(tmp_path: Path) -> None:
     assert written["rows"] == len(rows) == 6
     assert {r["label"] for r in rows} == {"positive", "negative"}
     assert all(set(r) >= {"text", "label", "confidence", "provenance"} for r in rows)
+
+
+def test_the_xapi_bud_routes_take_their_path_parameters(db: xdb.Database) -> None:  # noqa: F811
+    import httpx
+
+    from tests.interfaces.test_episodes_interfaces import serving
+
+    bud = db.create_tag(name="hunch", tag_type="bud").tag_id
+    step = db.record(event_type="input", content="a hunch", session_id="s1")
+    db.tag(tag_name_or_id=bud, timestep_id=step.timestep_id)
+    with serving(db) as url:
+        listed = httpx.get(f"{url}/v1/xdb/buds/s1", params={"status": "collecting"})
+        assert [b["name"] for b in listed.json()["buds"]] == ["hunch"]
+        examples = httpx.get(f"{url}/v1/xdb/bud-examples/s1/{bud}")
+        assert examples.json()["example_count"] == 1
+        ready = httpx.post(f"{url}/v1/xdb/bud-ready/s1/{bud}")
+        assert ready.status_code == 200 and ready.json()["new_status"] == "ready"
+        clash = httpx.post(f"{url}/v1/xdb/bud-ready/s1/{bud}", json={"bud_tag_id": "other"})
+        assert clash.status_code == 400 and clash.json()["error"]["field"] == "bud_tag_id"
+        missing = httpx.post(f"{url}/v1/xdb/bud-ready/s1/nope")
+        assert missing.status_code == 404

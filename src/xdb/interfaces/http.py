@@ -40,6 +40,7 @@ from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp
@@ -254,6 +255,39 @@ def _add_get(app: FastAPI, db: Database, op: Operation[Any, Any], path: str) -> 
     )
 
 
+def _add_post_alias(app: FastAPI, db: Database, op: Operation[Any, Any], path: str) -> None:
+    async def endpoint(request: Request) -> Response:
+        raw = await request.body()
+        try:
+            body = json.loads(raw) if raw.strip() else {}
+        except ValueError:
+            return _envelope(400, "invalid_request", "the body is not valid JSON")
+        if not isinstance(body, dict):
+            return _envelope(400, "invalid_request", "the body must be a JSON object")
+        for name, value in request.path_params.items():
+            if name == "session_id" and name not in op.request.model_fields:
+                continue
+            if body.setdefault(name, value) != value:
+                return _from_xdb(
+                    InvalidRequest(f"{name}: the path and the body disagree", field=name)
+                )
+        return await run_in_threadpool(_run, db, op, body)
+
+    app.add_api_route(
+        path,
+        endpoint,
+        methods=["POST"],
+        name=f"{op.group}_{op.name}_path",
+        operation_id=f"{op.group}_{op.name}_path",
+        summary=op.summary,
+        description=op.description,
+        tags=[op.group],
+        response_model=op.response,
+        responses=_ERROR_RESPONSES,
+        openapi_extra={"parameters": _parameters(op, path)},
+    )
+
+
 def _parameters(op: Operation[Any, Any], path: str) -> list[dict[str, Any]]:
     schema = op.request.model_json_schema()
     defs = schema.get("$defs", {})
@@ -371,6 +405,8 @@ def create_app(
         _add_post(app, db, op)
         for path in op.http_get:
             _add_get(app, db, op, path)
+        for path in op.http_post:
+            _add_post_alias(app, db, op, path)
 
     @app.get("/healthz", tags=["meta"], summary="Liveness check.")
     def healthz() -> dict[str, str]:

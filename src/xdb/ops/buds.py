@@ -360,6 +360,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=bud_ready,
         readonly=False,
         summary="Mark a bud ready for training (collecting -> ready).",
+        http_post=("/v1/xdb/bud-ready/{session_id}/{bud_tag_id}",),
         positional="bud_tag_id",
         example="xdb bud-ready financial-ambiguity",
         idempotent=True,

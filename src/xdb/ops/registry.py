@@ -121,6 +121,9 @@ class Operation(Generic[ReqT, RespT]):
     # Extra GET routes from the HTTP XAPI reference, e.g. "/v1/xdb/recent/{session_id}",
     # and the short query-parameter names it uses (e.g. type -> tag_type).
     http_get: tuple[str, ...] = ()
+    # Extra POST routes with path parameters (e.g. "/v1/xdb/bud-ready/{session_id}/{bud_tag_id}"):
+    # the path's parameters join the JSON body's fields.
+    http_post: tuple[str, ...] = ()
     query_aliases: Mapping[str, str] = field(default_factory=dict)
     # The CLI command's name: None derives it from the name, "" leaves the operation off
     # the CLI (the memcp toolset, whose names would clash with experience's).

@@ -10,12 +10,12 @@ episode's insert makes their rows). A tick range's exemplars stand on their own.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xdb.ids import new_id
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 SCHEMA = """
@@ -100,12 +100,15 @@ def _values(e: ExemplarRow) -> tuple[Any, ...]:
 def of_episode_labels(
     episode_id: str, labels: Sequence[dict[str, Any]], created_us: int, created_by: str
 ) -> list[ExemplarRow]:
-    """The exemplars an episode's own labels are (``add_episode``'s ``labels``)."""
+    """The exemplars an episode's own labels are (``add_episode``'s ``labels``), one per
+    concept and label (the last of repeats, as the label rows keep it). Their ids derive
+    from the episode, the concept and the label: the same on every store and import."""
+    last = {(lb["concept_id"], lb["label"]): lb for lb in labels}
     return [
         ExemplarRow(
-            new_id("exemplar"),
-            lb["concept_id"],
-            lb["label"],
+            label_exemplar_id(episode_id, concept, label),
+            concept,
+            label,
             lb.get("label_source") or "self",
             float(lb["confidence"]),
             None,
@@ -116,8 +119,13 @@ def of_episode_labels(
             created_us,
             created_by,
         )
-        for lb in labels
+        for (concept, label), lb in last.items()
     ]
+
+
+def label_exemplar_id(episode_id: str, concept_id: str, label: str) -> str:
+    key = f"{episode_id}\x1f{concept_id}\x1f{label}".encode()
+    return "exemplar-" + hashlib.sha256(key).hexdigest()[:24]
 
 
 def not_stored(conn: Connection, d: Dialect, rows: Sequence[ExemplarRow]) -> list[ExemplarRow]:

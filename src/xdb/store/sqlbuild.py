@@ -274,15 +274,20 @@ def timestep_where(
         clauses.append(d.one_of("t.event_type", flt.event_types, params))
     for tag_id in flt.tag_ids:
         # A tag covers a timestep when it was applied to it, to its event, or to a range of
-        # ticks containing it, always within the timestep's own session.
+        # ticks containing it, always within the timestep's own session. The timesteps are
+        # found from the tag's applications (each by the index it names), not by probing
+        # the applications for every timestep of the log: a bud on 10k of 20k timesteps
+        # took seconds that way.
         clauses.append(
-            f"EXISTS (SELECT 1 FROM tag_applications a WHERE a.tag_id = {m}"
-            " AND a.session_id = t.session_id"
-            " AND ((a.target_type = 'timestep' AND a.tick = t.tick)"
-            " OR (a.target_type = 'event' AND a.event_id = t.event_id)"
-            " OR (a.target_type = 'range' AND t.tick BETWEEN a.range_start AND a.range_end)))"
+            "t.seq IN (SELECT c.seq FROM tag_applications a JOIN timesteps c ON c.session_id"
+            f" = a.session_id AND c.tick = a.tick WHERE a.tag_id = {m} AND a.target_type ="
+            " 'timestep' UNION ALL SELECT c.seq FROM tag_applications a JOIN timesteps c ON"
+            f" c.session_id = a.session_id AND c.event_id = a.event_id WHERE a.tag_id = {m}"
+            " AND a.target_type = 'event' UNION ALL SELECT c.seq FROM tag_applications a JOIN"
+            " timesteps c ON c.session_id = a.session_id AND c.tick BETWEEN a.range_start AND"
+            f" a.range_end WHERE a.tag_id = {m} AND a.target_type = 'range')"
         )
-        params.append(tag_id)
+        params.extend((tag_id, tag_id, tag_id))
     for concept, (lo, hi) in flt.activations.items():
         clauses.append(activation)
         params.extend((concept, lo, hi))
