@@ -260,7 +260,7 @@ def _add_post_alias(app: FastAPI, db: Database, op: Operation[Any, Any], path: s
         raw = await request.body()
         try:
             body = json.loads(raw) if raw.strip() else {}
-        except ValueError:
+        except (ValueError, RecursionError):  # (a body nested too deep for the parser)
             return _envelope(400, "invalid_request", "the body is not valid JSON")
         if not isinstance(body, dict):
             return _envelope(400, "invalid_request", "the body must be a JSON object")

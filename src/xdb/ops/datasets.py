@@ -1,8 +1,9 @@
 """build_dataset: a clean, reproducible ConceptDataset from the episodes.
 
-1. Candidates: the episodes the positive filters match (default: tagged with the target or
-   labelled positive for it), and those the negative filters match (default: without the
-   target), less every positive candidate: the two never overlap.
+1. Candidates: the episodes the positive filters match (default: tagged with the target,
+   any score, or labelled positive for it), and those the negative filters match (default:
+   every episode but those the default positives would take), less every positive
+   candidate: the two never overlap.
 2. Sampling: each side is drawn in a random order seeded by ``random_seed`` over its
    candidates in store order (``seq``: an import keeps it), keeping the first episode of
    each distinct content (words, case-folded) and leaving out a negative whose content is a
@@ -20,6 +21,7 @@ tag the probes gave, else ``self``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import re
 from collections.abc import Iterator, Sequence
@@ -52,16 +54,11 @@ def candidates(
 ) -> list[int]:
     """The seqs of the episodes a side's filters match, in store order."""
     if filters is None or not (filters.concept_filters or (filters.text_query or "").strip()):
-        # The default: the target tagged or labelled (as a tag of any score, or a positive
-        # label), or for negatives its absence as both.
+        # The default: the target tagged (any score) or labelled positive; for negatives
+        # every episode (build_dataset leaves out those, and every positive, as it draws).
         if positive:
-            tagged = ctx.store.episode_seqs(
-                EpisodeFilter(concepts=[ConceptCondition(target, 0.0, None, False, True, False)])
-            )
-            labelled = ctx.store.episode_seqs(EpisodeFilter(label_concept=target, label="positive"))
-            return sorted(set(tagged) | set(labelled))
-        absent = ConceptCondition(target, 0.0, None, True, True, True)
-        return sorted(ctx.store.episode_seqs(EpisodeFilter(concepts=[absent])))
+            return sorted(carriers(ctx, target))
+        return sorted(ctx.store.episode_seqs(EpisodeFilter()))
     flt = EpisodeFilter(concepts=concept_conditions(filters.concept_filters))
     text = (filters.text_query or "").strip()
     if not text:
@@ -89,6 +86,14 @@ def candidates(
     return kept
 
 
+def carriers(ctx: Context, target: str) -> set[int]:
+    """The episodes tagged with the target (any score) or labelled positive for it."""
+    tag = ConceptCondition(target, 0.0, None, False, True, False)
+    tagged = ctx.store.episode_seqs(EpisodeFilter(concepts=[tag]))
+    labelled = ctx.store.episode_seqs(EpisodeFilter(label_concept=target, label="positive"))
+    return set(tagged) | set(labelled)
+
+
 def draws(rng: random.Random, n: int) -> Iterator[int]:
     """0..n-1 in a seeded random order, drawn as needed: a dataset of 500 from a million
     candidates reads a few hundred numbers instead of shuffling a million."""
@@ -110,13 +115,21 @@ def fingerprint(text: str) -> str:
 
 
 def _draw(
-    ctx: Context, pool: Sequence[int], rng: random.Random, want: int, taken: set[str]
+    ctx: Context,
+    pool: Sequence[int],
+    rng: random.Random,
+    want: int,
+    taken: set[str],
+    skip: set[int] | None = None,
 ) -> list[StoredEpisode]:
-    """Up to ``want`` episodes of ``pool``, of content not in ``taken`` (added to it)."""
+    """Up to ``want`` episodes of ``pool`` but ``skip``, of content not in ``taken`` (added
+    to it). Skipped ones are passed over as they are drawn: the pool is never copied."""
     kept: list[StoredEpisode] = []
-    order = draws(rng, len(pool))
+    order = (pool[i] for i in draws(rng, len(pool)))
+    if skip:
+        order = (seq for seq in order if seq not in skip)
     while len(kept) < want:
-        batch = [pool[i] for _, i in zip(range(FETCH), order, strict=False)]
+        batch = list(itertools.islice(order, FETCH))
         if not batch:
             break
         found = ctx.store.episodes_by_seqs(batch)
@@ -184,16 +197,16 @@ def build_dataset(ctx: Context, req: BuildDatasetRequest) -> BuildDatasetRespons
     target = req.target_concept_id
     pos_pool = candidates(ctx, req.positive_filters, target, True)
     excluded = set(pos_pool)
-    neg_pool = [
-        s for s in candidates(ctx, req.negative_filters, target, False) if s not in excluded
-    ]
+    if req.negative_filters is None or req.negative_filters == DatasetFilters():
+        excluded |= carriers(ctx, target)  # a weak tag of the target is no negative
+    neg_pool = candidates(ctx, req.negative_filters, target, False)
     if not pos_pool:
         raise InvalidRequest(
             f"positive_filters: no episode matches them (target {target!r}); nothing was stored",
             field="positive_filters",
         )
     balanced = req.sampling.balance is Balance.BALANCED
-    if balanced and not neg_pool and req.max_negative > 0:
+    if balanced and req.max_negative > 0 and all(seq in excluded for seq in neg_pool):
         raise InvalidRequest(
             "negative_filters: no episode matches them (and is not a positive), so a balanced"
             " dataset would be empty; widen them or ask for sampling.balance 'skewed'",
@@ -202,7 +215,7 @@ def build_dataset(ctx: Context, req: BuildDatasetRequest) -> BuildDatasetRespons
     rng = random.Random(req.sampling.random_seed)
     taken: set[str] = set()
     positives = _draw(ctx, pos_pool, rng, req.max_positive, taken)
-    negatives = _draw(ctx, neg_pool, rng, req.max_negative, taken)
+    negatives = _draw(ctx, neg_pool, rng, req.max_negative, taken, excluded)
     note = None
     if balanced:
         k = min(len(positives), len(negatives))
