@@ -605,9 +605,12 @@ def test_openapi_documents_every_route(client: httpx.Client) -> None:
         for path in op.http_get:
             names = {p["name"] for p in paths[path]["get"]["parameters"]}
             assert names >= set(op.request.model_fields) | set(op.query_aliases)
+        for path in op.http_post:
+            names = {p["name"] for p in paths[path]["post"]["parameters"]}
+            assert names >= {"session_id", "bud_tag_id"} & set(op.request.model_fields)
     assert "get" in paths["/healthz"]
-    gets = {path for op in operations() for path in op.http_get}
-    assert {op.http_path for op in operations()} | gets | {"/healthz"} == set(paths)
+    extra = {path for op in operations() for path in (*op.http_get, *op.http_post)}
+    assert {op.http_path for op in operations()} | extra | {"/healthz"} == set(paths)
 
 
 def test_serve_defaults_to_localhost(db: xdb.Database, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -158,8 +158,12 @@ def test_illegal_bud_moves_change_nothing(target: str) -> None:
             db.promote_bud(bud_tag_id=bud)
         assert db.buds().buds[0].status == "training"
         db.set_bud_status(bud_tag_id=bud, review_status="approved")
+        tags = [{"concept_id": "hunch", "score": 0.7, "kind": "candidate"}]
+        db.add_episode(content="a hunch it was", concept_tags=tags)
         assert db.promote_bud(bud_tag_id=bud).previous_status == "training"
         assert db.get_concept("hunch").concept.id == "hunch"
+        usage = db.concept_usage_summary(concept_ids=["hunch"]).concept_summaries[0]
+        assert usage.episode_count == 1 and usage.kind == "stable"
         assert db.list_candidate_concepts(status=["promoted"]).candidate_concepts[0].id == "hunch"
 
 
@@ -276,3 +280,16 @@ def test_an_exported_dataset_reads_back_with_pyarrow(target: str, tmp_path: Path
     human = [r for r in rows if r["label_source"] == "human"]
     assert len(human) == 1 and human[0]["confidence"] == 0.6
     assert json.loads(human[0]["provenance"])["episode_id"] == human[0]["episode_id"]
+
+
+def test_sync_leaves_out_what_may_not_be_exported(tmp_path: Path) -> None:
+    with xdb.connect(tmp_path / "s.sqlite3", embedder="hash") as db:
+        corpus(db, 6)
+        admin = db.as_caller(xdb.Caller(id="ops", roles=("self", "admin")))
+        admin.set_access_policy(id="home-only", read_roles=["self"], allow_export=False)
+        db.build_dataset(target_concept_id=LIE, sampling={"balance": "skewed"},
+                         access_policy_id="home-only")  # fmt: skip
+        db.build_dataset(target_concept_id=LIE, sampling={"balance": "skewed"}, name="shared")
+        out = db.sync_export(path=str(tmp_path / "b"), kinds=["dataset"])
+    assert out.objects == {"dataset": 1}
+    assert out.left_out == {"access policy does not allow export": 1}

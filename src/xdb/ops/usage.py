@@ -135,7 +135,9 @@ def _summary(
     flt, total, lo, width = scope.flt, scope.total, scope.lo, scope.width
     carriers = ctx.store.concept_carriers(flt, group)
     count = len(carriers)
-    candidate = sum(1 for c in carriers if c[3]) * 2 > count if count else not in_pack
+    # A concept a pack holds is stable (a promoted bud's old tags say candidate); any other
+    # is what most of its tags say.
+    candidate = not in_pack and (sum(1 for c in carriers if c[3]) * 2 > count if count else True)
     mine = [0] * BUCKETS
     for _, start_us, _, _ in carriers:
         if lo is not None:
