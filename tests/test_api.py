@@ -183,6 +183,8 @@ def _learn(db: xdb.Database, tmp_path: Path) -> None:
     assert db.training_runs().training_runs
     assert db.training_run(training_run_id=run.training_run_id).artifacts
     assert db.remove_exemplar(exemplar_id=made.id).removed
+    assert db.sync_export(path=str(tmp_path / "bundle")).objects["dataset"] == 1
+    assert db.sync_import(path=str(tmp_path / "bundle")).conflicts == []
 
 
 def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Path) -> None:

@@ -143,6 +143,8 @@ def subcommand(words: list[str]) -> list[str]:
         return []
     if rest[0] == "concepts" and rest[1:2] == ["import"]:
         return rest[:2]
+    if rest[0] in ("sync", "dataset") and len(rest) > 1:
+        return rest[:2]
     return rest[:1]
 
 
@@ -295,6 +297,9 @@ class Sandbox:
             text = text.replace("episode-01h...", self.new_episode(target))
         if command[0] in LEARNING:
             text = self.ensure_learning(target, text)
+        if command == ["sync", "import"] and not Path(self.path(words[-1])).exists():
+            with self.open(target) as db:  # a bundle to import: this database's own
+                db.sync_export(path=self.path(words[-1]))
         if "ts-session-...-1" in text:
             text = text.replace("ts-session-...-1", self.first_timestep(target))
         if command[0] == "migrate":
