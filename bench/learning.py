@@ -49,7 +49,7 @@ def bench_datasets(path: Path, n: int, runs: int) -> None:
         t0 = time.perf_counter()
         ensure_corpus(db, path, n)
         print(f"{n:,} episodes ready in {time.perf_counter() - t0:.0f} s ({path})")
-        concepts = [f"C{7 + 13 * i}" for i in range(runs)]
+        concepts = [f"C{7 + 13 * i}" for i in range(runs + 1)]
 
         def ours(i: int) -> None:
             made = db.build_dataset(
@@ -96,11 +96,15 @@ def bench_bud_examples(folder: Path, runs: int) -> None:
             db.tag(tag_name_or_id=bud, tick_range={"start": start, "end": start + 99})
         assert db.bud_examples(bud_tag_id=bud).example_count == 10_000
         raw = sqlite3.connect(path)
+        # The tag's timesteps by the indexes each kind of application names, as a person
+        # writing the SQL by hand would read them.
         sql = (
-            "SELECT t.session_id, t.tick, t.content FROM timesteps t WHERE EXISTS (SELECT 1 FROM"
-            " tag_applications a WHERE a.tag_id = ? AND a.session_id = t.session_id AND"
-            " ((a.tick = t.tick) OR (t.tick BETWEEN a.range_start AND a.range_end)))"
-            " ORDER BY t.session_id, t.tick"
+            "SELECT t.session_id, t.tick, t.content FROM timesteps t WHERE t.seq IN ("
+            "SELECT c.seq FROM tag_applications a JOIN timesteps c ON c.session_id ="
+            " a.session_id AND c.tick = a.tick WHERE a.tag_id = ?1 AND a.target_type = 'timestep'"
+            " UNION ALL SELECT c.seq FROM tag_applications a JOIN timesteps c ON c.session_id ="
+            " a.session_id AND c.tick BETWEEN a.range_start AND a.range_end WHERE a.tag_id = ?1"
+            " AND a.target_type = 'range') ORDER BY t.ts_us, t.seq"
         )
 
         def base(limit: int | None) -> Callable[[int], None]:

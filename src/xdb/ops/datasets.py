@@ -49,16 +49,24 @@ FETCH = 256  # episodes read per round while drawing
 TEXT_LIMIT = 10_000_000  # a text filter's matches are read whole
 
 
+def is_default(filters: DatasetFilters | None) -> bool:
+    return filters is None or not (filters.concept_filters or (filters.text_query or "").strip())
+
+
 def candidates(
-    ctx: Context, filters: DatasetFilters | None, target: str, positive: bool
-) -> list[int]:
-    """The seqs of the episodes a side's filters match, in store order."""
-    if filters is None or not (filters.concept_filters or (filters.text_query or "").strip()):
-        # The default: the target tagged (any score) or labelled positive; for negatives
-        # every episode (build_dataset leaves out those, and every positive, as it draws).
+    ctx: Context, filters: DatasetFilters | None, carried: set[int], positive: bool
+) -> Sequence[int]:
+    """The seqs of the episodes a side's filters match, in store order. The defaults: the
+    target's ``carried`` (positives); every episode (negatives: build_dataset passes over
+    the carried and every positive as it draws)."""
+    if is_default(filters):
         if positive:
-            return sorted(carriers(ctx, target))
+            return sorted(carried)
+        count, first, last = ctx.store.episode_seq_span()
+        if count and last - first + 1 == count:  # no gaps: the seqs are a range, not a list
+            return range(first, last + 1)
         return sorted(ctx.store.episode_seqs(EpisodeFilter()))
+    assert filters is not None
     flt = EpisodeFilter(concepts=concept_conditions(filters.concept_filters))
     text = (filters.text_query or "").strip()
     if not text:
@@ -195,11 +203,13 @@ def _member(ep: StoredEpisode, target: str, polarity: str, series: str) -> dict[
 def build_dataset(ctx: Context, req: BuildDatasetRequest) -> BuildDatasetResponse:
     check_create(ctx, req.access_policy_id, "build_dataset")
     target = req.target_concept_id
-    pos_pool = candidates(ctx, req.positive_filters, target, True)
+    defaults = is_default(req.positive_filters) or is_default(req.negative_filters)
+    carried = carriers(ctx, target) if defaults else set()
+    pos_pool = candidates(ctx, req.positive_filters, carried, True)
     excluded = set(pos_pool)
-    if req.negative_filters is None or req.negative_filters == DatasetFilters():
-        excluded |= carriers(ctx, target)  # a weak tag of the target is no negative
-    neg_pool = candidates(ctx, req.negative_filters, target, False)
+    if is_default(req.negative_filters):
+        excluded |= carried  # a weak tag of the target is no negative
+    neg_pool = candidates(ctx, req.negative_filters, carried, False)
     if not pos_pool:
         raise InvalidRequest(
             f"positive_filters: no episode matches them (target {target!r}); nothing was stored",

@@ -180,6 +180,15 @@ class LearningMethods(GraphMethods):
         d = self._flavor.d
         return self._graph_read(lambda c: learning.member_counts(c, d, dataset_id))
 
+    def episode_seq_span(self) -> tuple[int, int, int]:
+        """(count, lowest seq, highest seq) of the episodes the caller reads."""
+
+        def read(c: Any) -> tuple[int, int, int]:
+            n, lo, hi = c.execute("SELECT count(*), min(seq), max(seq) FROM episodes").fetchone()
+            return int(n), int(lo or 0), int(hi or 0)
+
+        return self._graph_read(read)
+
     def protected_datasets(self) -> set[str]:
         d = self._flavor.d
         return self._graph_read(lambda c: learning.referenced_by_active_runs(c, d))

@@ -442,6 +442,10 @@ class LearningStore(Protocol):
         """Members of each polarity, of those the current caller reads."""
         ...
 
+    def episode_seq_span(self) -> tuple[int, int, int]:
+        """(count, lowest seq, highest seq) of the episodes the caller reads."""
+        ...
+
     def protected_datasets(self) -> set[str]: ...
 
     def graph_fragments(self) -> list[dict[str, Any]]:
