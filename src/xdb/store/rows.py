@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic_core import PydanticSerializationError, to_json
+from pydantic_core import PydanticSerializationError, from_json, to_json
 
 from xdb.ids import timestep_id
 from xdb.models.common import EventType, Fidelity, Role
@@ -27,24 +27,44 @@ TAG_COLUMNS = (
 SESSION_COLUMNS = "session_id, timesteps, next_tick, created_us, last_us"
 
 
+# Stored values to their enum members: a dict lookup, not an Enum call (~0.5 us each).
+_EVENT_TYPES = {e.value: e for e in EventType}
+_ROLES = {r.value: r for r in Role}
+_FIDELITIES = {f.value: f for f in Fidelity}
+_TIMESTEP_FIELDS = frozenset(Timestep.model_fields)
+_new_timestep = Timestep.__new__
+_set = object.__setattr__
+
+
 def timestep(row: Sequence[Any]) -> Timestep:
+    """A stored row as a Timestep. Rows were validated on the way in; the instance is made
+    the way ``model_construct`` makes it, less its per-field bookkeeping (8.6 -> 4.3 us a
+    row: a page of 10,000 is most of a call's time)."""
     (_seq, session, tick, ts_us, etype, role, content, token, event, start, end, acts, fid) = row
-    # model_construct: rows were validated on the way in; re-validating costs ~10 us each.
-    return Timestep.model_construct(
-        id=timestep_id(session, tick),
-        session_id=session,
-        tick=tick,
-        timestamp=from_us(ts_us),
-        event_type=EventType(etype),
-        role=Role(role),
-        content=content,
-        token_id=token,
-        event_id=event,
-        event_start=bool(start),
-        event_end=bool(end),
-        concept_activations=json.loads(acts) if acts else {},
-        fidelity=Fidelity(fid),
+    made = _new_timestep(Timestep)
+    _set(
+        made,
+        "__dict__",
+        {
+            "id": timestep_id(session, tick),
+            "session_id": session,
+            "tick": tick,
+            "timestamp": from_us(ts_us),
+            "event_type": _EVENT_TYPES[etype],
+            "role": _ROLES[role],
+            "content": content,
+            "token_id": token,
+            "event_id": event,
+            "event_start": bool(start),
+            "event_end": bool(end),
+            "concept_activations": from_json(acts) if acts else {},
+            "fidelity": _FIDELITIES[fid],
+        },
     )
+    _set(made, "__pydantic_fields_set__", set(_TIMESTEP_FIELDS))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
 
 
 def tag(row: Sequence[Any], application_count: int | None = None) -> Tag:
