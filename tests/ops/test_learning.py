@@ -293,3 +293,23 @@ def test_sync_leaves_out_what_may_not_be_exported(tmp_path: Path) -> None:
         out = db.sync_export(path=str(tmp_path / "b"), kinds=["dataset"])
     assert out.objects == {"dataset": 1}
     assert out.left_out == {"access policy does not allow export": 1}
+
+
+def test_sync_leaves_out_no_export_nodes_episodes_and_hidden_relations(tmp_path: Path) -> None:
+    with xdb.connect(tmp_path / "s.sqlite3", embedder="hash") as db:
+        ids = corpus(db, 3)
+        admin = db.as_caller(xdb.Caller(id="ops", roles=("self", "admin")))
+        admin.set_access_policy(id="home-only", read_roles=["self"], allow_export=False)
+        admin.assign_access_policy(policy_id="home-only", episode_ids=[ids[0]])
+        admin.set_disclosure_policy(id="no-secret", allow={"concepts": [LIE, "c/x", "hunch"]},
+                                    candidates_visible=True)  # fmt: skip
+        db.add_node(node_type="Decision", name="private call", access_policy_id="home-only")
+        db.add_exemplar(concept_id=LIE, label="positive", episode_id=ids[0], notes="home")
+        db.create_tag(name="hunch", tag_type="bud",
+                      relations={"c/secret": "overlaps", LIE: "narrower"},
+                      initial_episode_ids=[ids[0], ids[1]])  # fmt: skip
+        db.sync_export(path=str(tmp_path / "b"), disclosure_policy_id="no-secret")
+    bundle = [p.read_text() for p in (tmp_path / "b" / "objects").iterdir()]
+    text = "\n".join(bundle)
+    assert "private call" not in text and "home" not in text and "c/secret" not in text
+    assert ids[0] not in text and ids[1] in text

@@ -418,3 +418,22 @@ def test_a_hidden_bud_still_makes_its_name_a_candidate_concept(world: Any) -> No
     theirs = db.as_caller(PARTNER).recent(n=1, session_id="s-bud").timesteps[0]
     assert theirs.concept_activations == {"weather/rain": 0.3}
     assert "Hunchback" in db.recent(n=1, session_id="s-bud").timesteps[0].concept_activations
+
+
+def test_a_partner_pages_a_datasets_readable_members_once(world: Any) -> None:
+    db, made = world
+    partner = db.as_caller(PARTNER)
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page = partner.dataset(dataset_id=made["open_dataset"], limit=1, cursor=cursor)
+        seen += [m.episode_id for m in page.members]
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    shown = page.dataset
+    assert len(seen) == len(set(seen)) == shown.positive_count + shown.negative_count
+    assert made["secret_ep"] not in seen
+    mine = db.dataset(dataset_id=made["open_dataset"]).dataset
+    assert mine.positive_count + mine.negative_count > len(seen)  # (not vacuous)
+    assert shown.balance_note is None and sum(shown.source_mix.values()) == pytest.approx(1)

@@ -35,6 +35,7 @@ from xdb.models.common import BudStatus, TagType
 from xdb.models.log import CreateTagRequest, Tag
 from xdb.ops import cursor
 from xdb.ops.registry import Context, Operation
+from xdb.store.access import reading
 from xdb.store.learning import LearningObject
 from xdb.store.types import TimestepFilter
 from xdb.timeutil import from_us, now_us, to_us
@@ -144,8 +145,21 @@ def example_count(ctx: Context, tag_id: str) -> int:
     return ctx.store.query(TimestepFilter(session_ids=None, tag_ids=[tag_id]), None, 1)[1]
 
 
+def _readable_refs(ctx: Context, body: dict[str, Any]) -> tuple[list[str], str | None]:
+    """The bud's initial episodes and dataset, of those the caller reads."""
+    episodes: list[str] = body.get("initial_episode_ids") or []
+    dataset = body.get("dataset_id")
+    if reading() is None:
+        return episodes, dataset
+    found = ctx.store.episodes_by_ids(episodes) if episodes else {}
+    if dataset is not None and ctx.store.learning_object("dataset", dataset) is None:
+        dataset = None
+    return [e for e in episodes if e in found], dataset
+
+
 def bud_model(ctx: Context, tag: Tag, obj: LearningObject) -> Bud:
     b = obj.body
+    episodes, dataset = _readable_refs(ctx, b)
     return Bud(
         tag_id=tag.id,
         name=tag.name,
@@ -154,8 +168,8 @@ def bud_model(ctx: Context, tag: Tag, obj: LearningObject) -> Bud:
         related_concepts=[RelatedConcept.model_validate(r) for r in b.get("related", [])],
         proposer=b.get("proposer") or tag.created_by,
         governance=Governance.model_validate(b.get("governance") or {}),
-        initial_episode_ids=b.get("initial_episode_ids") or [],
-        dataset_id=b.get("dataset_id"),
+        initial_episode_ids=episodes,
+        dataset_id=dataset,
         promoted_concept_id=b.get("promoted_concept_id"),
         example_count=example_count(ctx, tag.id),
         history=[

@@ -37,6 +37,12 @@ from xdb.timeutil import from_us
 def dataset_model(ctx: Context, obj: LearningObject, protected: set[str]) -> ConceptDataset:
     b = obj.body
     counts = ctx.store.dataset_member_counts(obj.id)  # of the members this caller reads
+    mix, note = b["source_mix"], b.get("balance_note")
+    if (counts.get("positive", 0), counts.get("negative", 0)) != (
+        b["positive_count"],
+        b["negative_count"],
+    ):  # some members are hidden from this caller: nothing computed from them is shown
+        mix, note = _visible_mix(ctx, obj.id), None
     return ConceptDataset(
         id=obj.id,
         series=obj.series or "",
@@ -44,14 +50,25 @@ def dataset_model(ctx: Context, obj: LearningObject, protected: set[str]) -> Con
         concept_id=obj.concept_id or "",
         positive_count=counts.get("positive", 0),
         negative_count=counts.get("negative", 0),
-        source_mix=b["source_mix"],
-        balance_note=b.get("balance_note"),
+        source_mix=mix,
+        balance_note=note,
         notes=b.get("notes"),
         request=BuildDatasetRequest.model_validate(b["request"]),
         protected=obj.id in protected,
         created_at=from_us(obj.created_us),
         created_by=obj.created_by,
     )
+
+
+def _visible_mix(ctx: Context, dataset_id: str) -> dict[str, float]:
+    counts: dict[str, int] = {}
+    after = -1
+    while page := ctx.store.dataset_members(dataset_id, after, 5000):
+        after = page[-1]["position"]
+        for m in page:
+            counts[m["label_source"]] = counts.get(m["label_source"], 0) + 1
+    total = sum(counts.values())
+    return {k: round(v / total, 4) for k, v in sorted(counts.items())} if total else {}
 
 
 def find_dataset(ctx: Context, dataset_id: str) -> LearningObject:
@@ -108,7 +125,7 @@ def dataset(ctx: Context, req: DatasetRequest) -> DatasetResponse:
     members = ctx.store.dataset_members(obj.id, int(after), req.limit + 1) if req.limit else []
     more = len(members) > req.limit
     members = members[: req.limit]
-    nxt = cursor.encode([int(after) + len(members)], digest) if more else None
+    nxt = cursor.encode([members[-1]["position"]], digest) if more and members else None
     return DatasetResponse(
         dataset=dataset_model(ctx, obj, ctx.store.protected_datasets()),
         members=[member_model(m) for m in members],
@@ -141,7 +158,7 @@ def export_dataset(ctx: Context, req: ExportDatasetRequest) -> ExportDatasetResp
         if not page:
             break
         members += [member_model(m) for m in page]
-        after += len(page)
+        after = page[-1]["position"]
     rows = member_rows(model, members)
     for row, m in zip(rows, members, strict=True):
         row["provenance"] = json.dumps(

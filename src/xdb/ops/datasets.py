@@ -279,8 +279,7 @@ def build_dataset(ctx: Context, req: BuildDatasetRequest) -> BuildDatasetRespons
             at, ctx.caller.id, req.access_policy_id,
         )  # fmt: skip
 
-    made = ctx.store.create_dataset(make, series, members)
-    _note_on_bud(ctx, target, made.id)
+    made = ctx.store.create_dataset(make, series, members, _bud_note(ctx, target))
     return BuildDatasetResponse(
         dataset_id=made.id,
         version=made.version or 1,
@@ -300,14 +299,18 @@ def _link_exemplars(ctx: Context, members: list[dict[str, Any]], target: str) ->
         m["label_exemplar_id"] = by_episode.get((m["episode_id"], m["polarity"]))
 
 
-def _note_on_bud(ctx: Context, target: str, dataset_id: str) -> None:
-    """A bud's candidate concept names its newest dataset."""
+def _bud_note(ctx: Context, target: str) -> Any:
+    """When the target is a bud: its details naming a dataset id (stored with the dataset,
+    in its transaction), else None."""
     found = ctx.store.find_tags(target, "bud")
     if not found:
-        return
+        return None
     from xdb.ops.buds import details
 
-    tag = found[0]
-    obj = details(ctx, tag)
-    obj.body["dataset_id"] = dataset_id
-    ctx.store.update_bud(tag.id, tag.bud_status.value if tag.bud_status else "collecting", obj)
+    obj = details(ctx, found[0])
+
+    def note(dataset_id: str) -> LearningObject:
+        obj.body["dataset_id"] = dataset_id
+        return obj
+
+    return note

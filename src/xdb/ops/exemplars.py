@@ -110,7 +110,7 @@ def protected_exemplars(ctx: Context) -> set[str]:
             if not page:
                 break
             out.update(m.get("label_exemplar_id") or m["exemplar_id"] for m in page)
-            after += len(page)
+            after = page[-1]["position"]
     return out
 
 

@@ -88,19 +88,37 @@ def _gather(ctx: Context, req: SyncExportRequest) -> tuple[list[dict[str, Any]],
             leave("the receiver's disclosure policy hides its concept")
         return ok
 
+    def episodes_shared(ids: list[str]) -> set[str]:
+        """Those of ``ids`` the caller reads and whose access policy allows export."""
+        found = ctx.store.access_policies_of("episode", [(i,) for i in set(ids)]) if ids else {}
+        return {key[0] for key, policy in found.items() if shareable(policy)}
+
+    def visible(concepts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [c for c in concepts if vis is None or vis.visible(c["concept_id"])]
+
     out: list[dict[str, Any]] = []
     if "candidate_concept" in kinds:
-        for tag in ctx.store.list_tags("bud", None):
-            if seen(tag.name, True):
-                from xdb.ops.buds import details
+        tags = ctx.store.list_tags("bud", None)
+        policies = ctx.store.access_policies_of("tag", [(t.id,) for t in tags]) if tags else {}
+        for tag in tags:
+            if not (shareable(policies.get((tag.id,))) and seen(tag.name, True)):
+                continue
+            from xdb.ops.buds import details
 
-                status = (tag.bud_status or "collecting").__str__()
-                bud = {"description": tag.description, "status": status,
-                       "details": details(ctx, tag).body}  # fmt: skip
-                out.append({"kind": "candidate_concept", "id": tag.name, "body": bud})
+            facts = dict(details(ctx, tag).body)
+            facts["related"] = visible(facts.get("related", []))
+            initial = facts.get("initial_episode_ids") or []
+            shared = episodes_shared(initial)
+            facts["initial_episode_ids"] = [e for e in initial if e in shared]
+            status = str(tag.bud_status or "collecting")
+            bud = {"description": tag.description, "status": status, "details": facts}
+            out.append({"kind": "candidate_concept", "id": tag.name, "body": bud})
     if "exemplar" in kinds:
         rows, _ = ctx.store.list_exemplars(None, None, None, None, ALL)
+        shared = episodes_shared([r.episode_id for r in rows if r.episode_id])
         for row in rows:
+            if row.episode_id is not None and row.episode_id not in shared:
+                continue  # (counted by episodes_shared when its policy forbids export)
             if shareable(row.access_policy_id) and seen(row.concept_id):
                 fields = {k: v for k, v in vars(row).items() if k != "access_policy_id"}
                 out.append({"kind": "exemplar", "id": row.id, "body": fields})
@@ -125,9 +143,17 @@ def _gather(ctx: Context, req: SyncExportRequest) -> tuple[list[dict[str, Any]],
             }  # fmt: skip
             if kind == "dataset":
                 body["members"] = _members(ctx, obj.id, vis, shareable)
+                request = obj.body.get("request") or {}
+                for side in ("positive_filters", "negative_filters"):
+                    if request.get(side):  # what built it, less what the receiver may not see
+                        filters = visible(request[side].get("concept_filters", []))
+                        request = {**request, side: {**request[side], "concept_filters": filters}}
+                body["body"] = {**obj.body, "request": request}
             out.append({"kind": kind, "id": obj.id, "body": body})
     if "graph_fragment" in kinds:
         for fragment in ctx.store.graph_fragments():
+            if not shareable(fragment["access_policy_id"]):
+                continue
             edges = fragment["edges"]
             if vis is not None:  # an edge to a concept the receiver may not see stays here
                 edges = [e for e in edges if all(_node_seen(vis, x) for x in (e["src"], e["dst"]))]
@@ -144,11 +170,11 @@ def _members(ctx: Context, dataset_id: str, vis: Visibility | None, shareable: A
     kept: list[dict[str, Any]] = []
     after = -1
     while page := ctx.store.dataset_members(dataset_id, after, 5000):
-        after += len(page)
+        after = page[-1]["position"]
         for m in page:
             if not shareable(m.get("access_policy_id")):
                 continue
-            m = {k: v for k, v in m.items() if k != "access_policy_id"}
+            m = {k: v for k, v in m.items() if k not in ("access_policy_id", "position")}
             if vis is not None:
                 m["concept_tags"] = [t for t in m["concept_tags"] if vis.visible(t["concept_id"])]
             kept.append(m)

@@ -85,13 +85,13 @@ def training_runs(ctx: Context, req: TrainingRunsRequest) -> TrainingRunsRespons
         runs = [r for r in runs if req.concept_id in r.concept_ids]
     runs = [r for r in runs if all(ctx.view.visible(c) for c in r.concept_ids)]
     keys = {o.id: o.created_us for o in found}
+    total = len(runs)  # every match, whichever page this is
     if req.page.cursor is not None:
         at, key = cursor.decode(req.page.cursor, digest, "page.cursor")
         runs = [r for r in runs if (keys[r.id], r.id) > (int(at), str(key))]
-    total = len(runs)
     size = req.page.page_size
     page = runs[:size]
-    nxt = cursor.encode([keys[page[-1].id], page[-1].id], digest) if total > size else None
+    nxt = cursor.encode([keys[page[-1].id], page[-1].id], digest) if len(runs) > size else None
     return TrainingRunsResponse(training_runs=page, total_count=total, next_cursor=nxt)
 
 

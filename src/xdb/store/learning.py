@@ -204,13 +204,18 @@ def add_members(
 def members(
     conn: Connection, d: Dialect, dataset_id: str, after: int, limit: int
 ) -> list[dict[str, Any]]:
-    """A dataset's members in order, from position ``after`` + 1."""
+    """A dataset's members in order after position ``after``, each with its ``position``
+    (the next page starts after the last one's: positions a caller may not read are
+    gaps)."""
     rows = conn.execute(
-        f"SELECT body FROM dataset_members WHERE dataset_id = {d.mark} AND position > {d.mark}"
-        f" ORDER BY position LIMIT {d.mark}",
+        f"SELECT position, body FROM dataset_members WHERE dataset_id = {d.mark} AND position >"
+        f" {d.mark} ORDER BY position LIMIT {d.mark}",
         (dataset_id, after, limit),
     ).fetchall()
-    return [r[0] if isinstance(r[0], dict) else json.loads(r[0]) for r in rows]
+    return [
+        {**(body if isinstance(body, dict) else json.loads(body)), "position": int(position)}
+        for position, body in rows
+    ]
 
 
 def member_counts(conn: Connection, d: Dialect, dataset_id: str) -> dict[str, int]:

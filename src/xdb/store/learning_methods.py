@@ -158,16 +158,23 @@ class LearningMethods(GraphMethods):
         return self._graph_read(lambda c: learning.listed(c, d, kind, filters, after, limit))
 
     def create_dataset(
-        self, make: Any, series: str, members: Sequence[dict[str, Any]]
+        self,
+        make: Any,
+        series: str,
+        members: Sequence[dict[str, Any]],
+        bud: Any = None,
     ) -> LearningObject:
         """Store the next version of a dataset ``series``: ``make(version)`` gives its
-        object; its members go in with it, in one transaction."""
+        object; its members go in with it, and ``bud(dataset_id)``'s details (a bud's that
+        names its newest dataset), all in one transaction."""
         d = self._flavor.d
 
         def job(c: Any) -> LearningObject:
             obj: LearningObject = make(learning.latest_version(c, d, "dataset", series) + 1)
             learning.put(c, d, obj)
             learning.add_members(c, d, obj.id, members)
+            if bud is not None:
+                learning.put(c, d, bud(obj.id))
             return obj
 
         return self._graph_write(job)
@@ -200,15 +207,17 @@ class LearningMethods(GraphMethods):
 
     def graph_fragments(self) -> list[dict[str, Any]]:
         """Each Decision or Tool node's record with the records of the stored edges that
-        touch it (``graph_node`` and ``graph_edge`` export records): the session graph
-        fragments a sync bundle carries."""
+        touch it (``graph_node`` and ``graph_edge`` export records) and the node's access
+        policy: the session graph fragments a sync bundle carries."""
 
         def read(c: Any) -> list[dict[str, Any]]:
             found = graph_transfer.export_records(c.execute)
             kept = [r for r in found if r["kind"] in ("graph_node", "graph_edge")]
             nodes = [r for r in kept if r["kind"] == "graph_node"]
+            policies = dict(c.execute("SELECT id, access_policy_id FROM graph_nodes").fetchall())
             return [
                 {
+                    "access_policy_id": policies.get(n["id"]),
                     "node": n,
                     "edges": [
                         e
