@@ -215,18 +215,7 @@ def _add_post(app: FastAPI, db: Database, op: Operation[Any, Any]) -> None:
         "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=op.request, default=body
     )
     endpoint.__signature__ = inspect.Signature([param])  # type: ignore[attr-defined]
-    app.add_api_route(
-        op.http_path,
-        endpoint,
-        methods=["POST"],
-        name=f"{op.group}_{op.name}",
-        operation_id=f"{op.group}_{op.name}",
-        summary=op.summary,
-        description=op.description,
-        tags=[op.group],
-        response_model=op.response,
-        responses=_ERROR_RESPONSES,
-    )
+    _route(app, op, op.http_path, endpoint, "POST", "")
 
 
 def _add_get(app: FastAPI, db: Database, op: Operation[Any, Any], path: str) -> None:
@@ -238,21 +227,10 @@ def _add_get(app: FastAPI, db: Database, op: Operation[Any, Any], path: str) -> 
         return _run(db, op, payload)
 
     by_session = "{session_id}" in path
-    app.add_api_route(
-        path,
-        endpoint,
-        methods=["GET"],
-        name=f"{op.group}_{op.name}_get" + ("_session" if by_session else ""),
-        operation_id=f"{op.group}_{op.name}_get" + ("_session" if by_session else ""),
-        summary=op.summary,
-        description=op.description,
-        tags=[op.group],
-        response_model=op.response,
-        responses=_ERROR_RESPONSES,
-        # The handler reads the query itself (to accept aliases and forbid unknown names),
-        # so the parameters are documented by hand.
-        openapi_extra={"parameters": _parameters(op, path)},
-    )
+    # The handler reads the query itself (to accept aliases and forbid unknown names), so
+    # the parameters are documented by hand.
+    suffix = "_get" + ("_session" if by_session else "")
+    _route(app, op, path, endpoint, "GET", suffix, _parameters(op, path))
 
 
 def _add_post_alias(app: FastAPI, db: Database, op: Operation[Any, Any], path: str) -> None:
@@ -273,18 +251,31 @@ def _add_post_alias(app: FastAPI, db: Database, op: Operation[Any, Any], path: s
                 )
         return await run_in_threadpool(_run, db, op, body)
 
+    _route(app, op, path, endpoint, "POST", "_path", _parameters(op, path))
+
+
+def _route(
+    app: FastAPI,
+    op: Operation[Any, Any],
+    path: str,
+    endpoint: Callable[..., Any],
+    method: str,
+    suffix: str,
+    parameters: list[dict[str, Any]] | None = None,
+) -> None:
+    """One route of ``op``, documented from the operation (name ``<group>_<name><suffix>``)."""
     app.add_api_route(
         path,
         endpoint,
-        methods=["POST"],
-        name=f"{op.group}_{op.name}_path",
-        operation_id=f"{op.group}_{op.name}_path",
+        methods=[method],
+        name=f"{op.group}_{op.name}{suffix}",
+        operation_id=f"{op.group}_{op.name}{suffix}",
         summary=op.summary,
         description=op.description,
         tags=[op.group],
         response_model=op.response,
         responses=_ERROR_RESPONSES,
-        openapi_extra={"parameters": _parameters(op, path)},
+        openapi_extra=None if parameters is None else {"parameters": parameters},
     )
 
 
