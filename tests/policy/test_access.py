@@ -437,3 +437,15 @@ def test_a_partner_pages_a_datasets_readable_members_once(world: Any) -> None:
     mine = db.dataset(dataset_id=made["open_dataset"]).dataset
     assert mine.positive_count + mine.negative_count > len(seen)  # (not vacuous)
     assert shown.balance_note is None and sum(shown.source_mix.values()) == pytest.approx(1)
+
+
+def test_a_writer_may_not_overwrite_a_run_it_cannot_read(world: Any) -> None:
+    db, _ = world
+    other = db.as_caller(xdb.Caller(id="tool", roles=("admin",)))  # reads only the default
+    other.set_access_policy(id="self-only", read_roles=["self"], write_roles=["self", "admin"])
+    hidden = db.record_training_run(type="lens", concept_ids=["c/river"], notes="mine",
+                                    access_policy_id="self-only").training_run_id  # fmt: skip
+    with pytest.raises(xdb.Conflict) as taken:
+        other.record_training_run(id=hidden, type="patch", concept_ids=["c/river"])
+    assert taken.value.field == "id"
+    assert db.training_run(training_run_id=hidden).training_run.notes == "mine"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.errors import NotFound
+from xdb.errors import Conflict, NotFound
 from xdb.ids import new_id
 from xdb.models.learning import (
     Artifact,
@@ -24,6 +24,7 @@ from xdb.ops import cursor
 from xdb.ops.dataset_reads import find_dataset
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create
+from xdb.store.access import reading_as
 from xdb.store.learning import LearningObject
 from xdb.timeutil import from_us, now_us
 
@@ -49,12 +50,22 @@ def find_run(ctx: Context, run_id: str, field: str = "training_run_id") -> Learn
     return obj
 
 
+def _stored(ctx: Context, kind: str, key: str, field: str) -> LearningObject | None:
+    """The object an upsert by ``key`` would replace; a Conflict when one is stored that
+    the caller may not read (it is not the caller's to overwrite)."""
+    with reading_as(None):
+        stored = ctx.store.learning_object(kind, key)
+    if stored is not None and ctx.store.learning_object(kind, key) is None:
+        raise Conflict(f"{field}: {key!r} is taken; choose another id", field=field)
+    return stored
+
+
 def record_training_run(ctx: Context, req: RecordTrainingRunRequest) -> RecordTrainingRunResponse:
     check_create(ctx, req.access_policy_id, "record_training_run")
     for dataset_id in req.dataset_ids:
         find_dataset(ctx, dataset_id)
     run_id = req.id or new_id("trainrun")
-    before = ctx.store.learning_object(RUN, run_id)
+    before = _stored(ctx, RUN, run_id, "id")
     at = now_us()
     body = req.model_dump(mode="json", exclude={"id", "status", "access_policy_id"})
     obj = LearningObject(
@@ -117,7 +128,7 @@ def training_run(ctx: Context, req: TrainingRunRequest) -> TrainingRunResponse:
 def record_artifact(ctx: Context, req: RecordArtifactRequest) -> RecordArtifactResponse:
     run = find_run(ctx, req.training_run_id)
     artifact_id = req.id or new_id(req.kind.value)
-    before = ctx.store.learning_object(ARTIFACT, artifact_id)
+    before = _stored(ctx, ARTIFACT, artifact_id, "id")
     at = now_us()
     body = req.model_dump(mode="json", exclude={"id", "training_run_id", "concept_id"})
     ctx.store.put_learning_object(
