@@ -266,10 +266,7 @@ def bud_examples(ctx: Context, req: BudExamplesRequest) -> BudExamplesResponse:
     digest = cursor.digest({"bud": tag.id})
     after = None
     if req.cursor:
-        position = cursor.decode(req.cursor, digest)
-        if len(position) != 2 or not all(isinstance(v, int) for v in position):
-            raise InvalidRequest("cursor is malformed; omit it to start again", field="cursor")
-        after = (position[0], position[1])
+        after = cursor.decode_pair(req.cursor, digest)
     page, total, next_key = ctx.store.query(
         TimestepFilter(session_ids=None, tag_ids=[tag.id]), after, req.limit
     )

@@ -44,3 +44,11 @@ def decode(cursor: str, filters_digest: str, field: str = "cursor") -> list[Any]
             field=field,
         )
     return list(position)
+
+
+def decode_pair(cursor: str, filters_digest: str, field: str = "cursor") -> tuple[int, int]:
+    """A cursor holding a keyset position of two whole numbers (a timestep page's)."""
+    position = decode(cursor, filters_digest, field)
+    if len(position) != 2 or not all(isinstance(v, int) for v in position):
+        raise InvalidRequest("cursor is malformed; omit it to start again", field=field)
+    return position[0], position[1]

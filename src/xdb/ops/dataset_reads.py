@@ -27,7 +27,7 @@ from xdb.models.learning import (
 )
 from xdb.ops import cursor
 from xdb.ops.datasets import build_dataset
-from xdb.ops.pages import made_order_page
+from xdb.ops.pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import policy_named
 from xdb.store.learning import LearningObject
@@ -62,11 +62,8 @@ def dataset_model(ctx: Context, obj: LearningObject, protected: set[str]) -> Con
 
 def _visible_mix(ctx: Context, dataset_id: str) -> dict[str, float]:
     counts: dict[str, int] = {}
-    after = -1
-    while page := ctx.store.dataset_members(dataset_id, after, 5000):
-        after = page[-1]["position"]
-        for m in page:
-            counts[m["label_source"]] = counts.get(m["label_source"], 0) + 1
+    for m in every_member(ctx, dataset_id):
+        counts[m["label_source"]] = counts.get(m["label_source"], 0) + 1
     total = sum(counts.values())
     return {k: round(v / total, 4) for k, v in sorted(counts.items())} if total else {}
 
@@ -151,14 +148,7 @@ def export_dataset(ctx: Context, req: ExportDatasetRequest) -> ExportDatasetResp
             )
         fmt = ExportFormat(suffix)
     model = dataset_model(ctx, obj, set())
-    members: list[DatasetMember] = []
-    after = -1
-    while True:
-        page = ctx.store.dataset_members(obj.id, after, 5000)
-        if not page:
-            break
-        members += [member_model(m) for m in page]
-        after = page[-1]["position"]
+    members = [member_model(m) for m in every_member(ctx, obj.id)]
     rows = member_rows(model, members)
     for row, m in zip(rows, members, strict=True):
         row["provenance"] = json.dumps(

@@ -16,7 +16,7 @@ from xdb.models.learning import (
     RemoveExemplarRequest,
     RemoveExemplarResponse,
 )
-from xdb.ops.pages import made_order_page
+from xdb.ops.pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create, check_target, configured
 from xdb.store.exemplars import ExemplarRow
@@ -104,13 +104,9 @@ def protected_exemplars(ctx: Context) -> set[str]:
     """The exemplars a running training run's datasets were built from."""
     out: set[str] = set()
     for dataset_id in ctx.store.protected_datasets():
-        after = -1
-        while True:
-            page = ctx.store.dataset_members(dataset_id, after, 5000)
-            if not page:
-                break
-            out.update(m.get("label_exemplar_id") or m["exemplar_id"] for m in page)
-            after = page[-1]["position"]
+        out.update(
+            m.get("label_exemplar_id") or m["exemplar_id"] for m in every_member(ctx, dataset_id)
+        )
     return out
 
 

@@ -53,10 +53,7 @@ def query(ctx: Context, req: QueryRequest) -> QueryResponse:
     digest = cursor.digest(req.model_dump(exclude={"cursor", "limit"}, mode="json"))
     after = None
     if req.cursor:
-        position = cursor.decode(req.cursor, digest)
-        if len(position) != 2 or not all(isinstance(v, int) for v in position):
-            raise InvalidRequest("cursor is malformed; omit it to start again", field="cursor")
-        after = (position[0], position[1])
+        after = cursor.decode_pair(req.cursor, digest)
     if unknown_tag:
         return QueryResponse(timesteps=[], total_count=0, next_cursor=None)
     page, total, next_key = ctx.store.query(flt, after, req.limit)

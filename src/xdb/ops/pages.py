@@ -5,7 +5,7 @@ nothing of them); anyone else pages in SQL."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from xdb.models.episodes import Page
@@ -52,3 +52,11 @@ def made_order_page(
     rows = rows[:size]
     nxt = cursor.encode([rows[-1].created_us, rows[-1].id], digest) if more and rows else None
     return rows, total, nxt
+
+
+def every_member(ctx: Context, dataset_id: str, batch: int = 5000) -> Iterator[dict[str, Any]]:
+    """A dataset's members (of those the caller reads), in order, a batch at a time."""
+    after = -1
+    while page := ctx.store.dataset_members(dataset_id, after, batch):
+        after = page[-1]["position"]
+        yield from page

@@ -23,6 +23,7 @@ from xdb.models.sync import (
     SyncImportRequest,
     SyncImportResponse,
 )
+from xdb.ops.pages import every_member
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import policy_named
 from xdb.policy.disclosure import Visibility
@@ -168,16 +169,13 @@ def _node_seen(vis: Visibility, node: str) -> bool:
 
 def _members(ctx: Context, dataset_id: str, vis: Visibility | None, shareable: Any) -> list[Any]:
     kept: list[dict[str, Any]] = []
-    after = -1
-    while page := ctx.store.dataset_members(dataset_id, after, 5000):
-        after = page[-1]["position"]
-        for m in page:
-            if not shareable(m.get("access_policy_id")):
-                continue
-            m = {k: v for k, v in m.items() if k not in ("access_policy_id", "position")}
-            if vis is not None:
-                m["concept_tags"] = [t for t in m["concept_tags"] if vis.visible(t["concept_id"])]
-            kept.append(m)
+    for m in every_member(ctx, dataset_id):
+        if not shareable(m.get("access_policy_id")):
+            continue
+        m = {k: v for k, v in m.items() if k not in ("access_policy_id", "position")}
+        if vis is not None:
+            m["concept_tags"] = [t for t in m["concept_tags"] if vis.visible(t["concept_id"])]
+        kept.append(m)
     return kept
 
 
