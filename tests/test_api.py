@@ -187,6 +187,20 @@ def _learn(db: xdb.Database, tmp_path: Path) -> None:
     assert db.sync_import(path=str(tmp_path / "bundle")).conflicts == []
 
 
+def _fidelity(db: xdb.Database) -> None:
+    """The fidelity operations (docs/fidelity.md)."""
+    step = db.record(event_type="input", content="keep this").timestep_id
+    db.record(event_type="input", content="and then this")
+    assert db.pin(timestep_ids=[step], reason="example").pinned_count == 1
+    assert db.quota().warm.used_tokens == 3
+    assert db.submit_evidence(submission_id="graft-1", timestep_ids=[step]).held_count == 1
+    assert db.resolve_submission("graft-1").released_count == 1
+    assert db.unpin(timestep_ids=[step]).unpinned_count == 1
+    assert db.context().current_tokens > 0
+    assert db.compact(keep_tokens=0).compacted
+    assert db.maintenance().finished
+
+
 def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Path) -> None:
     responses: dict[str, BaseModel] = {}
     run = db.run
@@ -212,7 +226,9 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     db.get_concept("Deception")
     assert db.delete_episode(episode_id=episode_id).deleted
     _learn(db, tmp_path)
+    _fidelity(db)
     admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
+    assert admin.set_resource_contract(warm_quota_tokens=10).contract.warm_quota_tokens == 10
     admin.set_disclosure_policy(id="p", allow={"subtrees": ["Dancing"]})
     admin.set_treaty(id="t", partner="acme", disclosure_policy_id="p")
     admin.hush(id="h", concepts={"concepts": ["Deception"]})

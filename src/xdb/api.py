@@ -72,6 +72,18 @@ if TYPE_CHECKING:
         Sort,
         TimeWindow,
     )
+    from xdb.models.fidelity import (
+        CompactResponse,
+        ContextResponse,
+        Level,
+        MaintenanceResponse,
+        PinResponse,
+        QuotaResponse,
+        ResolveSubmissionResponse,
+        ResourceContractResponse,
+        SubmitEvidenceResponse,
+        UnpinResponse,
+    )
     from xdb.models.graph import (
         AddNodeResponse,
         GraphNeighborhoodResponse,
@@ -163,6 +175,9 @@ if TYPE_CHECKING:
     LabelFilterLike: TypeAlias = LabelFilter | Mapping[str, Any]
     LabelLike: TypeAlias = Label | Literal["positive", "negative", "neutral", "other"]
     LabelSourceLike: TypeAlias = LabelSource | Literal["sensor", "tool", "teacher", "human", "self"]
+    LevelLike: TypeAlias = (
+        Level | Literal["reply", "session", "day", "week", "month", "quarter", "year"]
+    )
     NeighborOptionsLike: TypeAlias = NeighborOptions | Mapping[str, Any]
     PageLike: TypeAlias = Page | Mapping[str, Any]
     ProvenanceLike: TypeAlias = Provenance | Mapping[str, Any]
@@ -622,6 +637,121 @@ class Operations:
         if session_id is not None:
             payload["session_id"] = session_id
         return cast("StatusResponse", self.run(REGISTRY["xdb.status"], payload))
+
+    def pin(
+        self,
+        *,
+        timestep_ids: Sequence[str],
+        reason: str | None = None,
+        session_id: str | None = None,
+    ) -> PinResponse:
+        """Pin timesteps to WARM (kept at full detail, never compacted), within the WARM quota.
+
+        Args:
+            timestep_ids: Required.
+            reason: Why (kept for audit). Default: None.
+            session_id: Accepted for XAPI compatibility. Default: None.
+        """
+        payload: dict[str, Any] = {"timestep_ids": timestep_ids}
+        if reason is not None:
+            payload["reason"] = reason
+        if session_id is not None:
+            payload["session_id"] = session_id
+        return cast("PinResponse", self.run(REGISTRY["xdb.pin"], payload))
+
+    def unpin(self, *, timestep_ids: Sequence[str], session_id: str | None = None) -> UnpinResponse:
+        """Unpin timesteps; back in HOT, compaction may take them. Unknown or unpinned ids are no
+        error (they count 0).
+
+        Args:
+            timestep_ids: Required.
+            session_id: Accepted for XAPI compatibility. Default: None.
+        """
+        payload: dict[str, Any] = {"timestep_ids": timestep_ids}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        return cast("UnpinResponse", self.run(REGISTRY["xdb.unpin"], payload))
+
+    def quota(self, session_id: str | None = None) -> QuotaResponse:
+        """WARM and COLD use against the caller's resource contract.
+
+        Args:
+            session_id: Accepted for XAPI compatibility. Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        return cast("QuotaResponse", self.run(REGISTRY["xdb.quota"], payload))
+
+    def context(self, session_id: str | None = None) -> ContextResponse:
+        """The session's HOT context window: tokens, utilization, compactions so far.
+
+        Args:
+            session_id: Default: the current session. Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        return cast("ContextResponse", self.run(REGISTRY["xdb.context"], payload))
+
+    def compact(
+        self, *, session_id: str | None = None, keep_tokens: int | None = None
+    ) -> CompactResponse:
+        """Compact the session's oldest HOT timesteps into COLD reply records now.
+
+        Args:
+            session_id: Default: the current session. Default: None.
+            keep_tokens: HOT tokens to keep (the newest); default: the contract's target share of
+                the window. The session's newest timestep is always kept. Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if keep_tokens is not None:
+            payload["keep_tokens"] = keep_tokens
+        return cast("CompactResponse", self.run(REGISTRY["xdb.compact"], payload))
+
+    def maintenance(
+        self, *, session_id: str | None = None, max_seconds: float | None = None
+    ) -> MaintenanceResponse:
+        """Progressive compression (reply to year by age, and under storage pressure), audit log
+        retention, then reclaiming space.
+
+        Args:
+            session_id: Accepted for XAPI compatibility. Default: None.
+            max_seconds: Stop after this long; the next run goes on. Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if max_seconds is not None:
+            payload["max_seconds"] = max_seconds
+        return cast("MaintenanceResponse", self.run(REGISTRY["xdb.maintenance"], payload))
+
+    def submit_evidence(
+        self, *, submission_id: str, timestep_ids: Sequence[str]
+    ) -> SubmitEvidenceResponse:
+        """Hold timesteps as SUBMITTED evidence of a tribe submission (graft or meld): kept at full
+        detail, not counted against the WARM quota, until the submission is resolved.
+
+        Args:
+            submission_id: Required.
+            timestep_ids: Required.
+        """
+        payload: dict[str, Any] = {"submission_id": submission_id, "timestep_ids": timestep_ids}
+        return cast("SubmitEvidenceResponse", self.run(REGISTRY["xdb.submit_evidence"], payload))
+
+    def resolve_submission(self, submission_id: str) -> ResolveSubmissionResponse:
+        """Release a resolved submission's evidence: each timestep returns to WARM if pinned, else
+        to HOT (where compaction may take it).
+
+        Args:
+            submission_id: Required.
+        """
+        payload: dict[str, Any] = {"submission_id": submission_id}
+        return cast(
+            "ResolveSubmissionResponse", self.run(REGISTRY["xdb.resolve_submission"], payload)
+        )
 
     def import_concepts(self, path: str) -> ImportConceptsResponse:
         """Load a concept pack from a directory in HatCat's format: ``pack.json``,
@@ -1673,6 +1803,52 @@ class Operations:
         """
         payload: dict[str, Any] = {"id": id}
         return cast("RevokeKeyResponse", self.run(REGISTRY["policy.revoke_key"], payload))
+
+    def set_resource_contract(
+        self,
+        *,
+        agent: str | None = None,
+        warm_quota_tokens: int | None = None,
+        context_window_tokens: int | None = None,
+        cold_storage_bytes: int | None = None,
+        audit_log_retention_days: int | None = None,
+        compaction_threshold: float | None = None,
+        compaction_target: float | None = None,
+        compression_after_days: Mapping[LevelLike, float] | None = None,
+    ) -> ResourceContractResponse:
+        """Set the resource contract of the database, or of one agent (caller id) over it. Fields
+        left out keep the database's values (for an agent) or the defaults.
+
+        Args:
+            agent: The caller id it applies to; default: the whole database. Default: None.
+            warm_quota_tokens: Default: None.
+            context_window_tokens: Default: None.
+            cold_storage_bytes: Default: None.
+            audit_log_retention_days: Default: None.
+            compaction_threshold: Default: None.
+            compaction_target: Default: None.
+            compression_after_days: Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if agent is not None:
+            payload["agent"] = agent
+        if warm_quota_tokens is not None:
+            payload["warm_quota_tokens"] = warm_quota_tokens
+        if context_window_tokens is not None:
+            payload["context_window_tokens"] = context_window_tokens
+        if cold_storage_bytes is not None:
+            payload["cold_storage_bytes"] = cold_storage_bytes
+        if audit_log_retention_days is not None:
+            payload["audit_log_retention_days"] = audit_log_retention_days
+        if compaction_threshold is not None:
+            payload["compaction_threshold"] = compaction_threshold
+        if compaction_target is not None:
+            payload["compaction_target"] = compaction_target
+        if compression_after_days is not None:
+            payload["compression_after_days"] = compression_after_days
+        return cast(
+            "ResourceContractResponse", self.run(REGISTRY["policy.set_resource_contract"], payload)
+        )
 
     def set_access_policy(
         self,

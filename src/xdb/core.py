@@ -30,6 +30,7 @@ from xdb.index.candidates import choose as choose_candidates
 from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
+from xdb.ops.fidelity import FidelityState
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
 from xdb.policy.access import readable as access_readable
 from xdb.policy.audit_calls import SELF_AUDITED as _SELF_AUDITED
@@ -80,7 +81,11 @@ class Database(Operations):
         self._session_id = session_id
         self._proposed_session = new_id("session")
         self._session_lock = threading.Lock()
-        self._settings: dict[str, Any] = {"quota_bytes": quota_bytes, "audit": audit}
+        self._settings: dict[str, Any] = {
+            "quota_bytes": quota_bytes,
+            "audit": audit,
+            "fidelity": FidelityState(),
+        }
         self.indexer = Indexer(store, partial(_embedder, embedder), partial(_model_id, embedder))
         # The default caller's context, made once: every call needs one (hot for record).
         self._context = Context(

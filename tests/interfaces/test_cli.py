@@ -591,6 +591,13 @@ WRITERS = {
     "sync export": ["bundle"],
     "sync import": ["bundle"],
     "record-training-run": ["--type", "lens", "--concept-ids", "c"],
+    "pin": ["--timestep-ids", "ts-s1-1"],
+    "unpin": ["--timestep-ids", "ts-s1-1"],
+    "compact": [],
+    "maintenance": [],
+    "submit-evidence": ["--submission-id", "g", "--timestep-ids", "ts-s1-1"],
+    "resolve-submission": ["g"],
+    "set-resource-contract": ["--warm-quota-tokens", "10"],
     "record-artifact": [
         "--kind",
         "lens",

@@ -35,6 +35,14 @@ ALL_TOOLS = {
     "xdb_recent",
     "xdb_tags",
     "xdb_status",
+    "xdb_pin",
+    "xdb_unpin",
+    "xdb_quota",
+    "xdb_context",
+    "xdb_compact",
+    "xdb_maintenance",
+    "xdb_submit_evidence",
+    "xdb_resolve_submission",
     "xdb_import_concepts",
     "xdb_concept_packs",
     "xdb_concepts",
@@ -78,6 +86,8 @@ READONLY = {
     "xdb_recent",
     "xdb_tags",
     "xdb_status",
+    "xdb_quota",
+    "xdb_context",
     "xdb_concept_packs",
     "xdb_concepts",
     "xdb_get_concept",
@@ -160,13 +170,23 @@ async def test_lists_one_tool_per_operation_with_schemas_and_hints(client: Clien
         assert tool.output_schema["type"] == "object"
         assert tool.annotations is not None
         assert tool.annotations.read_only_hint is (name in READONLY)
-        # Deleting an episode removes what was stored; nothing else does.
+        # Deleting an episode or an exemplar removes what was stored, and compaction and
+        # maintenance replace detail by summaries; nothing else does.
         assert tool.annotations.destructive_hint is name.endswith(
-            ("delete_episode", "remove_exemplar")
+            ("delete_episode", "remove_exemplar", "xdb_compact", "xdb_maintenance")
         )
         assert tool.annotations.idempotent_hint is (
             name in READONLY
             or name.endswith(("delete_episode", "create_tag", "bud_ready", "remove_exemplar"))
+            or name
+            in {
+                "xdb_pin",
+                "xdb_unpin",
+                "xdb_compact",
+                "xdb_maintenance",
+                "xdb_submit_evidence",
+                "xdb_resolve_submission",
+            }
         )
     record = tools["xdb_record"].input_schema
     assert {"event_type", "content", "concept_activations", "event_id"} <= set(record["properties"])

@@ -288,6 +288,11 @@ def _peak_kib(pid: int) -> int:
 
 def test_a_line_over_the_limit_is_refused_and_the_server_keeps_serving(tmp_path: Path) -> None:
     limit = 64 * 1024
+    with xdb.connect(tmp_path / "big.sqlite3") as made:
+        # A line at the limit holds more tokens than the default context window: read back
+        # whole below, so nothing may be compacted.
+        admin = made.as_caller(xdb.Caller(id="admin", roles=("admin",)))
+        admin.set_resource_contract(context_window_tokens=2**40)
     server = subprocess.Popen(
         [sys.executable, "-m", "xdb", "--db", str(tmp_path / "big.sqlite3"), "mcp"],
         stdin=subprocess.PIPE,

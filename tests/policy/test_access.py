@@ -66,6 +66,11 @@ def world(module_target: str) -> Iterator[Any]:
         made["open_decision"] = db.add_node(node_type="Decision", name="stay home").node_id
         db.link(src=made["open_decision"], dst=made["public_ep"], access_policy_id="private")
         learning_world(db, made)
+        # Compacted experience, private: its COLD record is as hidden as its timesteps.
+        for text in (f"{SECRET} kept cold", "more cold words", "the newest stays"):
+            db.record(event_type="output", content=text, session_id="s-cold",
+                      access_policy_id="private")  # fmt: skip
+        (made["secret_record"],) = db.compact(session_id="s-cold", keep_tokens=0).record_ids
         db.wait_for_embeddings(60)
         yield db, made
 
@@ -106,6 +111,8 @@ def reads(made: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "xdb.recent": {"n": 50},
         "xdb.tags": {},
         "xdb.status": {},
+        "xdb.quota": {},
+        "xdb.context": {},
         "xdb.concept_packs": {},
         "xdb.concepts": {},
         "xdb.get_concept": {"concept_id": "Weather"},
@@ -154,6 +161,7 @@ def hidden_strings(made: dict[str, Any]) -> list[str]:
         made["secret_exemplar"],
         made["secret_dataset"],
         made["secret_run"],
+        made["secret_record"],
     ]
 
 

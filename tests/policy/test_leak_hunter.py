@@ -108,6 +108,12 @@ def world(module_target: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         decision = db.add_node(node_type="Decision", name="go outside").node_id
         db.link(src=decision, dst=episodes[0])
         learn(db, episodes)
+        # Compacted experience: COLD records carry the activations of what they replaced.
+        for i in range(3):
+            db.record(event_type="output", content=f"a cold report {i}", session_id="s-cold",
+                      concept_activations=every, event_id=f"cold{i}")  # fmt: skip
+        db.tag(tag_name_or_id="Anger", tick_range={"start": 1, "end": 2}, session_id="s-cold")
+        db.compact(session_id="s-cold", keep_tokens=0)
         db.wait_for_embeddings(60)
         yield db, episodes
 
@@ -155,10 +161,15 @@ def answer(call: Callable[[], Any]) -> Any:
 def reads(episodes: list[str], concept: str) -> dict[str, dict[str, Any]]:
     """A call of every read operation; ``concept`` is where a concept is asked about."""
     return {
-        "xdb.query": {"concept_activations": {concept: {"min": 0.0, "max": 1.0}}},
+        "xdb.query": {
+            "all_sessions": True,
+            "concept_activations": {concept: {"min": 0.0, "max": 1.0}},
+        },
         "xdb.recent": {"n": 10},
         "xdb.tags": {},
         "xdb.status": {},
+        "xdb.quota": {},
+        "xdb.context": {},
         "xdb.concept_packs": {},
         "xdb.concepts": {"parent_id": concept},
         "xdb.get_concept": {"concept_id": concept},

@@ -133,6 +133,11 @@ class Episode(BaseModel):
     metadata: dict[str, Any]
     labels: list[ExemplarLabel]
     provenance: Provenance
+    fidelity: str = Field(
+        default="full",
+        description="full, or the COLD level (reply, session, day, week, month, quarter,"
+        " year) of a record standing for compressed experience.",
+    )
     previous_episode_id: str | None = Field(description="NEXT link: the one before, same session.")
     next_episode_id: str | None = Field(description="NEXT link: the one after, same session.")
     created_at: datetime
@@ -151,6 +156,11 @@ class EpisodeHit(BaseModel):
     motive_profile: Annotated[dict[str, float], ConceptKeys()]
     time_window: TimeWindow
     score: float = Field(description="Relevance (higher first); 0 for time and random sorts.")
+    fidelity: str = Field(
+        default="full",
+        description="full, or the COLD level (reply, session, day, week, month, quarter,"
+        " year) of a record standing for compressed experience.",
+    )
 
 
 # --------------------------------------------------------------------------- requests

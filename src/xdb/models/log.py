@@ -24,6 +24,7 @@ from xdb.models.common import (
     TimeRange,
     access_policy_field,
 )
+from xdb.models.fidelity import MemoryRecord
 from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept
 from xdb.timeutil import as_utc
 
@@ -339,6 +340,11 @@ class QueryResponse(BaseModel):
     timesteps: list[Timestep]
     total_count: int = Field(description="Matches over all pages.")
     next_cursor: str | None = Field(description="Pass as cursor for the next page; null at end.")
+    records: list[MemoryRecord] = Field(
+        default_factory=list,
+        description="COLD records standing for compacted timesteps that match, at their"
+        " lower fidelity (with the first page; up to limit).",
+    )
 
 
 class RecentRequest(Model):

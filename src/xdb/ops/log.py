@@ -25,8 +25,10 @@ from xdb.models.log import (
     _Targeted,
 )
 from xdb.ops.auto_episodes import episode_maker
+from xdb.ops.fidelity import after_recording
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create, check_target
+from xdb.store.fidelity import tokens_of
 from xdb.store.types import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us
 
@@ -69,6 +71,7 @@ def record(ctx: Context, req: RecordRequest) -> RecordResponse:
             ctx.indexer.notify()  # the event's new episode needs its vector
     else:
         ((ts_id, tick),) = ctx.store.record([item], None, ctx.audit_by)
+    after_recording(ctx, {item.session_id: tokens_of(item.content, item.token_id)})
     return RecordResponse(timestep_id=ts_id, tick=tick)  # (model_construct is slower here)
 
 
@@ -85,6 +88,10 @@ def record_batch(ctx: Context, req: RecordBatchRequest) -> RecordBatchResponse:
     made = ctx.store.record(items, episode_maker(ctx) if ends else None, ctx.audit_by)
     if ends and ctx.indexer is not None:
         ctx.indexer.notify()
+    tokens: dict[str, int] = {}
+    for it in items:
+        tokens[it.session_id] = tokens.get(it.session_id, 0) + tokens_of(it.content, it.token_id)
+    after_recording(ctx, tokens)
     # Validated as one document: a RecordResponse() per timestep costs ~2 us, this ~1.2.
     results = [{"timestep_id": i, "tick": t} for i, t in made]
     return RecordBatchResponse.model_validate({"results": results})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdb.errors import InvalidRequest
+from xdb.fidelity.recall import matching_records
 from xdb.models.log import (
     QueryRequest,
     QueryResponse,
@@ -61,6 +62,8 @@ def query(ctx: Context, req: QueryRequest) -> QueryResponse:
         timesteps=page,
         total_count=total,
         next_cursor=cursor.encode(list(next_key), digest) if next_key else None,
+        # Compressed experience, at its lower fidelity: with the first page only.
+        records=matching_records(ctx.store, flt, req.limit) if after is None else [],
     )
 
 

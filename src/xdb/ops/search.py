@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.errors import InvalidRequest, NotReady
+from xdb.fidelity.records import level_of
 from xdb.models.episodes import (
     ConceptFilter,
     ConceptTag,
@@ -78,6 +79,7 @@ def shown_fields(ep: NewEpisode) -> dict[str, Any]:
         "concept_tags": [ConceptTag.model_validate(t) for t in ep.concept_tags],
         "motive_profile": ep.motive_profile,
         "time_window": TimeWindow(start_time=from_us(ep.start_us), end_time=from_us(ep.end_us)),
+        "fidelity": level_of(ep.provenance) or "full",
     }
 
 

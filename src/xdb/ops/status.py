@@ -25,8 +25,10 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     summary = ctx.store.session_summary(session)
     quota = ctx.settings.get("quota_bytes")
     by_fidelity = {
-        f: stats["timesteps_by_fidelity"].get(f, 0) for f in ("hot", "warm", "submitted", "cold")
+        f: stats["timesteps_by_fidelity"].get(f, 0) for f in ("hot", "warm", "submitted")
     }
+    # COLD timesteps live on as the records that replaced them.
+    by_fidelity["cold"] = ctx.store.cold_timesteps()
     by_type = {t: stats["tags_by_type"].get(t, 0) for t in ("concept", "entity", "bud", "custom")}
     applications = stats["tag_applications"]
     hiding = reading() is not None

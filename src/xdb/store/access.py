@@ -129,6 +129,13 @@ def views(ok: str, base: str) -> dict[str, str]:
         f" (o.kind <> 'bud' OR o.id IN (SELECT id FROM {b}tags g WHERE"
         f" {readable('g.access_policy_id')}))"
     )
+    # Fidelity's: a record under its own policy, a hold with its tick.
+    out["memory_records"] = f"SELECT * FROM {b}memory_records WHERE {readable('access_policy_id')}"
+    out["timestep_holds"] = (
+        f"SELECT h.* FROM {b}timestep_holds h WHERE EXISTS (SELECT 1 FROM {b}timesteps t"
+        f" WHERE t.session_id = h.session_id AND t.tick = h.tick AND"
+        f" {readable('t.access_policy_id')})"
+    )
     out["dataset_members"] = (
         f"SELECT m.* FROM {b}dataset_members m WHERE {readable('m.access_policy_id')} AND"
         f" m.dataset_id IN (SELECT id FROM {b}learning_objects o WHERE o.kind = 'dataset' AND"

@@ -65,6 +65,10 @@ def main() -> None:
     args = parser.parse_args()
 
     db = xdb.connect(args.db, session_id=args.session)
+    # The parent checks the log tick by tick: a context window no run fills, so nothing is
+    # compacted away (compaction's own crash test is tests/fidelity/test_maintenance.py).
+    admin = db.as_caller(xdb.Caller(id="admin", roles=("admin",)))
+    admin.set_resource_contract(context_window_tokens=2**40)
     if args.text_index_lag:
         db.store.text_index_max_lag = args.text_index_lag  # type: ignore[attr-defined]
     out = sys.stdout

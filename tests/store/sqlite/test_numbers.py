@@ -63,6 +63,11 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DROP TABLE learning_objects",
         "DROP TABLE dataset_members",
         "DELETE FROM schema_migrations WHERE version = 14",
+        # and version 15 (fidelity)
+        "DROP TABLE timestep_holds",
+        "DROP TABLE memory_records",
+        "DROP TABLE compactions",
+        "DELETE FROM schema_migrations WHERE version = 15",
     ):
         conn.execute(statement)
     conn.close()
@@ -85,4 +90,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 14  # this test's downgrade undoes versions 5 to 14
+    assert LATEST == 15  # this test's downgrade undoes versions 5 to 15

@@ -25,7 +25,7 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
-from xdb.store import access, audit, concepts, graph_edges, learning, policy_objects
+from xdb.store import access, audit, concepts, fidelity, graph_edges, learning, policy_objects
 from xdb.store.postgres import vector_index
 from xdb.store.sqlbuild import POSTGRES
 
@@ -319,6 +319,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (11, "access policies on objects", _access_policies),
     (12, "episodes under an access policy", _run(access.EPISODE_POLICIES)),
     (13, "the learning harness", lambda conn: learning.migrate(conn, POSTGRES)),
+    (14, "fidelity: holds, records, compactions", lambda conn: fidelity.migrate(conn, POSTGRES)),
 ]
 ACCESS_VERSION = 11  # the columns the restricted views read come with it
 

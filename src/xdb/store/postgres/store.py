@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import access, audit, rows, tagging
+from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
@@ -111,7 +112,16 @@ def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
     return out
 
 
-class PostgresStore(EpisodeMethods, LearningMethods):
+def _delete_hot(conn: Conn, session: str, ticks: Sequence[int]) -> int:
+    cur = conn.execute(
+        "DELETE FROM timesteps WHERE session_id = %s AND fidelity = 'hot'"
+        " AND tick = ANY(%s::bigint[])",
+        (session, list(ticks)),
+    )
+    return max(cur.rowcount, 0)
+
+
+class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
     backend = "postgresql"
     # Concept rows join their episodes on the distribution column too (as in search).
     _flavor = Flavor(
@@ -119,6 +129,7 @@ class PostgresStore(EpisodeMethods, LearningMethods):
         "e.namespace = c.namespace AND e.seq = c.episode_seq",
         "json_each_text(t.activations) j",
     )
+    _episode_hooks = EpisodeHooks(episodes.insert, episodes.delete, lock_episodes, _delete_hot)
 
     def _graph_read(self, fn: Callable[[Conn], T]) -> T:
         return self._db.read(fn)
@@ -267,6 +278,34 @@ class PostgresStore(EpisodeMethods, LearningMethods):
         sql, params = tagging.list_tags_sql(tag_type, bud_status, POSTGRES)
         found = self._db.read(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r, application_count=int(r[10])) for r in found]
+
+    def storage_bytes(self, live: bool = False) -> int:
+        """The relation sizes (tables, their indexes and TOAST) of this database's schema;
+        ``live`` alike (a relation's free space is reused, not returned: see reclaim)."""
+        with access.reading_as(None):
+            row = self._db.read(
+                lambda c: c.execute(
+                    "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                    " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                    " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')"
+                ).fetchone()
+            )
+        return int(row[0]) if row else 0
+
+    def reclaim_space(self) -> None:
+        """VACUUM the schema's tables: dead rows' space is reused, trailing pages returned."""
+        with access.reading_as(None):
+
+            def vacuum(c: Conn) -> None:
+                tables = c.execute(
+                    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON"
+                    " n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+                    " AND c.relkind = 'r'"
+                ).fetchall()
+                for (name,) in tables:
+                    c.execute(f'VACUUM "{name}"'.encode())
+
+            self._db.read(vacuum)
 
     def stats(self) -> dict[str, Any]:
         def run(conn: Conn) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from xdb.errors import MigrationError
-from xdb.store import access, audit, concepts, graph_edges, learning, policy_objects
+from xdb.store import access, audit, concepts, fidelity, graph_edges, learning, policy_objects
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import sessions
 
@@ -248,6 +248,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     (12, "access policies on objects", access.COLUMNS),
     (13, "episodes under an access policy", access.EPISODE_POLICIES),
     (14, "the learning harness", lambda conn: learning.migrate(conn, SQLITE)),
+    (15, "fidelity: holds, records, compactions", lambda conn: fidelity.migrate(conn, SQLITE)),
 ]
 
 

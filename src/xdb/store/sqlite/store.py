@@ -13,6 +13,7 @@ from xdb.errors import StoreError, XdbError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store import access, audit, rows, tagging
+from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE, Flavor
@@ -69,9 +70,13 @@ class _Tail:
     audit_head: tuple[int, str] | None = None  # the audit log's last (seq, hash)
 
 
-class SQLiteStore(EpisodeMethods, LearningMethods):
+class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
     backend = "sqlite"
     _flavor = Flavor(SQLITE, "e.seq = c.episode_seq", "json_each(t.activations) j")
+    # One writer per file: episodes need no lock of their own.
+    _episode_hooks = EpisodeHooks(
+        episodes.insert, episodes.delete, lambda conn: None, textindex.delete_hot
+    )
 
     def _graph_read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         result: T = self._read(fn)
@@ -417,6 +422,45 @@ class SQLiteStore(EpisodeMethods, LearningMethods):
 
         result: dict[str, Any] = self._read(run)
         return result
+
+    def storage_bytes(self, live: bool = False) -> int:
+        """The file's pages and its write-ahead log: what it takes on disk (``live``: the
+        pages in use, free ones left out, and no log)."""
+
+        def read(c: sqlite3.Connection) -> int:
+            size = int(c.execute("PRAGMA page_size").fetchone()[0])
+            pages = int(c.execute("PRAGMA page_count").fetchone()[0])
+            if live:
+                pages -= int(c.execute("PRAGMA freelist_count").fetchone()[0])
+            return size * pages
+
+        with access.reading_as(None):
+            pages: int = self._read(read)
+        return pages if live else pages + self._wal_bytes()
+
+    def reclaim_space(self) -> None:
+        """Give free pages back to the file system: incrementally once the file keeps the
+        map that needs (a file made before maintenance first ran is rebuilt once, by a
+        VACUUM that switches it over), then truncate the write-ahead log."""
+
+        def vacuum(conn: sqlite3.Connection) -> None:
+            (mode,) = conn.execute("PRAGMA auto_vacuum").fetchone()
+            if mode != 2:
+                conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                conn.execute("VACUUM")
+            else:
+                conn.execute("PRAGMA incremental_vacuum").fetchall()
+            if not self.memory:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+        if self.closed:
+            raise StoreError("the database is closed")
+        if self.memory:
+            with self._memory_lock:
+                self.writer.exclusive(vacuum)
+        else:
+            self.writer.exclusive(vacuum)
+        self._tail = None
 
     def _wal_bytes(self) -> int:
         try:

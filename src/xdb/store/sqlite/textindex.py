@@ -18,6 +18,9 @@ index entry first when its ``seq`` is at or below the watermark.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
+
+from xdb.store.sqlbuild import chunks
 
 NAME = "timesteps_fts"
 MAX_LAG = 4096
@@ -46,3 +49,21 @@ def catch_up(conn: sqlite3.Connection) -> int:
     )
     conn.execute(f"UPDATE index_watermarks SET position = ? WHERE name = '{NAME}'", (top,))
     return int(top - position)
+
+
+def delete_hot(conn: sqlite3.Connection, session: str, ticks: Sequence[int]) -> int:
+    """Delete the listed ticks of ``session`` that are still HOT (compaction), their index
+    entries first where the index holds them; how many went."""
+    (position,) = conn.execute(WATERMARK_SQL).fetchone()
+    gone = 0
+    for part in chunks(sorted(set(ticks))):
+        where = f"session_id = ? AND fidelity = 'hot' AND tick IN ({','.join('?' * len(part))})"
+        indexed = conn.execute(
+            f"SELECT seq, content FROM timesteps WHERE {where} AND seq <= ?",
+            (session, *part, position),
+        ).fetchall()
+        conn.executemany(
+            f"INSERT INTO {NAME} ({NAME}, rowid, content) VALUES ('delete', ?, ?)", indexed
+        )
+        gone += conn.execute(f"DELETE FROM timesteps WHERE {where}", (session, *part)).rowcount
+    return gone

@@ -78,6 +78,20 @@ class Writer:
             raise job.error
         return job.result
 
+    def exclusive(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn(conn)`` outside any transaction, no job running meanwhile (VACUUM may
+        not run inside one); jobs submitted meanwhile queue and run after it."""
+        while True:
+            with self._mutex:
+                if not self._busy:
+                    self._busy = True
+                    break
+            self.submit(lambda conn: None)  # returns once the writer has drained
+        try:
+            return fn(self._conn)
+        finally:
+            self._drain()
+
     def _drain(self) -> None:
         while True:
             with self._mutex:

@@ -1,0 +1,1 @@
+"""Fidelity tiers, compaction and progressive compression (issue 20)."""

@@ -1,0 +1,289 @@
+"""Compaction: a session's oldest unpinned HOT timesteps become COLD reply records.
+
+The newest HOT tokens up to ``keep_tokens`` stay (and always the session's newest tick);
+everything HOT before them is read a batch at a time, grouped into replies (an event's
+ticks, or a run of ticks outside events), summarized, and replaced by one record per reply
+in one transaction per batch: the ticks go as their records come, so each tick is
+compacted once and a crash loses nothing (the batch is there, or its records are).
+
+An event's episode (made when the event ended) becomes the reply's record itself instead
+of a second copy, unless exemplars sit on the ticks (their labels go on a new record).
+
+``ContextWatch`` compacts by itself when a recording pushes a session's HOT window past
+the contract's threshold.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from xdb.errors import Conflict
+from xdb.fidelity import records
+from xdb.fidelity.contract import effective
+from xdb.fidelity.records import Part
+from xdb.models.fidelity import CompactResponse
+from xdb.store.episode_row import default_summary
+from xdb.store.fidelity import tokens_of
+from xdb.store.fidelity_methods import CompactedReply
+from xdb.timeutil import now_us
+
+if TYPE_CHECKING:
+    from xdb.fidelity.summarize import Summarizer
+    from xdb.ops.registry import Context
+
+BATCH = 2000  # ticks per transaction
+RUN = 256  # ticks outside any event that make one reply at most
+RETRIES = 3
+
+
+@dataclass
+class Tick:
+    tick: int
+    ts_us: int
+    event_type: str
+    event_id: str | None
+    content: str
+    activations: dict[str, float]
+    token_id: int | None
+    policy: str | None
+
+    @property
+    def tokens(self) -> int:
+        return tokens_of(self.content, self.token_id)
+
+
+def _ticks(rows: Sequence[tuple[Any, ...]]) -> list[Tick]:
+    from xdb.store.rows import loads_json
+
+    out = []
+    for _seq, tick, ts_us, event_type, event_id, content, acts, token_id, policy in rows:
+        parsed = loads_json(acts) if acts else {}
+        out.append(
+            Tick(
+                int(tick),
+                int(ts_us),
+                str(event_type),
+                event_id,
+                str(content),
+                {str(k): float(v) for k, v in (parsed or {}).items()},
+                token_id,
+                policy,
+            )
+        )
+    return out
+
+
+def group_replies(ticks: Sequence[Tick], batch_full: bool) -> list[list[Tick]]:
+    """Consecutive ticks of one event (or up to ``RUN`` outside events) under one access
+    policy. When the batch was cut short, its last group may go on in the next batch: it
+    waits for it (unless it is the only one)."""
+    groups: list[list[Tick]] = []
+    for t in ticks:
+        last = groups[-1] if groups else None
+        if (
+            last is not None
+            and last[-1].event_id == t.event_id
+            and last[-1].policy == t.policy
+            and (t.event_id is not None or len(last) < RUN)
+        ):
+            last.append(t)
+        else:
+            groups.append([t])
+    if batch_full and len(groups) > 1:
+        groups.pop()
+    return groups
+
+
+def _ranges(session: str, ticks: Sequence[int]) -> list[list[Any]]:
+    return records.coalesce([session, t, t] for t in ticks)
+
+
+@dataclass
+class _Annotations:
+    tags: list[tuple[str, str | None, int | None, int | None, int | None]]
+    comments: list[str]
+    exemplars: list[dict[str, Any]]
+    covered_comments: dict[str, set[int]] = field(default_factory=dict)
+
+
+def _tag_counts(group: Sequence[Tick], notes: _Annotations) -> dict[str, int]:
+    """Per tag, how many of the group's ticks it covers (applied to a tick, its event or a
+    range over it)."""
+    ticks = {t.tick for t in group}
+    events = {t.event_id for t in group if t.event_id is not None}
+    out: dict[str, int] = {}
+    for tag_id, event_id, tick, lo, hi in notes.tags:
+        if tick is not None:
+            n = 1 if tick in ticks else 0
+        elif event_id is not None:
+            n = sum(1 for t in group if t.event_id == event_id) if event_id in events else 0
+        elif lo is not None and hi is not None:
+            n = sum(1 for t in ticks if lo <= t <= hi)
+        else:
+            n = 0
+        if n:
+            out[tag_id] = out.get(tag_id, 0) + n
+    return out
+
+
+def _reply(
+    ctx: Context,
+    session: str,
+    group: Sequence[Tick],
+    notes: _Annotations,
+    adoptable: dict[str, str],
+    summarizer: Summarizer,
+    at: int,
+) -> CompactedReply:
+    tokens_only = all(t.token_id is not None for t in group)
+    texts = [t.content for t in group]
+    content = summarizer.summarize(
+        texts if tokens_only else ["\n".join(texts)],
+        level="reply",
+        max_chars=records.CONTENT_CHARS["reply"],
+    )
+    best: dict[str, tuple[float, int]] = {}
+    for t in group:
+        for concept, score in t.activations.items():
+            old = best.get(concept, (0.0, 0))
+            best[concept] = (max(old[0], score), old[1] + 1)
+    ticks = [t.tick for t in group]
+    lo, hi = ticks[0], ticks[-1]
+    exemplars = notes.exemplars  # exemplars on tick ranges over the reply
+    part = Part(
+        text=content,
+        concepts=best,
+        weight=len(group),
+        tokens=sum(t.tokens for t in group),
+        tag_ids=_tag_counts(group, notes),
+        lineage={"ticks": _ranges(session, ticks)},
+        comment_ids=notes.comments,
+        exemplar_ids=[str(x["id"]) for x in exemplars],
+        labels=[{k: v for k, v in x.items() if k != "id"} for x in exemplars],
+        event_types=sorted({t.event_type for t in group}),
+    )
+    event = group[0].event_id
+    adopt = adoptable.get(event) if event is not None and not exemplars else None
+    record, episode = records.build(
+        level="reply",
+        parts=[part],
+        summary=default_summary(content) if content else "",
+        content=content,
+        namespace="default",
+        session_id=session,
+        tick_span=(lo, hi),
+        time_span=(min(t.ts_us for t in group), max(t.ts_us for t in group)),
+        replaced=[],
+        policy=group[0].policy,
+        at=at,
+        by=ctx.caller.id,
+        record_id=adopt,
+    )
+    if adopt is None:
+        return CompactedReply(session, ticks, record, episode)
+    stored = ctx.store.episodes_by_ids([adopt]).get(adopt)
+    provenance = dict(stored.episode.provenance) if stored is not None else {}
+    provenance["details"] = {**(provenance.get("details") or {}), **episode.provenance["details"]}
+    return CompactedReply(session, ticks, record, None, provenance)
+
+
+def _annotations(ctx: Context, session: str, ticks: Sequence[Tick]) -> _Annotations:
+    events = sorted({t.event_id for t in ticks if t.event_id is not None})
+    tags, comments, exemplars = ctx.store.reply_annotations(
+        session, ticks[0].tick, ticks[-1].tick, events
+    )
+    return _Annotations(tags, comments, exemplars)
+
+
+def compact(
+    ctx: Context, session: str, keep_tokens: int, summarizer: Summarizer
+) -> CompactResponse:
+    """Compact ``session`` down to its newest ``keep_tokens`` HOT tokens."""
+    before, _, _ = ctx.store.hot_window(session)
+    made: list[str] = []
+    compacted = 0
+    failures = 0
+    while True:
+        rows = ctx.store.compactable(session, keep_tokens, BATCH)
+        if not rows:
+            break
+        ticks = _ticks(rows)
+        groups = group_replies(ticks, batch_full=len(rows) == BATCH)
+        at = now_us()
+        replies = []
+        for group in groups:
+            # Annotations per group: a range tag or comment applies to what it covers.
+            notes = _annotations(ctx, session, group)
+            events = [group[0].event_id] if group[0].event_id is not None else []
+            adoptable = ctx.store.event_episodes(
+                session, events, group[0].ts_us, max(t.ts_us for t in group)
+            )
+            replies.append(_reply(ctx, session, group, notes, adoptable, summarizer, at))
+        try:
+            compacted += ctx.store.compact_replies(replies, at)
+        except Conflict:
+            failures += 1  # pinned or compacted meanwhile: read the batch again
+            if failures >= RETRIES:
+                raise
+            continue
+        made.extend(r.record.id for r in replies)
+    after, _, _ = ctx.store.hot_window(session)
+    return CompactResponse(
+        compacted=compacted > 0,
+        timesteps_compacted=compacted,
+        records_made=len(made),
+        tokens_before=before,
+        tokens_after=after,
+        record_ids=made,
+    )
+
+
+class ContextWatch:
+    """Compacts a session once recording pushes its HOT window past the threshold.
+
+    Counting a session's HOT tokens is a scan of its window, too much for every record:
+    the watch keeps a running estimate per session (the exact count when first seen, plus
+    what this process records) and counts exactly only when the estimate crosses the
+    threshold. Another process's records are counted when this one next counts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._estimates: dict[str, int] = {}
+        self._limits: dict[str, tuple[int, int]] = {}  # caller -> (threshold, keep) tokens
+
+    def forget(self) -> None:
+        """Contracts changed: read them again."""
+        with self._lock:
+            self._limits.clear()
+
+    def _limit(self, ctx: Context) -> tuple[int, int]:
+        found = self._limits.get(ctx.caller.id)
+        if found is None:
+            contract = effective(ctx.store, ctx.caller.id)
+            window = contract.context_window_tokens
+            found = (
+                int(window * contract.compaction_threshold),
+                int(window * contract.compaction_target),
+            )
+            self._limits[ctx.caller.id] = found
+        return found
+
+    def recorded(self, ctx: Context, counts: dict[str, int], summarizer: Summarizer) -> None:
+        """``counts``: tokens just recorded per session."""
+        for session, tokens in counts.items():
+            with self._lock:
+                estimate = self._estimates.get(session)
+            if estimate is None:
+                estimate = ctx.store.hot_window(session)[0]
+            else:
+                estimate += tokens
+            threshold, keep = self._limit(ctx)
+            if estimate > threshold:
+                estimate = ctx.store.hot_window(session)[0]
+                if estimate > threshold:
+                    estimate = compact(ctx, session, keep, summarizer).tokens_after
+            with self._lock:
+                self._estimates[session] = estimate

@@ -1,0 +1,72 @@
+"""What ``query`` finds of compressed experience: the COLD records standing for timesteps
+compacted away, matched by the same filters at their lower fidelity (a record carries the
+tags, concept activations, event types and text of what it replaced, aggregated)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from xdb.models.fidelity import Level, MemoryRecord
+from xdb.store.fidelity import RecordRow
+from xdb.store.types import TimestepFilter
+from xdb.timeutil import from_us
+
+if TYPE_CHECKING:
+    from xdb.store.protocol import FidelityStore
+
+SCAN = 5000  # records read to find a page of matches
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _matches(row: RecordRow, flt: TimestepFilter) -> bool:
+    body = row.body
+    if flt.tag_ids and not set(flt.tag_ids) <= set(body.get("tag_ids", {})):
+        return False
+    if flt.event_types and not set(flt.event_types) & set(body.get("event_types", [])):
+        return False
+    scores = {c["concept_id"]: float(c["score"]) for c in body.get("concepts", [])}
+    for concept, (lo, hi) in flt.activations.items():
+        if concept not in scores or not lo <= scores[concept] <= hi:
+            return False
+    if flt.text:
+        words = set(_WORD.findall(str(body.get("text", "")).casefold()))
+        if not set(_WORD.findall(flt.text.casefold())) <= words:
+            return False
+    return True
+
+
+def matching_records(store: FidelityStore, flt: TimestepFilter, limit: int) -> list[MemoryRecord]:
+    rows = store.memory_records(
+        flt.session_ids,
+        (flt.tick_start, flt.tick_end),
+        (flt.time_start_us, flt.time_end_us),
+        flt.descending,
+        SCAN,
+    )
+    out = []
+    for row in rows:
+        if not _matches(row, flt):
+            continue
+        body = row.body
+        out.append(
+            MemoryRecord(
+                record_id=row.id,
+                level=Level(row.level),
+                session_id=row.session_id,
+                tick_start=row.tick_start,
+                tick_end=row.tick_end,
+                start_time=from_us(row.start_us),
+                end_time=from_us(row.end_us),
+                summary=str(body.get("text", ""))[:300],
+                concept_activations={
+                    c["concept_id"]: float(c["score"]) for c in body.get("concepts", [])
+                },
+                tag_ids=list(body.get("tag_ids", {})),
+                tokens=row.tokens,
+                timesteps=row.timesteps,
+            )
+        )
+        if len(out) >= limit:
+            break
+    return out
