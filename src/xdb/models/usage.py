@@ -68,6 +68,11 @@ class ConceptUsage(BaseModel):
     last_seen: datetime | None
     top_cooccurring_concepts: list[Cooccurrence]
     activations: ActivationStats | None
+    by_fidelity: dict[str, int] = Field(
+        default_factory=dict,
+        description="The episodes counted by fidelity: full, or the COLD level (reply ..."
+        " year) of a record standing for compressed experience (one record, many replies).",
+    )
 
 
 class ConceptUsageSummaryResponse(BaseModel):

@@ -8,7 +8,9 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from xdb.errors import NotFound, XdbError
+from pydantic import ValidationError
+
+from xdb.errors import NotFound, XdbError, from_validation_errors
 from xdb.fidelity.compaction import ContextWatch, compact
 from xdb.fidelity.compression import maintain
 from xdb.fidelity.contract import DATABASE, KIND, effective, stored_contracts
@@ -234,7 +236,10 @@ def set_resource_contract(
     given = req.model_dump(mode="json", exclude={"agent"}, exclude_none=True)
     fields.update(given)
     base = {} if req.agent is None else dict(stored_contracts(ctx.store).get(DATABASE, {}))
-    ResourceContract.model_validate({**base, **fields})  # refused whole, naming the field
+    try:
+        ResourceContract.model_validate({**base, **fields})
+    except ValidationError as exc:  # refused whole, naming the field
+        raise from_validation_errors(exc.errors()) from None
     ctx.store.put_policy_object(KIND, key, fields, now_us(), ctx.caller.id)
     state(ctx).watch.forget()
     return ResourceContractResponse(agent=req.agent, contract=effective(ctx.store, req.agent))

@@ -166,6 +166,11 @@ def _summary(
         n, mean, high, low = ctx.store.activation_stats(group, flt.start_us, flt.end_us)
         activations = ActivationStats(timestep_count=n, mean=mean, max=high, min=low)
     starts = [c[1] for c in carriers]
+    levels = ctx.store.record_levels(group) if count else {}
+    by_fidelity: dict[str, int] = {}
+    for seq, _, _, _ in carriers:
+        level = levels.get(seq, "full")
+        by_fidelity[level] = by_fidelity.get(level, 0) + 1
     return ConceptUsage(
         concept_id=cid,
         kind="candidate" if candidate else "stable",
@@ -177,6 +182,7 @@ def _summary(
         last_seen=from_us(max(starts)) if starts else None,
         top_cooccurring_concepts=cooccurring,
         activations=activations,
+        by_fidelity=by_fidelity,
     )
 
 

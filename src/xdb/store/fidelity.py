@@ -474,3 +474,18 @@ def cold_timesteps(conn: Connection) -> int:
     """Timesteps compacted into the records there are now."""
     (total,) = conn.execute("SELECT coalesce(sum(timesteps), 0) FROM memory_records").fetchone()
     return int(total)
+
+
+def record_levels(conn: Connection, d: Dialect, concept_ids: Sequence[str]) -> dict[int, str]:
+    """seq -> level of the records carrying any of ``concept_ids``."""
+    out: dict[int, str] = {}
+    for part in chunks(list(concept_ids)):
+        params: list[Any] = []
+        where = d.one_of("c.concept_id", part, params)
+        for seq, level in conn.execute(
+            "SELECT c.episode_seq, r.level FROM episode_concepts c JOIN memory_records r"
+            f" ON r.id = c.episode_id WHERE {where}",
+            params,
+        ):
+            out[int(seq)] = str(level)
+    return out

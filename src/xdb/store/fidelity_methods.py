@@ -237,6 +237,10 @@ class FidelityMethods(GraphMethods):
         d = self._flavor.d
         return self._graph_read(lambda c: fidelity.candidates(c, d, level, before_us, limit))
 
+    def record_levels(self, concept_ids: Sequence[str]) -> dict[int, str]:
+        d = self._flavor.d
+        return self._graph_read(lambda c: fidelity.record_levels(c, d, concept_ids))
+
     def cold_timesteps(self) -> int:
         return self._graph_read(fidelity.cold_timesteps)
 

@@ -524,6 +524,10 @@ class FidelityStore(Protocol):
         ``level`` (None: full episodes) that ended before ``before_us``, oldest first."""
         ...
 
+    def record_levels(self, concept_ids: Sequence[str]) -> dict[int, str]:
+        """seq -> compression level of each record carrying any of ``concept_ids``."""
+        ...
+
     def cold_timesteps(self) -> int:
         """Timesteps compacted into the COLD records there are (that the caller reads)."""
         ...
@@ -539,8 +543,13 @@ class FidelityStore(Protocol):
         ``live``: less what the file holds free (SQLite's free pages)."""
         ...
 
-    def reclaim_space(self) -> None:
-        """Return freed space (SQLite incremental vacuum; PostgreSQL VACUUM)."""
+    # Whether ``storage_bytes(live=True)`` drops as rows are deleted (SQLite's free pages);
+    # when not (PostgreSQL), maintenance estimates what it freed.
+    live_bytes_exact: bool
+
+    def reclaim_space(self, full: bool = False) -> None:
+        """Return freed space (SQLite incremental vacuum; PostgreSQL VACUUM, or with ``full``
+        VACUUM FULL)."""
         ...
 
 

@@ -292,8 +292,15 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
             )
         return int(row[0]) if row else 0
 
-    def reclaim_space(self) -> None:
-        """VACUUM the schema's tables: dead rows' space is reused, trailing pages returned."""
+    # Relation sizes keep a deleted row's space until VACUUM FULL: maintenance estimates what
+    # it freed instead of reading it back (``fidelity/compression.py``).
+    live_bytes_exact = False
+
+    def reclaim_space(self, full: bool = False) -> None:
+        """VACUUM the schema's tables: dead rows' space is reused, trailing pages returned;
+        ``full`` rewrites each table (VACUUM FULL: the files shrink, each table locked while
+        it is rewritten)."""
+        verb = "VACUUM FULL" if full else "VACUUM"
         with access.reading_as(None):
 
             def vacuum(c: Conn) -> None:
@@ -303,7 +310,7 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
                     " AND c.relkind = 'r'"
                 ).fetchall()
                 for (name,) in tables:
-                    c.execute(f'VACUUM "{name}"'.encode())
+                    c.execute(f'{verb} "{name}"'.encode())
 
             self._db.read(vacuum)
 

@@ -438,10 +438,13 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
             pages: int = self._read(read)
         return pages if live else pages + self._wal_bytes()
 
-    def reclaim_space(self) -> None:
+    live_bytes_exact = True  # free pages are counted (PRAGMA freelist_count)
+
+    def reclaim_space(self, full: bool = False) -> None:
         """Give free pages back to the file system: incrementally once the file keeps the
         map that needs (a file made before maintenance first ran is rebuilt once, by a
-        VACUUM that switches it over), then truncate the write-ahead log."""
+        VACUUM that switches it over), then truncate the write-ahead log. (``full``: the
+        same; the file gives back every free page either way.)"""
 
         def vacuum(conn: sqlite3.Connection) -> None:
             (mode,) = conn.execute("PRAGMA auto_vacuum").fetchone()
@@ -449,7 +452,8 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
                 conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
                 conn.execute("VACUUM")
             else:
-                conn.execute("PRAGMA incremental_vacuum").fetchall()
+                # Run to completion: a statement stepped once (execute) frees one page.
+                conn.executescript("PRAGMA incremental_vacuum;")
             if not self.memory:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 

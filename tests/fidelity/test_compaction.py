@@ -1,0 +1,142 @@
+"""Compaction: the HOT window's oldest unpinned ticks become COLD reply records, once each,
+by the threshold or on demand, and what was said about them survives."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import xdb
+from tests.fidelity.conftest import contract
+
+
+@pytest.fixture
+def db(target: str) -> Iterator[xdb.Database]:
+    handle = xdb.connect(target, session_id="s1", embedder="hash")
+    yield handle
+    handle.close()
+
+
+def reply(db: xdb.Database, event: str, words: list[str], **extra: Any) -> list[str]:
+    """One output event, a token per word (a token's tokens: 1)."""
+    return [
+        db.record(
+            event_type="output",
+            content=f" {w}",
+            token_id=i,
+            event_id=event,
+            event_start=i == 0,
+            event_end=i == len(words) - 1,
+            **extra,
+        ).timestep_id
+        for i, w in enumerate(words)
+    ]
+
+
+def ticks_left(db: xdb.Database, session: str = "s1") -> list[int]:
+    return [t.tick for t in db.query(session_id=session, limit=10_000).timesteps]
+
+
+def lineage_ticks(db: xdb.Database, record_ids: list[str]) -> list[int]:
+    out: list[int] = []
+    for rid in record_ids:
+        details = db.get_episode_detail(episode_id=rid).episode.provenance.details
+        for _session, lo, hi in details["lineage"]["ticks"]:
+            out += range(lo, hi + 1)
+    return sorted(out)
+
+
+def test_context_reports_the_hot_window(db: xdb.Database) -> None:
+    reply(db, "e1", ["a"] * 10)
+    db.record(event_type="input", content="x" * 40)  # 10 tokens
+    ctx = db.context()
+    assert (ctx.current_tokens, ctx.max_tokens, ctx.current_tick) == (20, 8192, 11)
+    assert ctx.utilization == round(20 / 8192, 6) and ctx.compaction_count == 0
+    assert ctx.threshold == 0.8 and ctx.session_id == "s1"
+
+
+def test_crossing_the_threshold_compacts_the_oldest_ticks(db: xdb.Database) -> None:
+    contract(db, context_window_tokens=100)  # compacts above 80 tokens, down to 50
+    for e in range(9):
+        reply(db, f"e{e}", [f"w{e}"] * 10)
+        assert db.context().current_tokens <= 80
+    ctx = db.context()
+    # At tick 81 down to 50 tokens, and 9 recorded since.
+    assert ctx.compaction_count == 1 and ctx.current_tokens == 59
+    left = ticks_left(db)
+    assert left == list(range(91 - len(left), 91))  # the newest stay, in order
+    records = db.query(limit=100).records
+    assert records and all(r.level == "reply" and r.fidelity == "cold" for r in records)
+    # Each tick is compacted once: the records' lineage and what is left are the log.
+    assert lineage_ticks(db, [r.record_id for r in records]) == list(range(1, 91 - len(left)))
+    assert sum(r.timesteps for r in records) == 90 - len(left)
+
+
+def test_compacting_twice_changes_nothing(db: xdb.Database) -> None:
+    for e in range(3):
+        reply(db, f"e{e}", ["word"] * 20)
+    first = db.compact(keep_tokens=25)
+    assert first.compacted and first.timesteps_compacted == 35 and first.tokens_after == 25
+    assert (first.tokens_before, first.records_made) == (60, 2)
+    again = db.compact(keep_tokens=25)
+    assert not again.compacted and again.timesteps_compacted == 0 and again.record_ids == []
+    assert len(db.query(limit=100).records) == 2
+    assert db.context().compaction_count == 1
+
+
+def test_pinned_ticks_are_never_compacted(db: xdb.Database) -> None:
+    steps = reply(db, "e1", ["w"] * 30)
+    db.pin(timestep_ids=steps[5:8])
+    db.compact(keep_tokens=0)
+    assert ticks_left(db) == [6, 7, 8, 30]
+    (record,) = db.query(limit=10).records
+    assert record.timesteps == 26 and (record.tick_start, record.tick_end) == (1, 29)
+    assert lineage_ticks(db, [record.record_id]) == [*range(1, 6), *range(9, 30)]
+    db.unpin(timestep_ids=steps[5:8])
+    assert db.compact(keep_tokens=0).timesteps_compacted == 3
+
+
+def test_an_events_episode_becomes_its_record(db: xdb.Database) -> None:
+    reply(db, "e1", ["deploy", "failed", "again"])
+    reply(db, "e2", ["then", "fixed"])
+    before = {e.episode_id for e in db.search_episodes(text_query="deploy").episodes}
+    made = db.compact(keep_tokens=0)
+    assert set(made.record_ids) >= before  # the event's episode is the record: no copy
+    hits = db.search_episodes(text_query="deploy").episodes
+    assert [h.episode_id for h in hits] == sorted(before) and hits[0].fidelity == "reply"
+
+
+def test_tags_comments_exemplars_and_datasets_survive(db: xdb.Database) -> None:
+    reply(db, "e1", ["the", "build", "broke"], concept_activations={"c/failure": 0.9})
+    reply(db, "e2", ["we", "rolled", "back"])
+    db.tag(tag_name_or_id="incident-ish", tick_range={"start": 2, "end": 3})
+    db.tag(tag_name_or_id="rollback", event_id="e2")
+    comment = db.comment(content="why did it break?", timestep_id="ts-s1-2").comment_id
+    ex = db.add_exemplar(
+        concept_id="c/failure", label="positive", tick_range={"start": 1, "end": 3}
+    )
+    episode = db.search_episodes(text_query="broke").episodes[0].episode_id
+    db.add_exemplar(concept_id="c/failure", label="positive", episode_id=episode)
+    built = db.build_dataset(target_concept_id="c/failure", sampling={"balance": "skewed"})
+    db.compact(keep_tokens=0)
+    found = db.query(tags=["incident-ish"]).records
+    assert len(found) == 1 and found[0].tick_start == 1
+    assert db.query(tags=["rollback"]).records[0].tick_start == 4
+    assert db.query(concept_activations={"c/failure": {"min": 0.5}}).records[0].tick_end == 3
+    assert db.query(text_search="rolled").records[0].tick_start == 4
+    details = db.get_episode_detail(episode_id=found[0].record_id).episode.provenance.details
+    assert comment in details["comment_ids"] and ex.exemplar.id in details["exemplar_ids"]
+    assert ex.exemplar.id in {x.id for x in db.exemplars(concept_id="c/failure").exemplars}
+    labelled = db.search_episodes(label_filters={"concept_id": "c/failure"}).episodes
+    assert found[0].record_id in {h.episode_id for h in labelled}
+    assert len(db.dataset(dataset_id=built.dataset_id).members) >= 1
+    assert db.tags().tags  # the tags themselves are untouched
+
+
+def test_a_tick_compacted_away_cannot_be_pinned(db: xdb.Database) -> None:
+    steps = reply(db, "e1", ["a", "b", "c"])
+    db.compact(keep_tokens=0)
+    with pytest.raises(xdb.NotFound, match="compacted into a COLD record"):
+        db.pin(timestep_ids=[steps[0]])
