@@ -110,6 +110,10 @@ def test_what_was_said_survives_every_level(db: xdb.Database) -> None:
     assert usage.concept_summaries[0].episode_count == 1
     assert usage.concept_summaries[0].by_fidelity == {"year": 1}
     assert db.exemplars(concept_id="c/fail").exemplars[0].id == ex
+    walked = db.graph_neighborhood(seed_node_ids=["concept:c/fail"]).nodes
+    assert [(n.node_id, n.fidelity) for n in walked if n.type == "Episode"] == [
+        (record.record_id, "year")
+    ]
 
 
 def _episodes(db: xdb.Database, n: int, **kw: Any) -> list[str]:

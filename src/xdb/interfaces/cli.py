@@ -389,14 +389,28 @@ cli.add_command(_subcommand_group("sync", _SYNC_HELP, as_auditor=False))
 @click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
 @click.option("--dotted-names", is_flag=True, help="Name MCP tools xdb.record, not xdb_record.")
 @click.option("--mcp/--no-mcp", default=True, help="Also serve MCP at /mcp (default: yes).")
-def serve(host: str, port: int, dotted_names: bool, mcp: bool) -> None:
+@click.option(
+    "--maintenance-every",
+    default=3600.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Seconds between maintenance runs (compression, retention, space); 0: never.",
+)
+def serve(host: str, port: int, dotted_names: bool, mcp: bool, maintenance_every: float) -> None:
     """Serve the database over HTTP (and MCP streamable HTTP at /mcp) until interrupted."""
     from xdb.interfaces.http import serve as run_http
 
     db = database()
     # Over the network the database answers as the agent (or --caller), never as an admin.
     db.caller = act_as(db, click.get_current_context().find_root().obj.get("caller"), Caller())
-    run_http(db, host=host, port=port, mcp=mcp, dotted_names=dotted_names)
+    run_http(
+        db,
+        host=host,
+        port=port,
+        mcp=mcp,
+        dotted_names=dotted_names,
+        maintenance_every=maintenance_every,
+    )
 
 
 @cli.command("mcp")

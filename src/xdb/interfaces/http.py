@@ -48,6 +48,7 @@ from starlette.types import ASGIApp
 from xdb import __version__
 from xdb.core import Database
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
+from xdb.fidelity.schedule import MaintenanceSchedule
 from xdb.interfaces import limits
 from xdb.interfaces.auth import LOCAL_HOSTS, ApiKeyAuth, has_keys
 from xdb.ops.registry import Operation, operations
@@ -418,11 +419,13 @@ def serve(
     mcp: bool = True,
     dotted_names: bool = False,
     log_level: str = "info",
+    maintenance_every: float = 3600.0,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (localhost only unless ``host`` says otherwise).
 
     Bound beyond localhost, every request needs an API key, and the server refuses to start
-    while the database has none."""
+    while the database has none. Every ``maintenance_every`` seconds (0: never) memory is
+    maintained: progressive compression, audit retention, space reclaimed."""
     exposed = host not in LOCAL_HOSTS
     if exposed and not has_keys(db.store):
         raise InvalidRequest(
@@ -431,4 +434,9 @@ def serve(
             field="host",
         )
     app = create_app(db, mcp=mcp, dotted_names=dotted_names, require_keys=exposed)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    schedule = MaintenanceSchedule(db, maintenance_every).start() if maintenance_every else None
+    try:
+        uvicorn.run(app, host=host, port=port, log_level=log_level)
+    finally:
+        if schedule is not None:
+            schedule.stop()

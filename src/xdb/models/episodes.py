@@ -287,6 +287,10 @@ class GraphNode(BaseModel):
     name: str | None = Field(default=None, description="A concept's, decision's or tool's name.")
     summary: str | None = None
     depth: int = Field(default=0, description="Distance from the nearest seed.")
+    fidelity: str | None = Field(
+        default=None,
+        description="An episode's: full, or the COLD level (reply ... year) of a record.",
+    )
 
 
 class GraphEdge(BaseModel):

@@ -132,6 +132,9 @@ def resolve_nodes(ctx: Context, values: list[str], field_name: str) -> list[str]
 
 def graph_nodes(ctx: Context, result: Walk) -> list[GraphNode]:
     described = ctx.store.describe_nodes(list(result.depth))
+    episodes = [n for n in result.depth if described.get(n, ("", None))[0] == "Episode"]
+    # Compressed experience says its level (a COLD record); every other episode is full.
+    levels = {r.id: r.level for r in ctx.store.memory_records_by_ids(episodes).values()}
     nodes = []
     for node, depth in result.depth.items():
         kind, text = described.get(node, (node_type(node), None))
@@ -145,6 +148,7 @@ def graph_nodes(ctx: Context, result: Walk) -> list[GraphNode]:
                 name=text if kind in ("Concept", "Decision", "Tool") else None,
                 summary=text if kind in ("Episode", "Timestep") else None,
                 depth=depth,
+                fidelity=levels.get(node, "full") if kind == "Episode" else None,
             )
         )
     return nodes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from xdb.fidelity.contract import effective
 from xdb.models.log import (
     EmbeddingStats,
     ExperienceStats,
@@ -23,7 +24,10 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     stats = ctx.store.stats()
     total_sessions, recent_sessions = ctx.store.sessions(10)
     summary = ctx.store.session_summary(session)
-    quota = ctx.settings.get("quota_bytes")
+    # connect(quota_bytes=...) if given, else the resource contract's cold_storage_bytes.
+    quota = (
+        ctx.settings.get("quota_bytes") or effective(ctx.store, ctx.caller.id).cold_storage_bytes
+    )
     by_fidelity = {
         f: stats["timesteps_by_fidelity"].get(f, 0) for f in ("hot", "warm", "submitted")
     }
