@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.local_http import serving, v1_url
 from xdb.embed.openai import OpenAIEmbedder
 from xdb.errors import StoreError
 
@@ -69,13 +69,8 @@ class Server(ThreadingHTTPServer):
 
 @pytest.fixture(scope="module")
 def running_server() -> Iterator[Server]:
-    srv = Server(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join()
+    with serving(Server(("127.0.0.1", 0), Handler)) as srv:
+        yield srv
 
 
 @pytest.fixture
@@ -85,7 +80,7 @@ def server(running_server: Server) -> Server:
 
 
 def url(srv: Server) -> str:
-    return f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    return v1_url(srv)
 
 
 def test_rows_follow_index_and_are_normalised(server: Server) -> None:

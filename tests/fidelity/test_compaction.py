@@ -4,6 +4,7 @@ by the threshold or on demand, and what was said about them survives."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -140,3 +141,22 @@ def test_a_tick_compacted_away_cannot_be_pinned(db: xdb.Database) -> None:
     db.compact(keep_tokens=0)
     with pytest.raises(xdb.NotFound, match="compacted into a COLD record"):
         db.pin(timestep_ids=[steps[0]])
+
+
+def test_an_export_carries_pins_records_and_counts(target: str, tmp_path: Path) -> None:
+    # Made on a SQLite file, imported into this test's store (either).
+    with xdb.connect(tmp_path / "source.sqlite3", session_id="s1", embedder="hash") as source:
+        steps = reply(source, "e1", ["a", "b", "c", "d"])
+        source.pin(timestep_ids=steps[:1], reason="keep")
+        source.compact(keep_tokens=0)
+        records = list(source.export_records())
+        made = source.query().records
+    with xdb.connect(target, session_id="s1", embedder="hash") as copy:
+        counts = copy.import_records(records)
+        assert counts["memory_record"] == 1 and counts["timestep_hold"] == 1
+        assert counts["compaction"] == 1
+        assert [t.fidelity.value for t in copy.query().timesteps] == ["warm", "hot"]
+        assert copy.query().records == made
+        assert copy.context().compaction_count == 1
+        assert copy.quota().warm.used_tokens == 1
+        assert copy.import_records(records)["memory_record"] == 0  # nothing twice

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.local_http import serving, v1_url
 from xdb.errors import InvalidRequest
 from xdb.fidelity.summarize import ChatSummarizer, ExtractiveSummarizer, summarizer_from_env
 
@@ -194,13 +195,9 @@ class Handler(BaseHTTPRequestHandler):
 def running_server() -> Iterator[Server]:
     srv = Server(("127.0.0.1", 0), Handler)
     srv.release = threading.Event()
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    yield srv
-    srv.release.set()
-    srv.shutdown()
-    srv.server_close()
-    thread.join()
+    with serving(srv):
+        yield srv
+        srv.release.set()  # a handler still holding its connection lets go
 
 
 @pytest.fixture
@@ -210,7 +207,7 @@ def server(running_server: Server) -> Server:
 
 
 def url(srv: Server) -> str:
-    return f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    return v1_url(srv)
 
 
 @pytest.fixture

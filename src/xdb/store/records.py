@@ -29,7 +29,7 @@ from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest, Provenance
 from xdb.models.log import Comment, TagApplication
-from xdb.store import access, learning_transfer, policy_objects, rows
+from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, rows
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import NewEpisode
@@ -43,6 +43,10 @@ POLICY_KINDS: dict[str, Callable[[Any, Dialect, dict[str, Any], int], int]] = {
     **{
         kind: partial(learning_transfer.import_record, kind=kind)
         for kind in learning_transfer.KINDS
+    },
+    **{
+        kind: partial(fidelity_transfer.import_record, kind=kind)
+        for kind in fidelity_transfer.KINDS
     },
 }
 
@@ -116,6 +120,7 @@ def export_records(
         yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
     # Before the episodes: an episode's import then finds its labels' exemplars.
     yield from learning_transfer.export_records(read, restricted)
+    yield from fidelity_transfer.export_records(read, restricted)
     for row in read(f"SELECT {episode_columns} FROM episodes ORDER BY seq"):
         yield episode_record(rows.episode(row).episode)
 
