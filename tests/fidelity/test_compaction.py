@@ -132,7 +132,13 @@ def test_tags_comments_exemplars_and_datasets_survive(db: xdb.Database) -> None:
     assert ex.exemplar.id in {x.id for x in db.exemplars(concept_id="c/failure").exemplars}
     labelled = db.search_episodes(label_filters={"concept_id": "c/failure"}).episodes
     assert found[0].record_id in {h.episode_id for h in labelled}
-    assert len(db.dataset(dataset_id=built.dataset_id).members) >= 1
+    members = db.dataset(dataset_id=built.dataset_id).members
+    assert members  # frozen, and each member's episode is still there (kept as a record)
+    for member in members:
+        assert db.get_episode_detail(episode_id=member.episode_id).episode.episode_id
+    db.maintenance()  # and maintenance keeps dataset members whole
+    for member in members:
+        assert db.get_episode_detail(episode_id=member.episode_id).episode.content
     assert db.tags().tags  # the tags themselves are untouched
 
 

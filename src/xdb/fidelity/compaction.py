@@ -16,7 +16,7 @@ the contract's threshold.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -271,8 +271,11 @@ class ContextWatch:
             self._limits[ctx.caller.id] = found
         return found
 
-    def recorded(self, ctx: Context, counts: dict[str, int], summarizer: Summarizer) -> None:
-        """``counts``: tokens just recorded per session."""
+    def recorded(
+        self, ctx: Context, counts: dict[str, int], summarizer: Callable[[], Summarizer]
+    ) -> None:
+        """``counts``: tokens just recorded per session; ``summarizer`` makes the summarizer
+        when a compaction needs one (most recordings do not)."""
         for session, tokens in counts.items():
             with self._lock:
                 estimate = self._estimates.get(session)
@@ -284,6 +287,6 @@ class ContextWatch:
             if estimate > threshold:
                 estimate = ctx.store.hot_window(session)[0]
                 if estimate > threshold:
-                    estimate = compact(ctx, session, keep, summarizer).tokens_after
+                    estimate = compact(ctx, session, keep, summarizer()).tokens_after
             with self._lock:
                 self._estimates[session] = estimate

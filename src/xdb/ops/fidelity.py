@@ -83,7 +83,7 @@ def after_recording(ctx: Context, tokens: dict[str, int]) -> None:
     committed already: a failure here is logged, and the next recording tries again."""
     st = state(ctx)
     try:
-        st.watch.recorded(ctx, tokens, st.summarizer)
+        st.watch.recorded(ctx, tokens, lambda: st.summarizer)
     except XdbError as exc:
         log.warning("compaction after recording failed: %s", exc)
 
