@@ -127,8 +127,7 @@ def test_tags_comments_exemplars_and_datasets_survive(db: xdb.Database) -> None:
     assert db.query(tags=["rollback"]).records[0].tick_start == 4
     assert db.query(concept_activations={"c/failure": {"min": 0.5}}).records[0].tick_end == 3
     assert db.query(text_search="rolled").records[0].tick_start == 4
-    details = db.get_episode_detail(episode_id=found[0].record_id).episode.provenance.details
-    assert comment in details["comment_ids"] and ex.exemplar.id in details["exemplar_ids"]
+    assert found[0].comment_ids == [comment] and found[0].exemplar_ids == [ex.exemplar.id]
     assert ex.exemplar.id in {x.id for x in db.exemplars(concept_id="c/failure").exemplars}
     labelled = db.search_episodes(label_filters={"concept_id": "c/failure"}).episodes
     assert found[0].record_id in {h.episode_id for h in labelled}

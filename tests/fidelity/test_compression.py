@@ -100,9 +100,8 @@ def test_what_was_said_survives_every_level(db: xdb.Database) -> None:
     db.maintenance()
     (record,) = db.query(tags=["outage"], all_sessions=True).records
     assert record.level == "year" and record.concept_activations == {"c/fail": 0.9}
+    assert record.comment_ids == [comment.comment_id] and record.exemplar_ids == [ex]
     details = db.get_episode_detail(episode_id=record.record_id).episode
-    assert comment.comment_id in details.provenance.details["comment_ids"]
-    assert ex in details.provenance.details["exemplar_ids"]
     assert [(lb.concept_id, lb.label.value) for lb in details.labels] == [("c/fail", "positive")]
     found = db.search_episodes(label_filters={"concept_id": "c/fail"}).episodes
     assert [h.fidelity for h in found] == ["year"]

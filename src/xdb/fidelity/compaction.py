@@ -16,15 +16,17 @@ the contract's threshold.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from xdb.errors import Conflict
+from xdb.errors import Conflict, PermissionDenied
 from xdb.fidelity import records
 from xdb.fidelity.contract import effective
 from xdb.fidelity.records import Part
 from xdb.models.fidelity import CompactResponse
+from xdb.store.access import reading
 from xdb.store.episode_row import default_summary
 from xdb.store.fidelity import tokens_of
 from xdb.store.fidelity_methods import CompactedReply
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 BATCH = 2000  # ticks per transaction
 RUN = 256  # ticks outside any event that make one reply at most
 RETRIES = 3
+LIMITS_FOR = 60.0  # seconds a contract's limits are trusted
 
 
 @dataclass
@@ -134,7 +137,7 @@ def _reply(
     session: str,
     group: Sequence[Tick],
     notes: _Annotations,
-    adoptable: dict[str, str],
+    adoptable: dict[str, tuple[str, str | None]],
     summarizer: Summarizer,
     at: int,
 ) -> CompactedReply:
@@ -152,7 +155,9 @@ def _reply(
             best[concept] = (max(old[0], score), old[1] + 1)
     ticks = [t.tick for t in group]
     lo, hi = ticks[0], ticks[-1]
-    exemplars = notes.exemplars  # exemplars on tick ranges over the reply
+    # Exemplars on tick ranges over the reply, under its policy: a label is as private as
+    # its exemplar, and the record as its timesteps.
+    exemplars = [x for x in notes.exemplars if x.get("access_policy_id") == group[0].policy]
     part = Part(
         text=content,
         concepts=best,
@@ -162,11 +167,15 @@ def _reply(
         lineage={"ticks": _ranges(session, ticks)},
         comment_ids=notes.comments,
         exemplar_ids=[str(x["id"]) for x in exemplars],
-        labels=[{k: v for k, v in x.items() if k != "id"} for x in exemplars],
+        labels=[
+            {k: v for k, v in x.items() if k not in ("id", "access_policy_id")} for x in exemplars
+        ],
         event_types=sorted({t.event_type for t in group}),
     )
     event = group[0].event_id
-    adopt = adoptable.get(event) if event is not None and not exemplars else None
+    found = adoptable.get(event) if event is not None and not notes.exemplars else None
+    # An event's episode stands for one reply only, of its own policy.
+    adopt = found[0] if found is not None and found[1] == group[0].policy else None
     record, episode = records.build(
         level="reply",
         parts=[part],
@@ -198,16 +207,40 @@ def _annotations(ctx: Context, session: str, ticks: Sequence[Tick]) -> _Annotati
     return _Annotations(tags, comments, exemplars)
 
 
+def guard(ctx: Context, what: str) -> None:
+    """Compaction and maintenance rewrite whatever they reach: only a caller who reads every
+    access policy in use runs them (what it may not delete it leaves alone)."""
+    if reading() is not None:
+        raise PermissionDenied(
+            f"{what} rewrites experience under access policies this caller does not read;"
+            " run it as the agent or an admin who reads them all"
+        )
+
+
+def may_delete(ctx: Context, policy: str | None, cache: dict[str | None, bool]) -> bool:
+    if policy not in cache:
+        try:
+            ctx.require_access(policy, "delete", "compressed experience")
+            cache[policy] = True
+        except PermissionDenied:
+            cache[policy] = False
+    return cache[policy]
+
+
 def compact(
     ctx: Context, session: str, keep_tokens: int, summarizer: Summarizer
 ) -> CompactResponse:
     """Compact ``session`` down to its newest ``keep_tokens`` HOT tokens."""
+    guard(ctx, "compaction")
     before, _, _ = ctx.store.hot_window(session)
     made: list[str] = []
     compacted = 0
     failures = 0
+    after_tick = -1  # ticks up to here are done (or left: the caller may not delete them)
+    adopted: set[str] = set()
+    deletable: dict[str | None, bool] = {}
     while True:
-        rows = ctx.store.compactable(session, keep_tokens, BATCH)
+        rows = ctx.store.compactable(session, keep_tokens, BATCH, after_tick)
         if not rows:
             break
         ticks = _ticks(rows)
@@ -215,21 +248,34 @@ def compact(
         at = now_us()
         replies = []
         for group in groups:
+            if not may_delete(ctx, group[0].policy, deletable):
+                continue
             # Annotations per group: a range tag or comment applies to what it covers.
             notes = _annotations(ctx, session, group)
             events = [group[0].event_id] if group[0].event_id is not None else []
-            adoptable = ctx.store.event_episodes(
-                session, events, group[0].ts_us, max(t.ts_us for t in group)
-            )
-            replies.append(_reply(ctx, session, group, notes, adoptable, summarizer, at))
+            adoptable = {
+                event: found
+                for event, found in ctx.store.event_episodes(
+                    session, events, group[0].ts_us, max(t.ts_us for t in group)
+                ).items()
+                if found[0] not in adopted
+            }
+            reply = _reply(ctx, session, group, notes, adoptable, summarizer, at)
+            if reply.episode is None:
+                adopted.add(reply.record.id)
+            replies.append(reply)
         try:
-            compacted += ctx.store.compact_replies(replies, at)
+            compacted += ctx.store.compact_replies(replies, at, count=not made)
         except Conflict:
             failures += 1  # pinned or compacted meanwhile: read the batch again
             if failures >= RETRIES:
                 raise
+            adopted.difference_update(r.record.id for r in replies)
             continue
         made.extend(r.record.id for r in replies)
+        after_tick = groups[-1][-1].tick
+    if made and ctx.indexer is not None:
+        ctx.indexer.notify()  # the new records' episodes need vectors
     after, _, _ = ctx.store.hot_window(session)
     return CompactResponse(
         compacted=compacted > 0,
@@ -252,7 +298,9 @@ class ContextWatch:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._estimates: dict[str, int] = {}
-        self._limits: dict[str, tuple[int, int]] = {}  # caller -> (threshold, keep) tokens
+        # caller -> (threshold, keep) tokens, and when read: another process may change a
+        # contract, so they are read again after LIMITS_FOR seconds.
+        self._limits: dict[str, tuple[int, int, float]] = {}
 
     def forget(self) -> None:
         """Contracts changed: read them again."""
@@ -261,15 +309,17 @@ class ContextWatch:
 
     def _limit(self, ctx: Context) -> tuple[int, int]:
         found = self._limits.get(ctx.caller.id)
-        if found is None:
+        now = time.monotonic()
+        if found is None or now - found[2] > LIMITS_FOR:
             contract = effective(ctx.store, ctx.caller.id)
             window = contract.context_window_tokens
             found = (
                 int(window * contract.compaction_threshold),
                 int(window * contract.compaction_target),
+                now,
             )
             self._limits[ctx.caller.id] = found
-        return found
+        return found[0], found[1]
 
     def recorded(
         self, ctx: Context, counts: dict[str, int], summarizer: Callable[[], Summarizer]

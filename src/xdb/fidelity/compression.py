@@ -24,8 +24,10 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from xdb.errors import Conflict
 from xdb.fidelity import records
-from xdb.fidelity.contract import effective
+from xdb.fidelity.compaction import guard, may_delete
+from xdb.fidelity.contract import DATABASE, effective, stored_contracts
 from xdb.models.fidelity import LEVELS, Level, MaintenanceResponse
 from xdb.store.episode_row import default_summary
 from xdb.store.fidelity_methods import Merge
@@ -89,6 +91,7 @@ class Run:
         self.contract = effective(ctx.store, ctx.caller.id)
         self.members, self.incident_sessions = ctx.store.retained()
         self.treaty_policies = _treaty_policies(ctx)
+        self.deletable: dict[str | None, bool] = {}
         self.compressed = 0
         self.protected: set[str] = set()
         self.by_level: dict[str, int] = {}
@@ -102,15 +105,15 @@ class Run:
         return False
 
     def kept(self, c: Candidate) -> bool:
-        """Whether the retention rules keep ``c`` whole."""
+        """Whether the retention rules keep ``c`` whole, or the caller may not delete it."""
         keep = (
             c[0] in self.members
             or (c[2] is not None and c[2] in self.incident_sessions)
-            or (c[5] is not None and c[5] in self.treaty_policies)
+            or (c[5] or "") in self.treaty_policies
         )
         if keep:
             self.protected.add(c[0])
-        return keep
+        return keep or not may_delete(self.ctx, c[5], self.deletable)
 
     def merge(self, groups: Sequence[tuple[tuple[Any, ...], list[Candidate]]]) -> int:
         """Merge each group into one record, in one transaction; how many children went."""
@@ -161,7 +164,10 @@ class Run:
         if not merges:
             return 0
         self.shed -= sum(len(m.episode.content) + len(m.episode.summary) for m in merges)
-        merged = store.merge_records(merges)
+        try:
+            merged = store.merge_records(merges)
+        except Conflict:  # another run merged some of these first: read them again
+            return 0
         self.compressed += merged
         for m in merges:
             self.by_level[m.record.level] = self.by_level.get(m.record.level, 0) + 1
@@ -212,13 +218,18 @@ def _tokens(stored: Any) -> int:
 
 
 def _treaty_policies(ctx: Context) -> set[str]:
-    """Access policies that a treaty in force reads (data under treaty obligations)."""
+    """Access policies that a treaty in force reads (data under treaty obligations); "" for
+    the database's default policy when it is one of them."""
+    from xdb.policy.access import default_policy
     from xdb.policy.load import live
 
     objects = ctx.policy_objects
     now = now_us()
     treaties = {t.id for t in objects["treaty"].values() if t.active and live(t.expires_at, now)}
-    return {p.id for p in objects["access_policy"].values() if set(p.read_treaties) & treaties}
+    read = {p.id for p in objects["access_policy"].values() if set(p.read_treaties) & treaties}
+    if set(default_policy(objects).read_treaties) & treaties:
+        read.add("")
+    return read
 
 
 def maintain(
@@ -227,6 +238,7 @@ def maintain(
     max_seconds: float | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> MaintenanceResponse:
+    guard(ctx, "maintenance")
     started = time.monotonic()
     run = Run(ctx, summarizer, None if max_seconds is None else started + max_seconds, progress)
     store = ctx.store
@@ -252,8 +264,14 @@ def maintain(
         if not over() or run.out_of_time():
             break
         pressed = run.promote(finest, now + 1, over) or pressed
-    pruned = store.audit_prune(now - run.contract.audit_log_retention_days * DAY_US, now)
+    # The audit log is pruned only to a retention an admin chose: never by default.
+    pruned = 0
+    if "audit_log_retention_days" in stored_contracts(store).get(DATABASE, {}):
+        days = run.contract.audit_log_retention_days
+        pruned = store.audit_prune(now - days * DAY_US, now)
     store.reclaim_space(full=pressed)
+    if run.by_level and ctx.indexer is not None:
+        ctx.indexer.notify()  # the new records' episodes need vectors
     bytes_after = store.storage_bytes()
     return MaintenanceResponse(
         records_compressed=run.compressed,

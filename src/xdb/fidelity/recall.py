@@ -5,6 +5,7 @@ tags, concept activations, event types and text of what it replaced, aggregated)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from xdb.models.fidelity import Level, MemoryRecord
@@ -17,6 +18,13 @@ if TYPE_CHECKING:
 
 SCAN = 5000  # records read to find a page of matches
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _shown(visible: Callable[[str, list[str]], set[str]], kind: str, ids: list[str]) -> list[str]:
+    if not ids:
+        return ids
+    seen = visible(kind, ids)
+    return [i for i in ids if i in seen]
 
 
 def _matches(row: RecordRow, flt: TimestepFilter) -> bool:
@@ -36,7 +44,13 @@ def _matches(row: RecordRow, flt: TimestepFilter) -> bool:
     return True
 
 
-def matching_records(store: FidelityStore, flt: TimestepFilter, limit: int) -> list[MemoryRecord]:
+def matching_records(
+    store: FidelityStore,
+    flt: TimestepFilter,
+    limit: int,
+    visible: Callable[[str, list[str]], set[str]],
+) -> list[MemoryRecord]:
+    """``visible(kind, ids)``: those of ``ids`` (tags, comments, exemplars) the caller reads."""
     rows = store.memory_records(
         flt.session_ids,
         (flt.tick_start, flt.tick_end),
@@ -62,7 +76,9 @@ def matching_records(store: FidelityStore, flt: TimestepFilter, limit: int) -> l
                 concept_activations={
                     c["concept_id"]: float(c["score"]) for c in body.get("concepts", [])
                 },
-                tag_ids=list(body.get("tag_ids", {})),
+                tag_ids=_shown(visible, "tag", list(body.get("tag_ids", {}))),
+                comment_ids=_shown(visible, "comment", list(body.get("comment_ids", []))),
+                exemplar_ids=_shown(visible, "exemplar", list(body.get("exemplar_ids", []))),
                 tokens=row.tokens,
                 timesteps=row.timesteps,
             )

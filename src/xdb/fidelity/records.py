@@ -149,11 +149,13 @@ def build(
         at,
         policy,
     )
+    # The tags, comments and exemplars carried are shown by query (what the caller reads of
+    # them), not in the episode's provenance, which any reader of the record reads.
     details = {
         "compression_level": level,
         "tokens": tokens,
         "timesteps": steps,
-        **carried,
+        "event_types": carried["event_types"],
         "lineage": lineage,
     }
     episode = NewEpisode(

@@ -8,8 +8,6 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
-from xdb.errors import XdbError
-
 if TYPE_CHECKING:
     from xdb.core import Database
     from xdb.models.fidelity import MaintenanceResponse
@@ -45,7 +43,7 @@ class MaintenanceSchedule:
                     self.last.records_compressed,
                     self.last.bytes_freed,
                 )
-            except XdbError as exc:
+            except Exception as exc:  # the thread must outlive any one run's failure
                 log.warning("maintenance failed, retried next time: %s", exc)
             self.runs += 1
             self.ran.set()

@@ -8,12 +8,14 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from xdb.models.common import Model, NonEmpty
 from xdb.policy.markers import ConceptKeys
 
 MIB = 1024 * 1024
+# An age in days: finite, at most ~2,700 years (larger would overflow microseconds).
+Days = Annotated[float, Field(ge=0, le=1_000_000, allow_inf_nan=False)]
 
 
 class Level(StrEnum):
@@ -69,10 +71,17 @@ class ResourceContract(Model):
         lt=1.0,
         description="Utilization compaction brings the HOT window down to.",
     )
-    compression_after_days: dict[Level, float] = Field(
+    compression_after_days: dict[Level, Days] = Field(
         default_factory=lambda: {Level(k): v for k, v in DEFAULT_AGES.items()},
-        description="Age (days) at which records are merged into each level (session..year).",
+        description="Age (days) at which records are merged into each level (session..year);"
+        " a level left out keeps its default.",
     )
+
+    @field_validator("compression_after_days", mode="after")
+    @classmethod
+    def _every_level(cls, ages: dict[Level, float]) -> dict[Level, float]:
+        # Levels left out keep their default age (1,000,000 days: never by age).
+        return {**{Level(k): v for k, v in DEFAULT_AGES.items()}, **ages}
 
     @model_validator(mode="after")
     def _consistent(self) -> ResourceContract:
@@ -80,8 +89,6 @@ class ResourceContract(Model):
             raise ValueError("compaction_target must be below compaction_threshold")
         if Level.REPLY in self.compression_after_days:
             raise ValueError("compression_after_days names the levels session..year, not reply")
-        if any(days < 0 for days in self.compression_after_days.values()):
-            raise ValueError("compression_after_days must not be negative")
         return self
 
 
@@ -99,7 +106,7 @@ class SetResourceContractRequest(Model):
     audit_log_retention_days: int | None = Field(default=None, ge=1, le=100_000)
     compaction_threshold: float | None = Field(default=None, gt=0.0, le=1.0)
     compaction_target: float | None = Field(default=None, ge=0.0, lt=1.0)
-    compression_after_days: dict[Level, float] | None = None
+    compression_after_days: dict[Level, Days] | None = None
 
 
 class ResourceContractResponse(BaseModel):
@@ -251,7 +258,8 @@ class MaintenanceResponse(BaseModel):
 
 
 class MemoryRecord(BaseModel):
-    """A COLD record standing for experience compressed away, found by ``query``."""
+    """A COLD record standing for experience compressed away, found by ``query``; of the
+    tags, comments and exemplars it carries, those the caller reads."""
 
     record_id: str = Field(description="Also an episode id (get_episode_detail shows lineage).")
     level: Level
@@ -264,5 +272,7 @@ class MemoryRecord(BaseModel):
     summary: str
     concept_activations: Annotated[dict[str, float], ConceptKeys()]
     tag_ids: list[str] = Field(description="Tags its timesteps carried, most frequent first.")
+    comment_ids: list[str] = Field(description="Comments on the timesteps it replaced.")
+    exemplar_ids: list[str] = Field(description="Exemplars on the timesteps it replaced.")
     tokens: int
     timesteps: int

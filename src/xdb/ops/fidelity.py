@@ -15,6 +15,7 @@ from xdb.fidelity.compaction import ContextWatch, compact
 from xdb.fidelity.compression import maintain
 from xdb.fidelity.contract import DATABASE, KIND, effective, stored_contracts
 from xdb.ids import parse_timestep_id
+from xdb.models.common import INT64_MAX
 from xdb.models.fidelity import (
     ColdUsage,
     CompactRequest,
@@ -95,6 +96,8 @@ def _ticks(ids: Sequence[str], strict: bool) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for ts in ids:
         parsed = parse_timestep_id(ts)
+        if parsed is not None and parsed[1] > INT64_MAX:
+            parsed = None  # no tick is that large
         if parsed is None:
             if strict:
                 raise NotFound(
@@ -200,6 +203,12 @@ def context(ctx: Context, req: ContextRequest) -> ContextResponse:
     session = ctx.session(req.session_id)
     contract = effective(ctx.store, ctx.caller.id)
     tokens, tick, compactions = ctx.store.hot_window(session)
+    if (
+        reading() is not None
+        and tick < 0
+        and not ctx.store.memory_records([session], (None, None), (None, None), False, 1)
+    ):
+        compactions = 0  # a session the caller reads nothing of is as if it did not exist
     window = contract.context_window_tokens
     return ContextResponse(
         max_tokens=window,
@@ -234,7 +243,10 @@ def set_resource_contract(
     key = req.agent or DATABASE
     fields: dict[str, Any] = dict(stored_contracts(ctx.store).get(key, {}))
     given = req.model_dump(mode="json", exclude={"agent"}, exclude_none=True)
+    ages = {**fields.get("compression_after_days", {}), **given.pop("compression_after_days", {})}
     fields.update(given)
+    if ages:
+        fields["compression_after_days"] = ages
     base = {} if req.agent is None else dict(stored_contracts(ctx.store).get(DATABASE, {}))
     try:
         ResourceContract.model_validate({**base, **fields})

@@ -3,6 +3,7 @@ the tags with their counts."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from xdb.errors import InvalidRequest
@@ -63,8 +64,24 @@ def query(ctx: Context, req: QueryRequest) -> QueryResponse:
         total_count=total,
         next_cursor=cursor.encode(list(next_key), digest) if next_key else None,
         # Compressed experience, at its lower fidelity: with the first page only.
-        records=matching_records(ctx.store, flt, req.limit) if after is None else [],
+        records=(
+            matching_records(ctx.store, flt, req.limit, partial(visible_ids, ctx))
+            if after is None
+            else []
+        ),
     )
+
+
+def visible_ids(ctx: Context, kind: str, ids: list[str]) -> set[str]:
+    """Those of ``ids`` (of tags, comments or exemplars) the caller reads: through the
+    store's views, and for a tag, its disclosure too."""
+    if kind == "tag":
+        return {
+            i
+            for i in ids
+            if (tag := ctx.store.get_tag(i)) is not None and ctx.view.tag_visible(tag)
+        }
+    return ctx.store.visible_ids(kind, ids)
 
 
 def recent(ctx: Context, req: RecentRequest) -> RecentResponse:

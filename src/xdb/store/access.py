@@ -90,11 +90,22 @@ def views(ok: str, base: str) -> dict[str, str]:
 
     b = base
     out = {t: f"SELECT * FROM {b}{t} WHERE {readable('access_policy_id')}" for t in COVERED}
+
+    def compacted(session: str, tick: str) -> str:
+        """A tick compacted away is read with the reply record that replaced it."""
+        return (
+            f"(NOT EXISTS (SELECT 1 FROM {b}timesteps t WHERE t.session_id = {session} AND"
+            f" t.tick = {tick}) AND EXISTS (SELECT 1 FROM {b}memory_records r WHERE"
+            f" r.level = 'reply' AND r.session_id = {session} AND {tick} BETWEEN r.tick_start"
+            f" AND r.tick_end AND {readable('r.access_policy_id')}))"
+        )
+
     # A comment on a tick is read with its tick.
     out["comments"] += (
         f" AND (tick IS NULL OR EXISTS (SELECT 1 FROM {b}timesteps t WHERE t.session_id ="
         f" {b}comments.session_id AND t.tick = {b}comments.tick AND"
-        f" {readable('t.access_policy_id')}))"
+        f" {readable('t.access_policy_id')}) OR"
+        f" {compacted(f'{b}comments.session_id', f'{b}comments.tick')})"
     )
     # A stored edge is read with its ends: a hidden node or episode hides its edges.
     out["graph_edges"] = (
@@ -112,7 +123,7 @@ def views(ok: str, base: str) -> dict[str, str]:
         f"SELECT a.* FROM {b}tag_applications a WHERE a.tag_id IN (SELECT id FROM {b}tags g"
         f" WHERE {readable('g.access_policy_id')}) AND (a.tick IS NULL OR EXISTS (SELECT 1"
         f" FROM {b}timesteps t WHERE t.session_id = a.session_id AND t.tick = a.tick AND"
-        f" {readable('t.access_policy_id')}))"
+        f" {readable('t.access_policy_id')}) OR {compacted('a.session_id', 'a.tick')})"
     )
     # The learning harness's: an exemplar goes with its episode or every tick of its range,
     # a bud's details with its tag, a dataset's member with the dataset and the policy its
@@ -122,7 +133,10 @@ def views(ok: str, base: str) -> dict[str, str]:
         f" (x.episode_id IS NULL OR x.episode_id IN (SELECT id FROM {b}episodes WHERE"
         f" {readable('access_policy_id')})) AND (x.session_id IS NULL OR NOT EXISTS (SELECT 1"
         f" FROM {b}timesteps t WHERE t.session_id = x.session_id AND t.tick BETWEEN"
-        f" x.tick_start AND x.tick_end AND NOT {readable('t.access_policy_id')}))"
+        f" x.tick_start AND x.tick_end AND NOT {readable('t.access_policy_id')}) AND NOT"
+        f" EXISTS (SELECT 1 FROM {b}memory_records r WHERE r.level = 'reply' AND"
+        f" r.session_id = x.session_id AND r.tick_start <= x.tick_end AND r.tick_end >="
+        f" x.tick_start AND NOT {readable('r.access_policy_id')}))"
     )
     out["learning_objects"] = (
         f"SELECT o.* FROM {b}learning_objects o WHERE {readable('o.access_policy_id')} AND"
@@ -244,6 +258,20 @@ def assign(
             [policy_id, *key, policy_id],
         )
         changed += max(cur.rowcount, 0)
+        # A COLD record goes with its episode; a session's records (and their episodes)
+        # with its timesteps, which they stand for.
+        if kind == "episode":
+            conn.execute(
+                f"UPDATE memory_records SET access_policy_id = {m} WHERE id = {m}",
+                [policy_id, *key],
+            )
+        elif kind == "session":
+            for sql in (
+                f"UPDATE episodes SET access_policy_id = {m} WHERE id IN (SELECT id FROM"
+                f" memory_records WHERE session_id = {m} AND merged_into IS NULL)",
+                f"UPDATE memory_records SET access_policy_id = {m} WHERE session_id = {m}",
+            ):
+                changed += max(conn.execute(sql, [policy_id, *key]).rowcount, 0)
     return changed
 
 

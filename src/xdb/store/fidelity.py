@@ -1,6 +1,11 @@
 """Fidelity in SQL, alike in both stores: holds (pins and submitted evidence) on timesteps,
 the COLD records that stand for compacted and compressed experience, and compaction counts.
 
+A record merged into a coarser one keeps its row (``merged_into`` names the new record; its
+episode goes): a reply's row still says which ticks it covered and under which access
+policy, which is what a tag, comment or exemplar on a compacted tick is read with
+(``store/access.py``), and the rows trace every record's lineage.
+
 A timestep's ``fidelity`` column is derived from its holds: ``submitted`` while any
 submission holds it, else ``warm`` while any agent pins it, else ``hot``. Compaction deletes
 HOT timesteps and writes one record per reply in the same transaction, so a timestep is
@@ -43,10 +48,11 @@ CREATE TABLE memory_records (
     timesteps BIGINT NOT NULL,
     body TEXT NOT NULL,
     created_us BIGINT NOT NULL,
-    access_policy_id TEXT
+    access_policy_id TEXT,
+    merged_into TEXT
 );
 CREATE INDEX memory_records_session ON memory_records (session_id, tick_start);
-CREATE INDEX memory_records_level ON memory_records (level, end_us);
+CREATE INDEX memory_records_level ON memory_records (level, end_us) WHERE merged_into IS NULL;
 CREATE TABLE compactions (
     session_id TEXT PRIMARY KEY,
     count BIGINT NOT NULL,
@@ -229,15 +235,17 @@ COMPACT_COLUMNS = (
 
 
 def compactable(
-    conn: Connection, d: Dialect, session: str, below: int, limit: int
+    conn: Connection, d: Dialect, session: str, below: int, limit: int, after: int = -1
 ) -> list[tuple[Any, ...]]:
-    """The oldest HOT ticks of ``session`` below ``below``, in order, at most ``limit``."""
+    """The oldest HOT ticks of ``session`` after ``after`` and below ``below``, in order, at
+    most ``limit``."""
     m = d.mark
     return list(
         conn.execute(
             f"SELECT {COMPACT_COLUMNS} FROM timesteps WHERE session_id = {m}"
-            f" AND fidelity = 'hot' AND tick < {m} ORDER BY tick LIMIT {int(limit)}",
-            (session, below),
+            f" AND fidelity = 'hot' AND tick > {m} AND tick < {m} ORDER BY tick"
+            f" LIMIT {int(limit)}",
+            (session, after, below),
         )
     )
 
@@ -274,9 +282,17 @@ def exemplars_on(
     """The exemplars on tick ranges touching ``lo``..``hi`` of ``session``, as labels."""
     m = d.mark
     return [
-        {"id": r[0], "concept_id": r[1], "label": r[2], "confidence": r[3], "label_source": r[4]}
+        {
+            "id": r[0],
+            "concept_id": r[1],
+            "label": r[2],
+            "confidence": r[3],
+            "label_source": r[4],
+            "access_policy_id": r[5],
+        }
         for r in conn.execute(
-            "SELECT id, concept_id, label, confidence, label_source FROM exemplars"
+            "SELECT id, concept_id, label, confidence, label_source, access_policy_id FROM"
+            " exemplars"
             f" WHERE session_id = {m} AND tick_start <= {m} AND tick_end >= {m}",
             (session, hi, lo),
         )
@@ -303,12 +319,14 @@ class RecordRow:
     body: dict[str, Any] = field(default_factory=dict)
     created_us: int = 0
     access_policy_id: str | None = None
+    merged_into: str | None = None
 
 
 RECORD_COLUMNS = (
     "id, level, namespace, session_id, tick_start, tick_end, start_us, end_us, tokens,"
-    " timesteps, body, created_us, access_policy_id"
+    " timesteps, body, created_us, access_policy_id, merged_into"
 )
+LIVE = "merged_into IS NULL"
 
 
 def record_values(r: RecordRow) -> tuple[Any, ...]:
@@ -326,6 +344,7 @@ def record_values(r: RecordRow) -> tuple[Any, ...]:
         json.dumps(r.body, sort_keys=True, ensure_ascii=False),
         r.created_us,
         r.access_policy_id,
+        r.merged_into,
     )
 
 
@@ -344,12 +363,13 @@ def record_row(r: Sequence[Any]) -> RecordRow:
         r[10] if isinstance(r[10], dict) else json.loads(r[10]),
         int(r[11]),
         r[12],
+        r[13],
     )
 
 
 def insert_record(conn: Connection, d: Dialect, r: RecordRow) -> None:
     conn.execute(
-        f"INSERT INTO memory_records ({RECORD_COLUMNS}) VALUES ({d.marks(13)})", record_values(r)
+        f"INSERT INTO memory_records ({RECORD_COLUMNS}) VALUES ({d.marks(14)})", record_values(r)
     )
 
 
@@ -375,7 +395,7 @@ def records_where(
     bound is open), by start time."""
     m = d.mark
     params: list[Any] = []
-    clauses = []
+    clauses = [LIVE]
     if sessions is not None:
         clauses.append(d.one_of("session_id", list(sessions), params))
     if ticks[0] is not None:
@@ -402,12 +422,18 @@ def records_where(
     ]
 
 
-def records_by_ids(conn: Connection, d: Dialect, ids: Sequence[str]) -> dict[str, RecordRow]:
+def records_by_ids(
+    conn: Connection, d: Dialect, ids: Sequence[str], merged: bool = False
+) -> dict[str, RecordRow]:
+    """The live records among ``ids`` (``merged``: and those merged away)."""
     out: dict[str, RecordRow] = {}
+    live = "" if merged else f" AND {LIVE}"
     for part in chunks(list(ids)):
         params: list[Any] = []
         where = d.one_of("id", part, params)
-        for r in conn.execute(f"SELECT {RECORD_COLUMNS} FROM memory_records WHERE {where}", params):
+        for r in conn.execute(
+            f"SELECT {RECORD_COLUMNS} FROM memory_records WHERE {where}{live}", params
+        ):
             row = record_row(r)
             out[row.id] = row
     return out
@@ -448,6 +474,7 @@ def candidates(
     else:
         sql = (
             f"SELECT {CANDIDATE_COLUMNS} FROM memory_records WHERE level = {m} AND end_us < {m}"
+            f" AND {LIVE}"
             f" ORDER BY start_us, id LIMIT {int(limit)}"
         )
         params = (level, before_us)
@@ -472,7 +499,9 @@ def retained(conn: Connection) -> tuple[set[str], set[str]]:
 
 def cold_timesteps(conn: Connection) -> int:
     """Timesteps compacted into the records there are now."""
-    (total,) = conn.execute("SELECT coalesce(sum(timesteps), 0) FROM memory_records").fetchone()
+    (total,) = conn.execute(
+        f"SELECT coalesce(sum(timesteps), 0) FROM memory_records WHERE {LIVE}"
+    ).fetchone()
     return int(total)
 
 
@@ -488,4 +517,39 @@ def record_levels(conn: Connection, d: Dialect, concept_ids: Sequence[str]) -> d
             params,
         ):
             out[int(seq)] = str(level)
+    return out
+
+
+def repoint_ticks(
+    conn: Connection, d: Dialect, session: str, ticks: Sequence[int], record_id: str
+) -> None:
+    """Stored graph edges on compacted ticks (``ts-<session>-<tick>`` nodes) move to the
+    record that replaced them."""
+    nodes = [f"ts-{session}-{t}" for t in ticks]
+    m = d.mark
+    for end, other in (("src", "dst"), ("dst", "src")):
+        for part in chunks(nodes):
+            params: list[Any] = [record_id]
+            where = d.one_of(end, part, params)
+            params.append(record_id)
+            conn.execute(
+                f"UPDATE graph_edges SET {end} = {m} WHERE {where} AND NOT EXISTS (SELECT 1"
+                f" FROM graph_edges g WHERE g.{end} = {m} AND g.relation ="
+                f" graph_edges.relation AND g.{other} = graph_edges.{other})",
+                params,
+            )
+
+
+_TABLES = {"comment": "comments", "exemplar": "exemplars"}
+
+
+def visible_ids(conn: Connection, d: Dialect, kind: str, ids: Sequence[str]) -> set[str]:
+    """Those of ``ids`` that exist in ``kind``'s table (through a reader's views)."""
+    out: set[str] = set()
+    for part in chunks(list(ids)):
+        params: list[Any] = []
+        where = d.one_of("id", part, params)
+        out |= {
+            str(r[0]) for r in conn.execute(f"SELECT id FROM {_TABLES[kind]} WHERE {where}", params)
+        }
     return out

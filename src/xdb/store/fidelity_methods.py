@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xdb.errors import Conflict
+from xdb.errors import Conflict, NotFound
 from xdb.store import fidelity
 from xdb.store.fidelity import RecordRow
 from xdb.store.graph_methods import GraphMethods
@@ -71,6 +71,15 @@ class FidelityMethods(GraphMethods):
         d = self._flavor.d
 
         def job(c: Any) -> int:
+            for session, by_tick in ticks.items():  # compacted since they were read?
+                present = fidelity.ticks_present(c, d, session, list(by_tick))
+                gone = sorted(set(by_tick) - set(present))
+                if gone:
+                    raise NotFound(
+                        f"no such timestep: ts-{session}-{gone[0]} (compacted into a COLD"
+                        " record meanwhile)",
+                        field="timestep_ids",
+                    )
             if quota is not None:
                 used = fidelity.warm_tokens(c, d, holder)
                 mine = fidelity.held_by(c, d, kind, holder)
@@ -123,14 +132,18 @@ class FidelityMethods(GraphMethods):
         d = self._flavor.d
         return self._graph_read(lambda c: fidelity.hot_window(c, d, session))
 
-    def compactable(self, session: str, keep_tokens: int, limit: int) -> list[tuple[Any, ...]]:
-        """The oldest HOT ticks of ``session`` beyond the newest ``keep_tokens``, at most
-        ``limit``, read at once (``fidelity.COMPACT_COLUMNS``)."""
+    def compactable(
+        self, session: str, keep_tokens: int, limit: int, after: int = -1
+    ) -> list[tuple[Any, ...]]:
+        """The oldest HOT ticks of ``session`` after tick ``after`` and beyond the newest
+        ``keep_tokens``, at most ``limit``, read at once (``fidelity.COMPACT_COLUMNS``)."""
         d = self._flavor.d
 
         def read(c: Any) -> list[tuple[Any, ...]]:
             cutoff = fidelity.compaction_cutoff(c, d, session, keep_tokens)
-            return [] if cutoff < 0 else fidelity.compactable(c, d, session, cutoff, limit)
+            if cutoff < 0:
+                return []
+            return fidelity.compactable(c, d, session, cutoff, limit, after)
 
         return self._graph_read(read)
 
@@ -153,34 +166,39 @@ class FidelityMethods(GraphMethods):
 
     def event_episodes(
         self, session: str, events: Sequence[str], lo_us: int, hi_us: int
-    ) -> dict[str, str]:
-        """The id of the episode made from each of ``events`` of ``session`` (its
-        provenance names the event) within ``lo_us``..``hi_us``, of those no record yet."""
+    ) -> dict[str, tuple[str, str | None]]:
+        """(id, access policy) of the episode made from each of ``events`` of ``session``
+        (its provenance names the event) within ``lo_us``..``hi_us``, of those no record
+        yet."""
         d = self._flavor.d
         m = d.mark
         wanted = set(events)
 
-        def read(c: Any) -> dict[str, str]:
-            out: dict[str, str] = {}
+        def read(c: Any) -> dict[str, tuple[str, str | None]]:
+            out: dict[str, tuple[str, str | None]] = {}
             if not wanted:
                 return out
-            for ep_id, provenance in c.execute(
-                f"SELECT id, provenance FROM episodes WHERE session_id = {m} AND start_us <= {m}"
-                f" AND end_us >= {m} AND NOT EXISTS (SELECT 1 FROM memory_records r"
-                " WHERE r.id = episodes.id) ORDER BY start_us, seq",
+            for ep_id, provenance, policy in c.execute(
+                "SELECT id, provenance, access_policy_id FROM episodes"
+                f" WHERE session_id = {m} AND start_us <= {m} AND end_us >= {m} AND NOT EXISTS"
+                " (SELECT 1 FROM memory_records r WHERE r.id = episodes.id)"
+                " ORDER BY start_us, seq",
                 (session, hi_us, lo_us),
             ):
                 details = _json(provenance).get("details") or {}
                 event = details.get("event_id")
                 if event in wanted and event not in out:
-                    out[event] = str(ep_id)
+                    out[event] = (str(ep_id), policy)
             return out
 
         return self._graph_read(read)
 
-    def compact_replies(self, replies: Sequence[CompactedReply], at: int) -> int:
+    def compact_replies(
+        self, replies: Sequence[CompactedReply], at: int, count: bool = True
+    ) -> int:
         """Delete each reply's ticks and write what stands for them, in one transaction;
-        refused (Conflict, nothing changed) when a tick is no longer HOT and present."""
+        refused (Conflict, nothing changed) when a tick is no longer HOT and present.
+        ``count``: this is a compaction's first batch (the session's count goes up)."""
         d = self._flavor.d
         hooks = self._episode_hooks
 
@@ -204,8 +222,9 @@ class FidelityMethods(GraphMethods):
                         (json.dumps(reply.adopted_provenance), reply.record.id),
                     )
                 fidelity.insert_record(c, d, reply.record)
+                fidelity.repoint_ticks(c, d, reply.session_id, reply.ticks, reply.record.id)
                 sessions.add(reply.session_id)
-            for session in sessions:
+            for session in sessions if count and replies else ():
                 fidelity.count_compaction(c, d, session, at)
             return sum(len(r.ticks) for r in replies)
 
@@ -237,6 +256,10 @@ class FidelityMethods(GraphMethods):
         d = self._flavor.d
         return self._graph_read(lambda c: fidelity.candidates(c, d, level, before_us, limit))
 
+    def visible_ids(self, kind: str, ids: Sequence[str]) -> set[str]:
+        d = self._flavor.d
+        return self._graph_read(lambda c: fidelity.visible_ids(c, d, kind, ids))
+
     def record_levels(self, concept_ids: Sequence[str]) -> dict[int, str]:
         d = self._flavor.d
         return self._graph_read(lambda c: fidelity.record_levels(c, d, concept_ids))
@@ -266,7 +289,10 @@ class FidelityMethods(GraphMethods):
                             f"episode {child!r} went while maintenance merged it; run again",
                             field="session_id",
                         )
-                    c.execute(f"DELETE FROM memory_records WHERE id = {m}", (child,))
+                    c.execute(
+                        f"UPDATE memory_records SET merged_into = {m} WHERE id = {m}",
+                        (merge.record.id, child),
+                    )
                     merged += 1
                 fidelity.insert_record(c, d, merge.record)
             return merged

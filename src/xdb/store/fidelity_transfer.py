@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from xdb.errors import InvalidRequest
+from xdb.models.fidelity import Level
 from xdb.store import fidelity
 from xdb.store.sqlbuild import Connection, Dialect
 
@@ -22,7 +23,12 @@ def export_records(
     read: Callable[[str], Iterable[Sequence[Any]]], restricted: bool
 ) -> Iterator[dict[str, Any]]:
     names = _HOLD_COLUMNS.replace(" ", "").split(",")
-    for row in read(f"SELECT {_HOLD_COLUMNS} FROM timestep_holds ORDER BY session_id, tick"):
+    # Pins name their agents and reasons: not for a restricted export (nor are the counts).
+    for row in (
+        ()
+        if restricted
+        else read(f"SELECT {_HOLD_COLUMNS} FROM timestep_holds ORDER BY session_id, tick")
+    ):
         fields = dict(zip(names, row, strict=True))
         fields["hold"] = fields.pop("kind")
         yield {"kind": "timestep_hold", **fields}
@@ -36,6 +42,50 @@ def export_records(
         return
     for session, count, last in read("SELECT session_id, count, last_us FROM compactions"):
         yield {"kind": "compaction", "session_id": session, "count": count, "last_us": last}
+
+
+def _record(body: dict[str, Any]) -> fidelity.RecordRow:
+    """A record's row from its export record, checked (raises ValueError, KeyError)."""
+    inner = body["body"]
+    inner = json.loads(inner) if isinstance(inner, str) else inner
+    if not isinstance(inner, dict):
+        raise ValueError("body must be an object")
+
+    def whole(name: str) -> int | None:
+        value = body.get(name)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name} must be a whole number")
+        return value
+
+    def text(name: str) -> str | None:
+        value = body.get(name)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{name} must be text")
+        return value
+
+    required = {n: whole(n) for n in ("start_us", "end_us", "tokens", "timesteps", "created_us")}
+    if any(v is None for v in required.values()):
+        raise ValueError("start_us, end_us, tokens, timesteps and created_us are required")
+    if not text("id"):
+        raise ValueError("id is required")
+    return fidelity.RecordRow(
+        id=str(text("id")),
+        level=Level(body["level"]).value,
+        namespace=str(text("namespace") or ""),
+        session_id=text("session_id"),
+        tick_start=whole("tick_start"),
+        tick_end=whole("tick_end"),
+        start_us=int(required["start_us"] or 0),
+        end_us=int(required["end_us"] or 0),
+        tokens=int(required["tokens"] or 0),
+        timesteps=int(required["timesteps"] or 0),
+        body=inner,
+        created_us=int(required["created_us"] or 0),
+        access_policy_id=text("access_policy_id"),
+        merged_into=text("merged_into"),
+    )
 
 
 def import_record(
@@ -60,11 +110,8 @@ def import_record(
             fidelity.refresh(conn, d, body["session_id"], [int(body["tick"])])
             return 1
         if kind == "memory_record":
-            fields = {"access_policy_id": None, **body}
-            if isinstance(fields["body"], str):
-                fields["body"] = json.loads(fields["body"])
-            record = fidelity.RecordRow(**fields)
-            if fidelity.records_by_ids(conn, d, [record.id]):
+            record = _record(body)
+            if fidelity.records_by_ids(conn, d, [record.id], merged=True):
                 return 0
             fidelity.insert_record(conn, d, record)
             return 1

@@ -488,7 +488,9 @@ class FidelityStore(Protocol):
         """(HOT tokens, current tick, compactions so far) of ``session``."""
         ...
 
-    def compactable(self, session: str, keep_tokens: int, limit: int) -> list[tuple[Any, ...]]: ...
+    def compactable(
+        self, session: str, keep_tokens: int, limit: int, after: int = -1
+    ) -> list[tuple[Any, ...]]: ...
 
     def reply_annotations(
         self, session: str, lo: int, hi: int, events: Sequence[str]
@@ -500,9 +502,11 @@ class FidelityStore(Protocol):
 
     def event_episodes(
         self, session: str, events: Sequence[str], lo_us: int, hi_us: int
-    ) -> dict[str, str]: ...
+    ) -> dict[str, tuple[str, str | None]]: ...
 
-    def compact_replies(self, replies: Sequence[CompactedReply], at: int) -> int: ...
+    def compact_replies(
+        self, replies: Sequence[CompactedReply], at: int, count: bool = True
+    ) -> int: ...
 
     def memory_records(
         self,
@@ -522,6 +526,10 @@ class FidelityStore(Protocol):
     ) -> list[tuple[str, str, str | None, int, int, str | None]]:
         """(id, namespace, session, start_us, end_us, access policy) of records of
         ``level`` (None: full episodes) that ended before ``before_us``, oldest first."""
+        ...
+
+    def visible_ids(self, kind: str, ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` (``kind`` comment or exemplar) that exist for the caller."""
         ...
 
     def record_levels(self, concept_ids: Sequence[str]) -> dict[int, str]:

@@ -129,6 +129,8 @@ def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
     conn.execute("DELETE FROM episodes WHERE seq = ?", (row[0],))
     conn.execute("DELETE FROM graph_edges WHERE src = ? OR dst = ?", (episode_id, episode_id))
     exemplars.forget_episode(conn, SQLITE, episode_id)
+    # A record deleted (not merged) is gone; a merge marks its row before this runs.
+    conn.execute("DELETE FROM memory_records WHERE id = ? AND merged_into IS NULL", (episode_id,))
     _log_text_change(conn, row[0])
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)
