@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.local_http import serving, v1_url
+from tests.local_http import JsonHandler, serving, v1_url
 from xdb.embed.openai import OpenAIEmbedder
 from xdb.errors import StoreError
 
@@ -23,21 +23,11 @@ def fake_vector(text: str, dim: int) -> list[float]:
     ]
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(JsonHandler):
     """Behaves by model name: ``ok`` answers like a server (rows in reverse order, to test
     the ``index`` field), the others fail in one particular way."""
 
     server: Server
-
-    def log_message(self, *args: Any) -> None:  # keep pytest output clean
-        pass
-
-    def _send(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_POST(self) -> None:
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

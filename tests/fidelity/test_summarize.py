@@ -8,12 +8,12 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
-from tests.local_http import serving, v1_url
+from tests.local_http import JsonHandler, serving, v1_url
 from xdb.errors import InvalidRequest
 from xdb.fidelity.summarize import ChatSummarizer, ExtractiveSummarizer, summarizer_from_env
 
@@ -135,20 +135,10 @@ class Server(ThreadingHTTPServer):
     release: threading.Event  # set at teardown: frees the handlers that never answer
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(JsonHandler):
     """Behaves by model name: ``ok`` and ``long`` answer, the others fail one way each."""
 
     server: Server
-
-    def log_message(self, *args: Any) -> None:  # keep pytest output clean
-        pass
-
-    def _send(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def _answer(self, content: Any) -> None:
         body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
