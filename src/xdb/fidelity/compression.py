@@ -38,7 +38,11 @@ if TYPE_CHECKING:
     from xdb.ops.registry import Context
 
 DAY_US = 86_400 * 1_000_000
-READ = 2000  # candidates read at a time
+READ = 2000  # candidates read at a time under pressure (oldest first)
+# By age, every candidate of a level is read at once (a small tuple each): read in start
+# order a batch at a time, a session's replies could fall in two batches and make two
+# session records.
+AGE_READ = 1_000_000
 GROUPS = 50  # merges per transaction
 
 Candidate = tuple[str, str, str | None, int, int, str | None]
@@ -175,7 +179,13 @@ class Run:
             self.progress(self.compressed)
         return merged
 
-    def promote(self, level: str | None, before_us: int, pressure: Callable[[], bool]) -> bool:
+    def promote(
+        self,
+        level: str | None,
+        before_us: int,
+        pressure: Callable[[], bool],
+        read: int = READ,
+    ) -> bool:
         """Merge candidates of ``level`` that ended before ``before_us`` into the next
         level, oldest first, a batch at a time, while ``pressure()`` holds; whether any
         were merged."""
@@ -185,20 +195,20 @@ class Run:
         while pressure() and not self.out_of_time():
             found = [
                 c
-                for c in store.compression_candidates(level, before_us, READ + len(skip))
+                for c in store.compression_candidates(level, before_us, read + len(skip))
                 if c[0] not in skip
             ]
             if not found:
                 return merged_any
             groups: dict[tuple[Any, ...], list[Candidate]] = {}
-            for c in found[:READ]:
+            for c in found[:read]:
                 target = next_level(level, c[2])
                 if target is None or self.kept(c):
                     skip.add(c[0])
                     continue
                 groups.setdefault(group_key(target, c), []).append(c)
             if not groups:
-                if len(found) <= READ:
+                if len(found) <= read:
                     return merged_any
                 continue
             batch = list(groups.items())
@@ -251,7 +261,7 @@ def maintain(
         assert target is not None
         age = run.contract.compression_after_days.get(Level(target))
         if age is not None:
-            run.promote(level.value, now - int(age * DAY_US), lambda: True)
+            run.promote(level.value, now - int(age * DAY_US), lambda: True, AGE_READ)
     # Under pressure: the oldest finest data first, whatever its age.
 
     def over() -> bool:

@@ -206,6 +206,10 @@ class FidelityMethods(GraphMethods):
             if any(r.episode is not None for r in replies):
                 hooks.lock(c)
             sessions = set()
+            # Stored edges on ticks are rare: look for them once, not per reply.
+            tick_edges = c.execute(
+                "SELECT 1 FROM graph_edges WHERE src LIKE 'ts-%' OR dst LIKE 'ts-%' LIMIT 1"
+            ).fetchone()
             for reply in replies:
                 gone = hooks.delete_ticks(c, reply.session_id, reply.ticks)
                 if gone != len(reply.ticks):
@@ -222,7 +226,8 @@ class FidelityMethods(GraphMethods):
                         (json.dumps(reply.adopted_provenance), reply.record.id),
                     )
                 fidelity.insert_record(c, d, reply.record)
-                fidelity.repoint_ticks(c, d, reply.session_id, reply.ticks, reply.record.id)
+                if tick_edges:
+                    fidelity.repoint_ticks(c, d, reply.session_id, reply.ticks, reply.record.id)
                 sessions.add(reply.session_id)
             for session in sessions if count and replies else ():
                 fidelity.count_compaction(c, d, session, at)
