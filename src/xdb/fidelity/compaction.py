@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from xdb.errors import Conflict, PermissionDenied
@@ -109,7 +109,6 @@ class _Annotations:
     tags: list[tuple[str, str | None, int | None, int | None, int | None]]
     comments: list[str]
     exemplars: list[dict[str, Any]]
-    covered_comments: dict[str, set[int]] = field(default_factory=dict)
 
 
 def _tag_counts(group: Sequence[Tick], notes: _Annotations) -> dict[str, int]:

@@ -30,6 +30,7 @@ from xdb.fidelity.compaction import guard, may_delete
 from xdb.fidelity.contract import DATABASE, effective, stored_contracts
 from xdb.models.fidelity import LEVELS, Level, MaintenanceResponse
 from xdb.store.episode_row import default_summary
+from xdb.store.fidelity import tokens_of
 from xdb.store.fidelity_methods import Merge
 from xdb.timeutil import now_us
 
@@ -137,7 +138,11 @@ class Run:
                 self.shed += len(stored.episode.content) + len(stored.episode.summary)
                 row = rows.get(c[0])
                 if row is None:
-                    parts.append(records.part_of_episode(stored.episode, _tokens(stored)))
+                    parts.append(
+                        records.part_of_episode(
+                            stored.episode, tokens_of(stored.episode.content, None)
+                        )
+                    )
                 else:
                     parts.append(records.part_of_record(row, stored.episode))
                     replaced.append((row.id, row.level))
@@ -221,10 +226,6 @@ class Run:
                 if not pressure() or self.out_of_time():
                     break
         return merged_any
-
-
-def _tokens(stored: Any) -> int:
-    return (len(stored.episode.content) + 3) // 4
 
 
 def _treaty_policies(ctx: Context) -> set[str]:

@@ -82,12 +82,12 @@ class FidelityMethods(GraphMethods):
                     )
             if quota is not None:
                 used = fidelity.warm_tokens(c, d, holder)
-                mine = fidelity.held_by(c, d, kind, holder)
+                mine = {s: set(t) for s, t in fidelity.held_by(c, d, kind, holder).items()}
                 adding = sum(
                     tokens
                     for session, by_tick in ticks.items()
                     for tick, tokens in by_tick.items()
-                    if tick not in set(mine.get(session, ()))
+                    if tick not in mine.get(session, ())
                 )
                 if used + adding > quota:
                     raise Conflict(
