@@ -45,3 +45,13 @@ def test_database_has_a_method_per_operation() -> None:
     for op in ops:
         assert callable(getattr(xdb.Database, op.method_name)), op.name
     assert len({op.method_name for op in ops}) == len(ops)
+
+
+def test_import_loads_neither_pydantic_nor_the_stores_until_used() -> None:
+    code = (
+        "import sys, xdb; first = [m for m in sys.modules if m.split('.')[0] == 'pydantic'"
+        " or m.startswith('xdb.store')]; xdb.connect; print(len(first),"
+        " 'xdb.core' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "True"]

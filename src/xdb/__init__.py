@@ -5,10 +5,16 @@
         db.record(event_type="input", content="hello")
         db.query(text_search="hello")
 
-``import xdb`` stays light: no model, server or MCP library loads until it is used.
+``import xdb`` stays light: no model, server or MCP library loads until it is used, and
+the database itself (``Database``, ``connect``, ``Caller``: pydantic and the stores) loads
+on first use, so what runs on every tool call of a coding agent (``xdb.engine``'s read-only
+skip) starts at interpreter speed.
 """
 
-from xdb.core import Database, connect
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from xdb.errors import (
     Conflict,
     InvalidRequest,
@@ -20,7 +26,10 @@ from xdb.errors import (
     Unauthorized,
     XdbError,
 )
-from xdb.models.common import Caller
+
+if TYPE_CHECKING:
+    from xdb.core import Database, connect
+    from xdb.models.common import Caller
 
 __version__ = "0.1.0"
 
@@ -39,3 +48,16 @@ __all__ = [
     "__version__",
     "connect",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The heavy part of the public API, imported when first named.
+    if name in ("Database", "connect"):
+        from xdb import core
+
+        return getattr(core, name)
+    if name == "Caller":
+        from xdb.models.common import Caller
+
+        return Caller
+    raise AttributeError(f"module 'xdb' has no attribute {name!r}")
