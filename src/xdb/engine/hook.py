@@ -1,0 +1,53 @@
+"""``xdb hook AGENT EVENT``: one hook call, read from stdin and answered on stdout in the
+agent's dialect (``dialects``). Fail open: whatever goes wrong (malformed stdin, a missing
+or locked database, a slow brain), the agent gets exit 0 and no output, as if there were
+no hook. A read-only tool call (``readonly``) is answered before anything else is loaded.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from xdb.engine.dialects import AGENTS, EVENTS, HookEvent, parse, render
+from xdb.engine.readonly import is_read_only
+
+__all__ = ["answer", "main"]
+
+# What the full path does with a hook call: the context to give the agent, if any.
+FullPath = Callable[[HookEvent], "str | None"]
+
+
+def answer(agent: str, event: str, text: str, full: FullPath | None) -> str:
+    """The hook's stdout for the call ``text`` ("" for none); never raises."""
+    try:
+        call = parse(agent, event, text)
+        if event == "pre-tool-use" and is_read_only(call.tool_name or "", call.tool_input):
+            return ""
+        if full is None:
+            return ""
+        return render(agent, event, full(call))
+    except Exception:  # fail open: the agent must never be blocked by its memory
+        return ""
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    full: FullPath | None = None,
+) -> int:
+    """``AGENT EVENT`` from ``argv``; always exit 0 (a usage error says so on stderr)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2 or args[0] not in AGENTS or args[1] not in EVENTS:
+        print(f"usage: xdb hook {{{'|'.join(AGENTS)}}} {{{'|'.join(EVENTS)}}}", file=sys.stderr)
+        return 0
+    try:
+        text = (stdin or sys.stdin).read()
+    except Exception:
+        return 0
+    out = answer(args[0], args[1], text, full)
+    if out:
+        (stdout or sys.stdout).write(out + "\n")
+    return 0
