@@ -201,6 +201,16 @@ def _fidelity(db: xdb.Database) -> None:
     assert db.maintenance().finished
 
 
+def _engine(db: xdb.Database) -> None:
+    """The experience engine's operations (docs/engine.md)."""
+    made = db.add_lesson(question="editing Startup.cs DbContext", answer="keep it scoped")
+    assert db.lessons().total == 1 and db.lesson(made.lesson.short_id).edges == []
+    action = {"file_path": "Startup.cs", "new_string": "DbContext singleton"}
+    assert db.check(session_id="s", tool_name="Edit", tool_input=action).warnings
+    assert db.feedback(lesson_id=made.lesson.lesson_id, verdict="followed").lesson.follows == 2
+    assert db.session_start(session_id="s").context is None  # no T0 or T1 yet
+
+
 def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Path) -> None:
     responses: dict[str, BaseModel] = {}
     run = db.run
@@ -227,6 +237,7 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     assert db.delete_episode(episode_id=episode_id).deleted
     _learn(db, tmp_path)
     _fidelity(db)
+    _engine(db)
     admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
     assert admin.set_resource_contract(warm_quota_tokens=10).contract.warm_quota_tokens == 10
     admin.set_disclosure_policy(id="p", allow={"subtrees": ["Dancing"]})

@@ -302,6 +302,11 @@ class Sandbox:
                 db.sync_export(path=self.path(words[-1]))
         if "ts-session-...-1" in text:
             text = text.replace("ts-session-...-1", self.first_timestep(target))
+        if command[0] in ("lesson", "feedback") and "a1b2c3" in text:
+            with self.open(target) as db:  # the lesson a warning showed as id:a1b2c3
+                made = db.add_lesson(question="registering DbContext as a singleton",
+                                     answer="register it scoped").lesson.short_id  # fmt: skip
+            text = text.replace("a1b2c3", made)
         if command[0] == "migrate":
             source = option(words, "--from")
             if source is not None and "://" not in source and not Path(self.path(source)).exists():

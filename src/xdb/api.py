@@ -54,6 +54,14 @@ if TYPE_CHECKING:
         GetConceptResponse,
         ImportConceptsResponse,
     )
+    from xdb.models.engine import (
+        AddLessonResponse,
+        CheckResponse,
+        FeedbackResponse,
+        LessonResponse,
+        LessonsResponse,
+        SessionStartResponse,
+    )
     from xdb.models.episodes import (
         AddEpisodeResponse,
         ConceptFilter,
@@ -1530,6 +1538,163 @@ class Operations:
         return cast(
             "RecordArtifactResponse", self.run(REGISTRY["experience.record_artifact"], payload)
         )
+
+    def add_lesson(
+        self,
+        *,
+        question: str,
+        answer: str,
+        domain: str | None = None,
+        language: str | None = None,
+        framework: str | None = None,
+        project: str | None = None,
+        tier: Literal["T0", "T1", "T2", "T3"] | None = None,
+        source: str = "manual",
+        access_policy_id: str | None = None,
+    ) -> AddLessonResponse:
+        """Store a lesson: what went wrong (the question a future action raises) and what to do. A
+        lesson stored with a domain, language or framework is T2 (Q&A); without, T3 (raw, kept 30
+        days unless promoted). A newer lesson that contradicts an older one of the same scope
+        supersedes it.
+
+        Args:
+            question: The situation: what was being done, what failed. Required.
+            answer: What to do instead, and why. Required.
+            domain: auth, data, infrastructure, ... Default: None.
+            language: typescript, csharp, python, ... Default: None.
+            framework: dotnet, react, django, ... Default: None.
+            project: The project it was learned in. Default: None.
+            tier: Default: T2 with a scope, else T3. Default: None.
+            source: manual, extracted, principle Default: 'manual'.
+            access_policy_id: The access policy it is stored under; default: the database's.
+                Default: None.
+        """
+        payload: dict[str, Any] = {"question": question, "answer": answer}
+        if domain is not None:
+            payload["domain"] = domain
+        if language is not None:
+            payload["language"] = language
+        if framework is not None:
+            payload["framework"] = framework
+        if project is not None:
+            payload["project"] = project
+        if tier is not None:
+            payload["tier"] = tier
+        if source != "manual":
+            payload["source"] = source
+        if access_policy_id is not None:
+            payload["access_policy_id"] = access_policy_id
+        return cast("AddLessonResponse", self.run(REGISTRY["engine.add_lesson"], payload))
+
+    def lessons(
+        self,
+        *,
+        tier: Literal["T0", "T1", "T2", "T3"] | None = None,
+        include_archived: bool = False,
+        limit: int = 100,
+    ) -> LessonsResponse:
+        """List lessons, by tier, archived ones only when asked.
+
+        Args:
+            tier: One of T0, T1, T2, T3. Default: None.
+            include_archived: Default: False.
+            limit: Default: 100.
+        """
+        payload: dict[str, Any] = {}
+        if tier is not None:
+            payload["tier"] = tier
+        if include_archived is not False:
+            payload["include_archived"] = include_archived
+        if limit != 100:
+            payload["limit"] = limit
+        return cast("LessonsResponse", self.run(REGISTRY["engine.lessons"], payload))
+
+    def lesson(self, lesson_id: str) -> LessonResponse:
+        """One lesson with its edges (generalizes, relates-to, supersedes).
+
+        Args:
+            lesson_id: Its id, or the short id a warning showed. Required.
+        """
+        payload: dict[str, Any] = {"lesson_id": lesson_id}
+        return cast("LessonResponse", self.run(REGISTRY["engine.lesson"], payload))
+
+    def feedback(
+        self,
+        *,
+        lesson_id: str,
+        verdict: Literal["followed", "ignored", "noise", "irrelevant", "unclear"],
+        reason: Literal["wrong_language", "wrong_repo", "wrong_task", "stale_rule"] | None = None,
+        language: str | None = None,
+        project: str | None = None,
+        source: Literal["manual", "judge"] = "manual",
+    ) -> FeedbackResponse:
+        """A verdict on a lesson's warning: followed, ignored, noise (with a reason), irrelevant
+        (the judge's noise) or unclear. A manual verdict weighs twice the judge's.
+
+        Args:
+            lesson_id: Its id, or the short id a warning showed. Required.
+            verdict: One of followed, ignored, noise, irrelevant, unclear. Required.
+            reason: For noise and irrelevant. Default: None.
+            language: The action's language (wrong_language excludes it). Default: None.
+            project: The action's project (wrong_repo excludes it). Default: None.
+            source: One of manual, judge. Default: 'manual'.
+        """
+        payload: dict[str, Any] = {"lesson_id": lesson_id, "verdict": verdict}
+        if reason is not None:
+            payload["reason"] = reason
+        if language is not None:
+            payload["language"] = language
+        if project is not None:
+            payload["project"] = project
+        if source != "manual":
+            payload["source"] = source
+        return cast("FeedbackResponse", self.run(REGISTRY["engine.feedback"], payload))
+
+    def check(
+        self,
+        *,
+        session_id: str,
+        tool_name: str,
+        agent: str = "claude",
+        tool_input: Mapping[str, Any] | None = None,
+        cwd: str | None = None,
+    ) -> CheckResponse:
+        """Layers 2 and 3 for one tool call: the warnings to inject, at most 3 a call and 8 a
+        session, never the same twice in a session (the hooks' full path).
+
+        Args:
+            session_id: The agent's session. Required.
+            tool_name: Required.
+            agent: claude, codex or gemini. Default: 'claude'.
+            tool_input: Default: None, meaning {}.
+            cwd: The project's directory. Default: None.
+        """
+        payload: dict[str, Any] = {"session_id": session_id, "tool_name": tool_name}
+        if agent != "claude":
+            payload["agent"] = agent
+        if tool_input is not None:
+            payload["tool_input"] = tool_input
+        if cwd is not None:
+            payload["cwd"] = cwd
+        return cast("CheckResponse", self.run(REGISTRY["engine.check"], payload))
+
+    def session_start(
+        self, *, session_id: str, agent: str = "claude", cwd: str | None = None
+    ) -> SessionStartResponse:
+        """The principles (T0) and behaviours (T1) of this scope, within their token budgets (~400
+        and ~600), for the start of an agent's session.
+
+        Args:
+            session_id: Required.
+            agent: Default: 'claude'.
+            cwd: Default: None.
+        """
+        payload: dict[str, Any] = {"session_id": session_id}
+        if agent != "claude":
+            payload["agent"] = agent
+        if cwd is not None:
+            payload["cwd"] = cwd
+        return cast("SessionStartResponse", self.run(REGISTRY["engine.session_start"], payload))
 
     def memcp_add_episode(
         self,

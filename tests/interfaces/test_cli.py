@@ -188,7 +188,7 @@ def test_query_filters_paging_and_jsonl(db: Path) -> None:
         (["nosuchcommand"], ["nosuchcommand"]),
         (
             ["mcp", "--toolsets", "xdb,nope"],
-            ["toolsets", "nope", "known: audit, experience, memcp, policy, sync, xdb"],
+            ["toolsets", "nope", "known: audit, engine, experience, memcp, policy, sync, xdb"],
         ),
         (["import", "missing.jsonl"], ["missing.jsonl"]),
         (["record-batch", "--file", "-", "--timesteps", "[]"], ["timesteps", "not both"]),
@@ -591,6 +591,9 @@ WRITERS = {
     "sync export": ["bundle"],
     "sync import": ["bundle"],
     "record-training-run": ["--type", "lens", "--concept-ids", "c"],
+    "add-lesson": ["--question", "q", "--answer", "a"],
+    "feedback": ["x", "--verdict", "followed"],
+    "check": ["--session-id", "s", "--tool-name", "Edit"],
     "pin": ["--timestep-ids", "ts-s1-1"],
     "unpin": ["--timestep-ids", "ts-s1-1"],
     "compact": [],

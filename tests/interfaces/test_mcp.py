@@ -75,6 +75,12 @@ ALL_TOOLS = {
     "experience_training_runs",
     "experience_training_run",
     "experience_record_artifact",
+    "engine_add_lesson",
+    "engine_lessons",
+    "engine_lesson",
+    "engine_feedback",
+    "engine_check",
+    "engine_session_start",
     "add_episode",
     "search_episodes",
     "get_episode",
@@ -106,6 +112,9 @@ READONLY = {
     "experience_dataset",
     "experience_training_runs",
     "experience_training_run",
+    "engine_lessons",
+    "engine_lesson",
+    "engine_session_start",
     "search_episodes",
     "get_episode",
 }
@@ -207,7 +216,10 @@ async def test_dotted_names_and_groups(db: xdb.Database) -> None:
     async with Client(build_server(db, dotted_names=True)) as c:
         names = {t.name for t in (await c.list_tools()).tools}
         assert names == {
-            n.replace("xdb_", "xdb.", 1).replace("experience_", "experience.", 1) for n in ALL_TOOLS
+            n.replace("xdb_", "xdb.", 1)
+            .replace("experience_", "experience.", 1)
+            .replace("engine_", "engine.", 1)
+            for n in ALL_TOOLS
         }
         made = await ok(c, "xdb.record", {"event_type": "input", "content": "dotted"})
         assert made["tick"] == 1

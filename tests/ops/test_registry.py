@@ -27,7 +27,7 @@ def test_the_listing_is_the_catalogs_order_grouped() -> None:
     assert operations() == list(OPERATIONS)
     groups = [op.group for op in operations()]
     assert groups == sorted(
-        groups, key=["xdb", "experience", "memcp", "policy", "audit", "sync"].index
+        groups, key=["xdb", "experience", "engine", "memcp", "policy", "audit", "sync"].index
     )
     assert len(REGISTRY) == len(OPERATIONS)  # no key listed twice
 

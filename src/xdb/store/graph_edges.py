@@ -138,6 +138,13 @@ def _tagged_first(
     return found
 
 
+# Relations kept as rows: links between nodes, a pack's related concepts, and the experience
+# engine's edges between lessons.
+STORED = frozenset(
+    {"CONTAINS", "INFLUENCED_BY", "RELATED_CONCEPT", "GENERALIZES", "RELATES_TO", "SUPERSEDES"}
+)
+
+
 def edges(
     conn: Connection,
     f: Flavor,
@@ -213,7 +220,7 @@ def edges(
                 for tick in _contained(prov, session):
                     if (session, tick) in wanted:
                         found.add(GraphEdgeRow(ep, "CONTAINS", timestep_id(session, tick)))
-    stored = sorted(relations & {"CONTAINS", "INFLUENCED_BY", "RELATED_CONCEPT"})
+    stored = sorted(relations & STORED)
     if stored:
         params_rel: list[Any] = []
         rel_cond = d.one_of("relation", stored, params_rel)

@@ -1,0 +1,192 @@
+"""Layer 2 of the experience engine: how well a stored lesson fits an action (docs/engine.md
+gives the formula; the constants are here, named).
+
+    score = relevance x hits x recency x confidence x domain x tier x superseded x project
+
+- ``relevance``: the lesson's hybrid search score over the action's text, divided by the
+  best one (0..1];
+- ``hits`` = 1 + HIT_WEIGHT x ln(1 + times it was shown);
+- ``recency`` = RECENCY_FLOOR + (1 - RECENCY_FLOOR) x exp(-days since its last signal /
+  RECENCY_DAYS): recent confirmations outweigh old ones;
+- ``confidence``: 2 x the confidence aged toward neutral (0.5) with the days since its last
+  signal, exp(-days / CONFIDENCE_DAYS): neutral is 1;
+- ``domain``: DOMAIN_MATCH when the lesson's domain is the action's, DOMAIN_MISMATCH when
+  both are known and differ, else 1;
+- ``tier``: TIER_WEIGHT (principles and behaviours above Q&A above raw);
+- ``superseded``: SUPERSEDED when a newer lesson replaced it;
+- ``project``: OTHER_PROJECT when the lesson was learned in another project.
+
+Gates (a lesson failing one is not scored): archived; the language gate (a ``.ts`` file
+matches only TypeScript lessons, a ``.cs`` file only C#/dotnet ones; a lesson or an action
+without a language passes); the action's language in the lesson's ``lang_exclude`` or its
+project in ``project_exclude``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+
+HIT_WEIGHT = 0.1
+RECENCY_DAYS = 30.0
+RECENCY_FLOOR = 0.5
+CONFIDENCE_DAYS = 60.0
+DOMAIN_MATCH = 1.2
+DOMAIN_MISMATCH = 0.7
+TIER_WEIGHT = {"T0": 1.3, "T1": 1.2, "T2": 1.0, "T3": 0.8}
+SUPERSEDED = 0.3
+OTHER_PROJECT = 0.6
+MIN_SCORE = 0.25  # below this a lesson is not a candidate
+PER_CALL = 3  # warnings at most per tool call
+SESSION_BUDGET = 8  # warnings at most per session
+EDGE_FACTOR = 0.5  # a lesson reached by a 1-hop edge scores this share of its neighbour's
+DAY_US = 86_400 * 1_000_000
+
+# File extensions by language; frameworks name their language.
+LANGUAGES = {
+    ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".js": "javascript",
+    ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".py": "python",
+    ".cs": "csharp", ".csproj": "csharp", ".go": "go", ".rs": "rust", ".java": "java",
+    ".kt": "kotlin", ".rb": "ruby", ".php": "php", ".swift": "swift", ".c": "c", ".h": "c",
+    ".cpp": "cpp", ".cc": "cpp", ".hpp": "cpp", ".sql": "sql", ".sh": "shell",
+    ".tf": "terraform", ".scala": "scala", ".ex": "elixir", ".exs": "elixir", ".dart": "dart",
+}  # fmt: skip
+FRAMEWORK_LANGUAGE = {
+    "dotnet": "csharp", "aspnet": "csharp", "efcore": "csharp", "react": "javascript",
+    "nextjs": "typescript", "angular": "typescript", "vue": "javascript", "django": "python",
+    "flask": "python", "fastapi": "python", "rails": "ruby", "spring": "java",
+    "laravel": "php", "express": "javascript", "nestjs": "typescript",
+}  # fmt: skip
+# Languages that stand for one another at the gate.
+SAME_LANGUAGE = {"typescript": {"typescript"}, "javascript": {"javascript", "typescript"}}
+DOMAINS = {
+    "auth": ("auth", "login", "password", "token", "oauth", "jwt", "session", "permission"),
+    "data": ("sql", "database", "migration", "query", "dbcontext", "schema", "orm", "table"),
+    "infrastructure": ("docker", "kubernetes", "kubectl", "terraform", "deploy", "nginx",
+                       "helm", "ci", "pipeline", "k8s"),
+    "testing": ("test", "pytest", "jest", "spec", "assert", "mock", "fixture"),
+    "build": ("build", "compile", "npm", "pip", "cargo", "dotnet", "webpack", "package"),
+    "frontend": ("css", "html", "component", "react", "vue", "render", "dom"),
+    "git": ("git", "commit", "branch", "merge", "rebase", "push"),
+}  # fmt: skip
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_STOP = frozenset(
+    (
+        "the", "and", "for", "with", "that", "this", "from", "into", "when", "then", "than",
+        "have", "has", "not", "use", "using", "never", "always", "was", "were", "are", "its",
+        "our", "your", "you", "file", "line", "code", "make", "last", "time",
+    )
+)  # fmt: skip
+
+
+@dataclass
+class Action:
+    """What the agent is about to do, as scoring reads it."""
+
+    tool: str
+    text: str  # the tool's input, flattened: path, command, the text it writes
+    language: str | None = None
+    domain: str | None = None
+    project: str | None = None
+
+
+@dataclass
+class Lesson:
+    """A lesson as scoring reads it: its text and scope, and its state."""
+
+    id: str
+    question: str
+    answer: str
+    tier: str = "T2"
+    domain: str | None = None
+    language: str | None = None
+    project: str | None = None
+    archived: bool = False
+    superseded: bool = False
+    hits: int = 0
+    confidence: float = 0.5
+    last_signal_us: int = 0
+    lang_exclude: list[str] = field(default_factory=list)
+    project_exclude: list[str] = field(default_factory=list)
+
+
+def language_of(path: str | None) -> str | None:
+    if not path:
+        return None
+    return LANGUAGES.get(os.path.splitext(path)[1].lower())
+
+
+def action_language(text: str, path: str | None) -> str | None:
+    """The language of the file acted on, else of the first path-like word with a known
+    extension in the text (a command's arguments)."""
+    found = language_of(path)
+    if found is not None:
+        return found
+    for word in re.findall(r"[\w./-]+\.\w+", text):
+        found = language_of(word)
+        if found is not None:
+            return found
+    return None
+
+
+def domain_of(text: str) -> str | None:
+    """The domain whose keywords the text mentions most (None: none)."""
+    words = {w.lower() for w in _WORD.findall(text)}
+    counts = {d: sum(1 for k in keys if k in words) for d, keys in DOMAINS.items()}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else None
+
+
+def keywords(text: str) -> set[str]:
+    """The significant words of a text (lowercase, no stop words), identifiers split."""
+    out = set()
+    for word in _WORD.findall(text):
+        for part in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", word) or [word]:
+            if len(part) >= 3:
+                out.add(part.lower())
+        out.add(word.lower())
+    return out - _STOP
+
+
+def gate(lesson: Lesson, action: Action) -> bool:
+    """Whether the lesson may apply to the action at all."""
+    if lesson.archived:
+        return False
+    if action.language is not None:
+        if action.language in lesson.lang_exclude:
+            return False
+        if lesson.language is not None and lesson.language not in SAME_LANGUAGE.get(
+            action.language, {action.language}
+        ):
+            return False
+    return not (action.project is not None and action.project in lesson.project_exclude)
+
+
+def score(lesson: Lesson, action: Action, relevance: float, now_us: int) -> float | None:
+    """The lesson's score for the action, or None when a gate keeps it out."""
+    if not gate(lesson, action):
+        return None
+    days = max(now_us - lesson.last_signal_us, 0) / DAY_US
+    hits = 1 + HIT_WEIGHT * math.log1p(max(lesson.hits, 0))
+    recency = RECENCY_FLOOR + (1 - RECENCY_FLOOR) * math.exp(-days / RECENCY_DAYS)
+    aged = 0.5 + (lesson.confidence - 0.5) * math.exp(-days / CONFIDENCE_DAYS)
+    if lesson.domain is None or action.domain is None:
+        domain = 1.0
+    else:
+        domain = DOMAIN_MATCH if lesson.domain == action.domain else DOMAIN_MISMATCH
+    tier = TIER_WEIGHT.get(lesson.tier, 1.0)
+    superseded = SUPERSEDED if lesson.superseded else 1.0
+    project = (
+        OTHER_PROJECT
+        if lesson.project is not None and action.project not in (None, lesson.project)
+        else 1.0
+    )
+    return relevance * hits * recency * 2 * aged * domain * tier * superseded * project
+
+
+def deterministic_filter(lesson: Lesson, action: Action, lesson_score: float) -> bool:
+    """Layer 3 without a brain: a lesson applies when its question shares a significant word
+    with the action, or it scores as high as a near-certain match (0.8)."""
+    return bool(keywords(lesson.question) & keywords(action.text)) or lesson_score >= 0.8

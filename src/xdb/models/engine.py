@@ -1,0 +1,161 @@
+"""The experience engine's shapes: lessons, verdicts, and what a hook asks (seed 003;
+docs/engine.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from xdb.models.common import Model, NonEmpty, access_policy_field
+from xdb.policy.markers import NoConcept
+
+Tier = Literal["T0", "T1", "T2", "T3"]
+Verdict = Literal["followed", "ignored", "noise", "irrelevant", "unclear"]
+Reason = Literal["wrong_language", "wrong_repo", "wrong_task", "stale_rule"]
+COLLECTION = {"T0": "principle", "T1": "behavioral", "T2": "qa", "T3": "raw"}
+
+
+class AddLessonRequest(Model):
+    """Store a lesson: what went wrong (the question a future action raises) and what to do.
+
+    A lesson stored with a domain, language or framework is T2 (Q&A); without, T3 (raw,
+    kept 30 days unless promoted). A newer lesson that contradicts an older one of the same
+    scope supersedes it."""
+
+    question: NonEmpty = Field(description="The situation: what was being done, what failed.")
+    answer: NonEmpty = Field(description="What to do instead, and why.")
+    domain: NonEmpty | None = Field(default=None, description="auth, data, infrastructure, ...")
+    language: NonEmpty | None = Field(default=None, description="typescript, csharp, python, ...")
+    framework: NonEmpty | None = Field(default=None, description="dotnet, react, django, ...")
+    project: NonEmpty | None = Field(default=None, description="The project it was learned in.")
+    tier: Tier | None = Field(default=None, description="Default: T2 with a scope, else T3.")
+    source: Annotated[NonEmpty, NoConcept()] = Field(
+        default="manual", description="manual, extracted, principle"
+    )
+    access_policy_id: str | None = access_policy_field()
+
+
+class LessonView(BaseModel):
+    lesson_id: str
+    short_id: str = Field(description="What warnings show as id:...; feedback takes either.")
+    question: str
+    answer: str
+    tier: Tier
+    collection: str = Field(description="principle, behavioral, qa or raw (the tier's name).")
+    domain: str | None
+    language: str | None
+    framework: str | None
+    project: str | None
+    archived: bool
+    superseded: bool
+    hits: int
+    follows: int
+    ignores: int
+    noise: dict[str, int]
+    confidence: float
+    lang_exclude: list[str]
+    project_exclude: list[str]
+    created_at: datetime
+
+
+class AddLessonResponse(BaseModel):
+    lesson: LessonView
+    superseded: list[str] = Field(description="Older lessons this one supersedes.")
+    related: Annotated[list[str], NoConcept()] = Field(
+        description="Lessons of the same failure class (relates-to)."
+    )
+
+
+class LessonsRequest(Model):
+    """List lessons, by tier, archived ones only when asked."""
+
+    tier: Tier | None = None
+    include_archived: bool = False
+    limit: int = Field(default=100, ge=1, le=10_000)
+
+
+class LessonsResponse(BaseModel):
+    lessons: list[LessonView]
+    total: int
+
+
+class LessonRequest(Model):
+    """One lesson with its edges (generalizes, relates-to, supersedes)."""
+
+    lesson_id: NonEmpty = Field(description="Its id, or the short id a warning showed.")
+
+
+class LessonEdge(BaseModel):
+    src: Annotated[str, NoConcept()]
+    relation: str
+    dst: Annotated[str, NoConcept()]
+
+
+class LessonResponse(BaseModel):
+    lesson: LessonView
+    edges: list[LessonEdge]
+
+
+class FeedbackRequest(Model):
+    """A verdict on a lesson's warning: followed, ignored, noise (with a reason), irrelevant
+    (the judge's noise) or unclear. A manual verdict weighs twice the judge's."""
+
+    lesson_id: NonEmpty = Field(description="Its id, or the short id a warning showed.")
+    verdict: Verdict
+    reason: Reason | None = Field(default=None, description="For noise and irrelevant.")
+    language: NonEmpty | None = Field(
+        default=None, description="The action's language (wrong_language excludes it)."
+    )
+    project: NonEmpty | None = Field(
+        default=None, description="The action's project (wrong_repo excludes it)."
+    )
+    source: Literal["manual", "judge"] = "manual"
+
+
+class FeedbackResponse(BaseModel):
+    lesson: LessonView
+    changes: list[str] = Field(description="What the verdict changed, in words.")
+    principle_id: str | None = Field(
+        default=None, description="A T0 principle this promotion completed, if any."
+    )
+
+
+class CheckRequest(Model):
+    """Layers 2 and 3 for one tool call: the warnings to inject, at most 3 a call and 8 a
+    session, never the same twice in a session (the hooks' full path)."""
+
+    agent: NonEmpty = Field(default="claude", description="claude, codex or gemini.")
+    session_id: NonEmpty = Field(description="The agent's session.")
+    tool_name: NonEmpty
+    tool_input: dict[str, Any] = Field(default_factory=dict)
+    cwd: str | None = Field(default=None, description="The project's directory.")
+
+
+class Warning(BaseModel):
+    lesson_id: str
+    short_id: str
+    collection: str
+    score: float
+    text: str = Field(description="As injected: 'Last time ... [id:... col:...]'.")
+
+
+class CheckResponse(BaseModel):
+    warnings: list[Warning]
+    context: str | None = Field(description="The text given to the agent (null: nothing).")
+    read_only: bool = Field(description="Layer 1 let the call through untouched.")
+
+
+class SessionStartRequest(Model):
+    """The principles (T0) and behaviours (T1) of this scope, within their token budgets
+    (~400 and ~600), for the start of an agent's session."""
+
+    agent: NonEmpty = "claude"
+    session_id: NonEmpty
+    cwd: str | None = None
+
+
+class SessionStartResponse(BaseModel):
+    context: str | None
+    lesson_ids: list[str]

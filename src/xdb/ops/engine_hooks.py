@@ -1,0 +1,248 @@
+"""What the hooks ask of the engine: ``check`` before a tool call (layers 1 to 3) and
+``session_start`` (the principles and behaviours of the scope); and the engine's operations
+as the registry lists them."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from xdb.engine import scoring
+from xdb.engine.readonly import is_read_only
+from xdb.models.engine import (
+    COLLECTION,
+    AddLessonRequest,
+    AddLessonResponse,
+    CheckRequest,
+    CheckResponse,
+    FeedbackRequest,
+    FeedbackResponse,
+    LessonRequest,
+    LessonResponse,
+    LessonsRequest,
+    LessonsResponse,
+    SessionStartRequest,
+    SessionStartResponse,
+    Warning,
+)
+from xdb.ops.engine import (
+    KIND,
+    RELATIONS,
+    SESSION_KIND,
+    T0_BUDGET_CHARS,
+    T1_BUDGET_CHARS,
+    _load,
+    _scoring_lesson,
+    _search,
+    add_lesson,
+    feedback,
+    lesson,
+    lessons,
+)
+from xdb.ops.registry import Context, Operation
+from xdb.store.learning import LearningObject
+from xdb.store.types import NewTimestep
+from xdb.timeutil import now_us
+
+_PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "filename")
+_TEXT_KEYS = ("command", "new_string", "content", "old_string", "pattern", "patch", "input")
+ACTION_CHARS = 2000
+
+
+def action_of(req: CheckRequest) -> scoring.Action:
+    """The tool call as scoring reads it: its path, command and written text."""
+    data = req.tool_input
+    path = next((str(data[k]) for k in _PATH_KEYS if isinstance(data.get(k), str)), None)
+    parts = [path or ""]
+    for key in _TEXT_KEYS:
+        value = data.get(key)
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        if isinstance(value, str):
+            parts.append(value)
+    if len(parts) == 1:
+        parts.append(json.dumps(data, ensure_ascii=False, default=str))
+    text = f"{req.tool_name} " + " ".join(p for p in parts if p)
+    text = text[:ACTION_CHARS]
+    return scoring.Action(
+        tool=req.tool_name,
+        text=text,
+        language=scoring.action_language(text, path),
+        domain=scoring.domain_of(text),
+        project=os.path.basename(req.cwd.rstrip("/")) if req.cwd else None,
+    )
+
+
+def _session(ctx: Context, agent: str, session_id: str, at: int) -> LearningObject:
+    key = f"{agent}:{session_id}"
+    found = ctx.store.learning_object(SESSION_KIND, key)
+    if found is not None:
+        return found
+    body: dict[str, Any] = {"shown": [], "count": 0}
+    return LearningObject(SESSION_KIND, key, None, None, None, None, body, at, at, ctx.caller.id)
+
+
+def check(ctx: Context, req: CheckRequest) -> CheckResponse:
+    if is_read_only(req.tool_name, req.tool_input):
+        return CheckResponse(warnings=[], context=None, read_only=True)
+    at = now_us()
+    action = action_of(req)
+    session = _session(ctx, req.agent, req.session_id, at)
+    shown = set(session.body.get("shown", []))
+    room = min(scoring.PER_CALL, scoring.SESSION_BUDGET - int(session.body.get("count", 0)))
+    if room <= 0:
+        return CheckResponse(warnings=[], context=None, read_only=False)
+    relevance = dict(_search(ctx, action.text))
+    found = _load(ctx, list(relevance))
+    scored: dict[str, float] = {}
+    for lesson_id, (episode, state) in found.items():
+        value = scoring.score(_scoring_lesson(episode, state), action, relevance[lesson_id], at)
+        if value is not None and value >= scoring.MIN_SCORE:
+            scored[lesson_id] = value
+    # 1-hop: lessons of the same failure class, or the principle generalizing one.
+    edges = ctx.store.graph_edges(list(scored), RELATIONS - {"SUPERSEDES"}, True, True)
+    near = {e.dst if e.src in scored else e.src: scored.get(e.src, scored.get(e.dst, 0.0))
+            for e in edges}  # fmt: skip
+    for lesson_id, (episode, state) in _load(ctx, [n for n in near if n not in scored]).items():
+        value = scoring.score(_scoring_lesson(episode, state), action, 1.0, at)
+        if value is not None:
+            scored[lesson_id] = min(value, near[lesson_id]) * scoring.EDGE_FACTOR
+            found[lesson_id] = (episode, state)
+    chosen = []
+    for lesson_id in sorted(scored, key=lambda i: (-scored[i], i)):
+        episode, state = found[lesson_id]
+        if lesson_id in shown or scored[lesson_id] < scoring.MIN_SCORE:
+            continue
+        if scoring.deterministic_filter(_scoring_lesson(episode, state), action, scored[lesson_id]):
+            chosen.append(lesson_id)
+        if len(chosen) >= room:
+            break
+    warnings = []
+    for lesson_id in chosen:
+        episode, state = found[lesson_id]
+        collection = COLLECTION[state.body["tier"]]
+        short = state.series or lesson_id
+        meta = episode.metadata
+        text = (f"Last time {meta.get('question')} -> {meta.get('answer')}"
+                f" [id:{short} col:{collection}]")  # fmt: skip
+        warnings.append(Warning(lesson_id=lesson_id, short_id=short, collection=collection,
+                                score=round(scored[lesson_id], 4), text=text))  # fmt: skip
+        state.body = {**state.body, "hits": int(state.body.get("hits", 0)) + 1}
+        state.updated_us = at
+        ctx.store.put_learning_object(state)
+    if not warnings:
+        return CheckResponse(warnings=[], context=None, read_only=False)
+    context = "\n".join(w.text for w in warnings)
+    session.body = {
+        "shown": [*session.body.get("shown", []), *chosen],
+        "count": int(session.body.get("count", 0)) + len(warnings),
+        "last": {"language": action.language, "project": action.project, "tool": req.tool_name},
+    }
+    session.updated_us = at
+    ctx.store.put_learning_object(session)
+    # The warning is experience too: a steering timestep of the agent's session.
+    step = NewTimestep(f"{req.agent}-{req.session_id}", at, "steering", "system", context,
+                       None, None, False, False, {})  # fmt: skip
+    ctx.store.record([step], None, ctx.audit_by)
+    return CheckResponse(warnings=warnings, context=context, read_only=False)
+
+
+def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartResponse:
+    action = scoring.Action(
+        tool="", text="", project=os.path.basename(req.cwd.rstrip("/")) if req.cwd else None
+    )
+    states, _ = ctx.store.list_learning_objects(KIND, {"status": ["T0", "T1"]}, None, 100_000)
+    found = _load(ctx, [s.id for s in states])
+    lines: dict[str, list[str]] = {"T0": [], "T1": []}
+    used = {"T0": 0, "T1": 0}
+    budget = {"T0": T0_BUDGET_CHARS, "T1": T1_BUDGET_CHARS}
+    ids = []
+    ranked = sorted(found.values(), key=lambda f: (-float(f[1].body.get("confidence", 0)), f[0].id))
+    for episode, state in ranked:
+        tier = state.body["tier"]
+        if not scoring.gate(_scoring_lesson(episode, state), action) or state.body.get(
+            "superseded"
+        ):
+            continue
+        line = f"- {episode.metadata.get('question')}: {episode.metadata.get('answer')}"
+        if used[tier] + len(line) > budget[tier]:
+            continue
+        used[tier] += len(line)
+        lines[tier].append(line)
+        ids.append(episode.id)
+    parts = []
+    if lines["T0"]:
+        parts.append("Principles learned in past sessions:\n" + "\n".join(lines["T0"]))
+    if lines["T1"]:
+        parts.append("Confirmed behaviours:\n" + "\n".join(lines["T1"]))
+    return SessionStartResponse(context="\n\n".join(parts) or None, lesson_ids=ids)
+
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    Operation(
+        name="add_lesson",
+        group="engine",
+        request=AddLessonRequest,
+        response=AddLessonResponse,
+        handler=add_lesson,
+        readonly=False,
+        summary="Store a lesson (a past mistake and what to do instead) to warn with.",
+        example="xdb add-lesson --question 'registering DbContext as a singleton'"
+        " --answer 'register it scoped' --framework dotnet",
+    ),
+    Operation(
+        name="lessons",
+        group="engine",
+        request=LessonsRequest,
+        response=LessonsResponse,
+        handler=lessons,
+        readonly=True,
+        summary="List lessons by tier (T0 principles, T1 behaviours, T2 Q&A, T3 raw).",
+        example="xdb lessons --tier T1",
+    ),
+    Operation(
+        name="lesson",
+        group="engine",
+        request=LessonRequest,
+        response=LessonResponse,
+        handler=lesson,
+        readonly=True,
+        summary="One lesson, its counts and its edges (generalizes, relates-to, supersedes).",
+        positional="lesson_id",
+        example="xdb lesson a1b2c3",
+    ),
+    Operation(
+        name="feedback",
+        group="engine",
+        request=FeedbackRequest,
+        response=FeedbackResponse,
+        handler=feedback,
+        readonly=False,
+        summary="A verdict on a lesson's warning: followed, ignored, noise (with a reason).",
+        positional="lesson_id",
+        example="xdb feedback a1b2c3 --verdict noise --reason wrong_repo --project shop",
+    ),
+    Operation(
+        name="check",
+        group="engine",
+        request=CheckRequest,
+        response=CheckResponse,
+        handler=check,
+        readonly=False,
+        summary="The warnings for a tool call about to run (the hooks' full path).",
+        example="xdb check --session-id s1 --tool-name Edit"
+        ' --tool-input \'{"file_path": "Startup.cs"}\'',
+        agent_tool=False,
+    ),
+    Operation(
+        name="session_start",
+        group="engine",
+        request=SessionStartRequest,
+        response=SessionStartResponse,
+        handler=session_start,
+        readonly=True,
+        summary="The principles and behaviours to give an agent as its session starts.",
+        example="xdb session-start --session-id s1",
+    ),
+)
