@@ -2,6 +2,6 @@
 
 import sys
 
-from xdb.interfaces.cli import main
+from xdb.launch import main
 
 sys.exit(main())

@@ -137,10 +137,10 @@ def test_a_failing_full_path_fails_open() -> None:
 
 def test_the_skip_path_runs_on_the_standard_library_alone() -> None:
     code = (
-        "import io, sys; from xdb.engine import hook;"
-        "sys.stdin = io.StringIO(sys.argv[1]); hook.main(['claude', 'pre-tool-use']);"
+        "import io, sys; from xdb.launch import main;"
+        "sys.stdin = io.StringIO(sys.argv[1]); main(['hook', 'claude', 'pre-tool-use']);"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in"
-        " ('pydantic', 'httpx', 'click', 'numpy') or m.startswith('xdb.store')))"
+        " ('pydantic', 'httpx', 'click', 'numpy') or m.startswith(('xdb.store', 'xdb.core'))))"
     )
     payload = json.dumps({**CLAUDE_PRE, "tool_name": "Read", "tool_input": {"file_path": "a"}})
     out = subprocess.run(

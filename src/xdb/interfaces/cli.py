@@ -413,6 +413,62 @@ def serve(host: str, port: int, dotted_names: bool, mcp: bool, maintenance_every
     )
 
 
+@cli.command("hook")
+@click.argument("agent", type=click.Choice(["claude", "codex", "gemini"]))
+@click.argument(
+    "event",
+    type=click.Choice(["pre-tool-use", "post-tool-use", "stop", "session-start", "user-prompt"]),
+)
+def hook_command(agent: str, event: str) -> None:
+    """Answer one hook call of a coding agent: its JSON on stdin, the answer in its dialect on
+    stdout (docs/engine.md). Fails open: any problem is exit 0 and no output."""
+    from xdb.engine import hook
+    from xdb.engine.full import context
+
+    hook.main([agent, event], full=context)
+
+
+@cli.group("hooks")
+def hooks_group() -> None:
+    """Install or remove xdb's hooks in Claude Code, the Codex CLI or Gemini CLI."""
+
+
+_AGENT = click.argument("agent", type=click.Choice(["claude", "codex", "gemini"]))
+_PROJECT = click.option(
+    "--project",
+    is_flag=True,
+    help="This project's settings (.claude/, .codex/, .gemini/) rather than the user's.",
+)
+
+
+@hooks_group.command("install")
+@_AGENT
+@_PROJECT
+def hooks_install(agent: str, project: bool) -> None:
+    """Merge xdb's hook entries into the agent's settings file (others stay as they are)."""
+    from xdb.engine.install import install
+
+    try:
+        path = install(agent, Path.cwd() if project else None)
+    except (OSError, ValueError) as exc:
+        raise XdbError(f"cannot install the {agent} hooks: {exc}") from None
+    click.echo(json.dumps({"agent": agent, "settings": str(path), "installed": True}))
+
+
+@hooks_group.command("uninstall")
+@_AGENT
+@_PROJECT
+def hooks_uninstall(agent: str, project: bool) -> None:
+    """Remove exactly the hook entries xdb added to the agent's settings file."""
+    from xdb.engine.install import uninstall
+
+    try:
+        path, removed = uninstall(agent, Path.cwd() if project else None)
+    except (OSError, ValueError) as exc:
+        raise XdbError(f"cannot uninstall the {agent} hooks: {exc}") from None
+    click.echo(json.dumps({"agent": agent, "settings": str(path), "removed": removed}))
+
+
 @cli.command("mcp")
 @click.option("--dotted-names", is_flag=True, help="Name tools xdb.record, not xdb_record.")
 @click.option(

@@ -40,6 +40,9 @@ HAND_WRITTEN = (
     "migrate",
     "reindex",
     "concepts import",
+    "hook",
+    "hooks install",
+    "hooks uninstall",
 )
 # Operations whose command is written by hand rather than generated.
 CLI_BY_HAND = {"import_concepts": "`xdb concepts import DIRECTORY`"}

@@ -1,0 +1,83 @@
+"""The hooks' full path: ask a running ``xdb serve`` (``XDB_ENGINE_URL``, default
+``http://127.0.0.1:8765``; ``XDB_API_KEY`` when it wants a key), and when none is
+listening, open the database directly (``XDB_DB``, or the default file; never made here).
+Standard library until the database must be opened.
+
+| event | asks | gives the agent |
+|---|---|---|
+| pre-tool-use | ``engine.check`` | the warnings |
+| session-start | ``engine.session_start`` | the principles and behaviours of its scope |
+| others | nothing yet (the judge and extraction are to come) | nothing |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from typing import Any
+
+from xdb.engine.dialects import HookEvent
+
+DEFAULT_URL = "http://127.0.0.1:8765"
+TIMEOUT_S = 2.0  # a serve that takes longer is treated as failed: the hook fails open
+ROUTES = {"pre-tool-use": "check", "session-start": "session_start"}
+
+
+def request_of(call: HookEvent) -> dict[str, Any] | None:
+    """The engine operation's request for a hook call (None: nothing to ask)."""
+    if call.event == "pre-tool-use" and call.tool_name:
+        return {
+            "agent": call.agent,
+            "session_id": call.session_id,
+            "tool_name": call.tool_name,
+            "tool_input": call.tool_input,
+            "cwd": call.cwd,
+        }
+    if call.event == "session-start":
+        return {"agent": call.agent, "session_id": call.session_id, "cwd": call.cwd}
+    return None
+
+
+def context(call: HookEvent) -> str | None:
+    """What the engine gives the agent for this call (raises on failure: the runner fails
+    open)."""
+    request = request_of(call)
+    if request is None:
+        return None
+    name = ROUTES[call.event]
+    try:
+        answer = _post(name, request)
+    except ConnectionRefusedError:
+        answer = _direct(name, request)
+    found = answer.get("context")
+    return found if isinstance(found, str) and found else None
+
+
+def _post(name: str, request: dict[str, Any]) -> dict[str, Any]:
+    url = os.environ.get("XDB_ENGINE_URL", DEFAULT_URL).rstrip("/")
+    headers = {"Content-Type": "application/json"}
+    key = os.environ.get("XDB_API_KEY")
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    body = json.dumps(request).encode()
+    path = f"{url}/v1/engine/{name.replace('_', '-')}"
+    sent = urllib.request.Request(path, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(sent, timeout=TIMEOUT_S) as response:
+            answer = json.loads(response.read())
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, ConnectionRefusedError):
+            raise exc.reason from None
+        raise
+    return answer if isinstance(answer, dict) else {}
+
+
+def _direct(name: str, request: dict[str, Any]) -> dict[str, Any]:
+    """No serve: open the database in this process (slower: the library loads)."""
+    import xdb
+    from xdb.config import default_db
+
+    with xdb.connect(default_db(), create=False, embed_wait=0) as db:
+        return db.call(f"engine.{name}", request).model_dump(mode="json")

@@ -1,0 +1,126 @@
+"""``xdb hooks install|uninstall AGENT [--project]``: xdb's entries in an agent's hook
+settings, merged in without disturbing what is there, and removed exactly.
+
+| agent | user file | project file |
+|---|---|---|
+| claude | ``~/.claude/settings.json`` | ``.claude/settings.json`` |
+| codex | ``~/.codex/hooks.json`` | ``.codex/hooks.json`` |
+| gemini | ``~/.gemini/settings.json`` | ``.gemini/settings.json`` |
+
+Each file keeps ``{"hooks": {EVENT: [{"matcher": ..., "hooks": [{"type": "command",
+"command": ...}]}]}}``. xdb adds one matcher group per event whose command starts
+``xdb hook ``, and uninstalling removes those groups (and an event, or the ``hooks`` key,
+left empty by it): the file's other keys, events and groups stay as they were. The file is
+written back with the indentation it had, so a file installed and uninstalled is the file
+it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from xdb.engine.dialects import EVENTS, NATIVE
+
+__all__ = ["MARK", "install", "settings_path", "uninstall"]
+
+MARK = "xdb hook "
+FILES = {
+    "claude": (".claude", "settings.json"),
+    "codex": (".codex", "hooks.json"),
+    "gemini": (".gemini", "settings.json"),
+}
+TIMEOUT = {"claude": 10, "codex": 10, "gemini": 10_000}  # seconds; Gemini CLI's are ms
+
+
+def settings_path(agent: str, project: Path | None) -> Path:
+    folder, name = FILES[agent]
+    base = project if project is not None else Path(os.path.expanduser("~"))
+    return base / folder / name
+
+
+def _read(path: Path) -> tuple[dict[str, Any], str | int | None, str]:
+    """The settings, the indentation they were written with, and their line ending."""
+    if not path.exists():
+        return {}, 2, "\n"
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text) if text.strip() else {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a JSON object")
+    found = re.search(r"\n([ \t]+)\S", text)
+    indent: str | int | None = None if found is None else found.group(1)
+    if isinstance(indent, str) and set(indent) == {" "}:
+        indent = len(indent)
+    return data, indent, "\n" if text.endswith("\n") else ""
+
+
+def _write(path: Path, data: dict[str, Any], indent: str | int | None, end: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    tmp = path.with_name(path.name + ".xdb-tmp")
+    tmp.write_text(text + end, encoding="utf-8")
+    tmp.replace(path)  # never a half-written settings file
+
+
+def _ours(group: Any) -> bool:
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    return isinstance(hooks, list) and any(
+        isinstance(h, dict) and str(h.get("command", "")).startswith(MARK) for h in hooks
+    )
+
+
+def install(agent: str, project: Path | None = None, command: str = "xdb") -> Path:
+    """Add xdb's hook for every event; return the file. Installing again changes nothing."""
+    path = settings_path(agent, project)
+    data, indent, end = _read(path)
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise ValueError(f"{path}: 'hooks' is not an object")
+    for event in EVENTS:
+        native = NATIVE[agent][event]
+        groups = hooks.setdefault(native, [])
+        if any(_ours(g) for g in groups):
+            continue
+        entry: dict[str, Any] = {
+            "type": "command",
+            "command": f"{command} hook {agent} {event}",
+            "timeout": TIMEOUT[agent],
+        }
+        if agent == "gemini":
+            entry["name"] = f"xdb-{event}"
+        group: dict[str, Any] = {"hooks": [entry]}
+        if event in ("pre-tool-use", "post-tool-use"):
+            group = {"matcher": ".*" if agent == "gemini" else "*", **group}
+        groups.append(group)
+    _write(path, data, indent, end)
+    return path
+
+
+def uninstall(agent: str, project: Path | None = None) -> tuple[Path, int]:
+    """Remove exactly what ``install`` added; (the file, how many groups went)."""
+    path = settings_path(agent, project)
+    if not path.exists():
+        return path, 0
+    data, indent, end = _read(path)
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return path, 0
+    removed = 0
+    for native in list(hooks):
+        groups = hooks[native]
+        if not isinstance(groups, list):
+            continue
+        kept = [g for g in groups if not _ours(g)]
+        removed += len(groups) - len(kept)
+        if kept:
+            hooks[native] = kept
+        elif len(groups) != len(kept):
+            del hooks[native]  # an event only xdb used
+    if not hooks:
+        del data["hooks"]
+    if removed:
+        _write(path, data, indent, end)
+    return path, removed

@@ -1,0 +1,20 @@
+"""The ``xdb`` console script. ``xdb hook AGENT EVENT`` runs on every tool call of a coding
+agent, so it is answered before the command line (click, the registry, pydantic) loads: a
+read-only call then costs an interpreter start. Everything else is the command line."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["hook"]:
+        from xdb.engine import hook
+        from xdb.engine.full import context
+
+        return hook.main(args[1:], full=context)
+    from xdb.interfaces.cli import main as cli_main
+
+    return cli_main(args)

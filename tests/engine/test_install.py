@@ -1,0 +1,161 @@
+"""``xdb hooks install|uninstall``: xdb's entries merged into each agent's settings, the
+user's own left byte for byte; and ``xdb hook`` end to end, as an agent runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+import xdb
+from tests.local_http import JsonHandler, serving
+from xdb.engine.install import install, settings_path, uninstall
+
+USERS_OWN = {
+    "claude": {
+        "model": "opus",
+        "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                                                           "command": "~/bin/guard.sh"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}],
+        },
+        "permissions": {"allow": ["Bash(ls:*)"]},
+    },
+    "codex": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}},
+    "gemini": {
+        "general": {"vimMode": True},
+        "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "command": "./lint.sh", "name": "lint"}]}]},
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+@pytest.mark.parametrize("indent", [2, 4, "\t"])
+def test_install_then_uninstall_leaves_the_file_as_it_was(
+    tmp_path: Path, agent: str, indent: int | str
+) -> None:
+    path = settings_path(agent, tmp_path)
+    path.parent.mkdir(parents=True)
+    original = json.dumps(USERS_OWN[agent], indent=indent, ensure_ascii=False) + "\n"
+    path.write_text(original, encoding="utf-8")
+    assert install(agent, tmp_path) == path
+    installed = json.loads(path.read_text())
+    for key, value in USERS_OWN[agent].items():
+        if key != "hooks":
+            assert installed[key] == value
+    for event, groups in USERS_OWN[agent]["hooks"].items():  # theirs first, untouched
+        assert installed["hooks"][event][: len(groups)] == groups
+    commands = [h["command"] for gs in installed["hooks"].values() for g in gs for h in g["hooks"]]
+    assert sum(c.startswith(f"xdb hook {agent} ") for c in commands) == 5
+    assert install(agent, tmp_path).read_text() == path.read_text()  # again: no change
+    assert uninstall(agent, tmp_path) == (path, 5)
+    assert path.read_text(encoding="utf-8") == original
+    assert uninstall(agent, tmp_path) == (path, 0)
+
+
+def test_install_makes_a_missing_file_and_names_each_agents_events(tmp_path: Path) -> None:
+    claude = json.loads(install("claude", tmp_path).read_text())["hooks"]
+    assert set(claude) == {"PreToolUse", "PostToolUse", "Stop", "SessionStart",
+                           "UserPromptSubmit"}  # fmt: skip
+    assert claude["PreToolUse"][0]["matcher"] == "*"
+    gemini = json.loads(install("gemini", tmp_path).read_text())["hooks"]
+    assert set(gemini) == {"BeforeTool", "AfterTool", "AfterAgent", "SessionStart",
+                           "BeforeAgent"}  # fmt: skip
+    assert gemini["BeforeTool"][0]["hooks"][0]["command"] == "xdb hook gemini pre-tool-use"
+    uninstall("claude", tmp_path)
+    assert json.loads(settings_path("claude", tmp_path).read_text()) == {}
+
+
+def test_the_cli_installs_into_the_project(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    line = [sys.executable, "-m", "xdb", "hooks", "install", "codex", "--project"]
+    done = subprocess.run(line, cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["settings"] == str(tmp_path / ".codex" / "hooks.json")
+    assert not (tmp_path / "home").exists()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def run_hook(
+    agent: str, event: str, payload: dict[str, object], env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "xdb", "hook", agent, event],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def lessons_db(tmp_path: Path) -> Iterator[dict[str, str]]:
+    path = tmp_path / "x.sqlite3"
+    with xdb.connect(path, embedder="hash") as db:
+        db.add_lesson(question="registering the EF Core DbContext as a singleton in Startup.cs",
+                      answer="register it scoped", framework="dotnet", domain="data")  # fmt: skip
+    # No serve listens on this port: the hook opens the database itself.
+    yield {"XDB_DB": str(path), "XDB_EMBEDDER": "hash",
+           "XDB_ENGINE_URL": f"http://127.0.0.1:{_free_port()}"}  # fmt: skip
+
+
+EDIT = {
+    "session_id": "abc",
+    "cwd": "/src/shop",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Edit",
+    "tool_input": {"file_path": "/src/shop/Startup.cs",
+                   "new_string": "services.AddSingleton<DbContext>();"},
+}  # fmt: skip
+
+
+def test_the_hook_warns_an_agent_through_the_database(lessons_db: dict[str, str]) -> None:
+    done = run_hook("claude", "pre-tool-use", EDIT, lessons_db)
+    assert done.returncode == 0, done.stderr
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("Last time registering the EF Core DbContext")
+    again = run_hook("claude", "pre-tool-use", EDIT, lessons_db)
+    assert (again.returncode, again.stdout) == (0, "")  # shown once a session
+
+
+def test_the_hook_fails_open(lessons_db: dict[str, str], tmp_path: Path) -> None:
+    missing = {**lessons_db, "XDB_DB": str(tmp_path / "nowhere.sqlite3")}
+    assert run_hook("claude", "pre-tool-use", EDIT, missing).stdout == ""
+    line = [sys.executable, "-m", "xdb", "hook", "claude", "pre-tool-use"]
+    broken = subprocess.run(line, input="{not json", capture_output=True, text=True, timeout=60)
+    assert (broken.returncode, broken.stdout) == (0, "")
+
+
+class Hanging(JsonHandler):
+    server: ThreadingHTTPServer
+
+    def do_POST(self) -> None:
+        release.wait(30)  # a serve that accepts and never answers
+
+
+release = threading.Event()
+
+
+def test_a_serve_that_hangs_fails_open_in_time(lessons_db: dict[str, str]) -> None:
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), Hanging)) as srv:
+        env = {**lessons_db, "XDB_ENGINE_URL": f"http://127.0.0.1:{srv.server_address[1]}"}
+        try:
+            done = run_hook("codex", "pre-tool-use", EDIT, env)
+        finally:
+            release.set()
+    assert (done.returncode, done.stdout) == (0, "")
