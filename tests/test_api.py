@@ -207,6 +207,7 @@ def _engine(db: xdb.Database) -> None:
     assert db.lessons().total == 1 and db.lesson(made.lesson.short_id).edges == []
     action = {"file_path": "Startup.cs", "new_string": "DbContext singleton"}
     assert db.check(session_id="s", tool_name="Edit", tool_input=action).warnings
+    assert db.judge(session_id="s", tool_name="Edit", tool_input=action).pending == 1
     assert db.feedback(lesson_id=made.lesson.lesson_id, verdict="followed").lesson.follows == 2
     assert db.session_start(session_id="s").context is None  # no T0 or T1 yet
 

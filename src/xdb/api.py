@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         AddLessonResponse,
         CheckResponse,
         FeedbackResponse,
+        JudgeResponse,
         LessonResponse,
         LessonsResponse,
         SessionStartResponse,
@@ -1677,6 +1678,38 @@ class Operations:
         if cwd is not None:
             payload["cwd"] = cwd
         return cast("CheckResponse", self.run(REGISTRY["engine.check"], payload))
+
+    def judge(
+        self,
+        *,
+        session_id: str,
+        tool_name: str,
+        agent: str = "claude",
+        tool_input: Mapping[str, Any] | None = None,
+        tool_response: Any = None,
+        cwd: str | None = None,
+    ) -> JudgeResponse:
+        """A tool call that ran: judge the warnings the session was shown before it (the hooks'
+        post-tool-use, run by a detached worker).
+
+        Args:
+            session_id: Required.
+            tool_name: Required.
+            agent: Default: 'claude'.
+            tool_input: Default: None, meaning {}.
+            tool_response: Default: None.
+            cwd: Default: None.
+        """
+        payload: dict[str, Any] = {"session_id": session_id, "tool_name": tool_name}
+        if agent != "claude":
+            payload["agent"] = agent
+        if tool_input is not None:
+            payload["tool_input"] = tool_input
+        if tool_response is not None:
+            payload["tool_response"] = tool_response
+        if cwd is not None:
+            payload["cwd"] = cwd
+        return cast("JudgeResponse", self.run(REGISTRY["engine.judge"], payload))
 
     def session_start(
         self, *, session_id: str, agent: str = "claude", cwd: str | None = None

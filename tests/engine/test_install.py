@@ -133,6 +133,12 @@ def test_the_hook_warns_an_agent_through_the_database(lessons_db: dict[str, str]
     assert (again.returncode, again.stdout) == (0, "")  # shown once a session
 
 
+def test_after_a_tool_the_hook_leaves_the_judge_to_a_worker(lessons_db: dict[str, str]) -> None:
+    after = {**EDIT, "hook_event_name": "PostToolUse", "tool_response": {"success": True}}
+    done = run_hook("claude", "post-tool-use", after, lessons_db)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
 def test_the_hook_fails_open(lessons_db: dict[str, str], tmp_path: Path) -> None:
     missing = {**lessons_db, "XDB_DB": str(tmp_path / "nowhere.sqlite3")}
     assert run_hook("claude", "pre-tool-use", EDIT, missing).stdout == ""

@@ -594,6 +594,7 @@ WRITERS = {
     "add-lesson": ["--question", "q", "--answer", "a"],
     "feedback": ["x", "--verdict", "followed"],
     "check": ["--session-id", "s", "--tool-name", "Edit"],
+    "judge": ["--session-id", "s", "--tool-name", "Edit"],
     "pin": ["--timestep-ids", "ts-s1-1"],
     "unpin": ["--timestep-ids", "ts-s1-1"],
     "compact": [],

@@ -80,6 +80,7 @@ ALL_TOOLS = {
     "engine_lesson",
     "engine_feedback",
     "engine_check",
+    "engine_judge",
     "engine_session_start",
     "add_episode",
     "search_episodes",

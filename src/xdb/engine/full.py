@@ -7,13 +7,16 @@ Standard library until the database must be opened.
 |---|---|---|
 | pre-tool-use | ``engine.check`` | the warnings |
 | session-start | ``engine.session_start`` | the principles and behaviours of its scope |
-| others | nothing yet (the judge and extraction are to come) | nothing |
+| post-tool-use | ``engine.judge``, in a detached worker (never blocking the agent) | nothing |
+| others | nothing yet (extraction is to come) | nothing |
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from typing import Any
@@ -37,6 +40,14 @@ def request_of(call: HookEvent) -> dict[str, Any] | None:
         }
     if call.event == "session-start":
         return {"agent": call.agent, "session_id": call.session_id, "cwd": call.cwd}
+    if call.event == "post-tool-use" and call.tool_name:
+        return {
+            "agent": call.agent,
+            "session_id": call.session_id,
+            "tool_name": call.tool_name,
+            "tool_input": call.tool_input,
+            "cwd": call.cwd,
+        }
     return None
 
 
@@ -46,13 +57,33 @@ def context(call: HookEvent) -> str | None:
     request = request_of(call)
     if request is None:
         return None
-    name = ROUTES[call.event]
-    try:
-        answer = _post(name, request)
-    except ConnectionRefusedError:
-        answer = _direct(name, request)
-    found = answer.get("context")
+    if call.event == "post-tool-use":
+        spawn_judge(request)
+        return None
+    found = ask(ROUTES[call.event], request).get("context")
     return found if isinstance(found, str) and found else None
+
+
+def ask(name: str, request: dict[str, Any]) -> dict[str, Any]:
+    """The engine operation's answer: from a running serve, else from the database."""
+    try:
+        return _post(name, request)
+    except ConnectionRefusedError:
+        return _direct(name, request)
+
+
+def spawn_judge(request: dict[str, Any]) -> None:
+    """Run the judge in a process of its own that outlives this hook: the agent goes on."""
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "xdb.engine.judge_worker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    assert worker.stdin is not None
+    worker.stdin.write(json.dumps(request).encode())
+    worker.stdin.close()
 
 
 def _post(name: str, request: dict[str, Any]) -> dict[str, Any]:

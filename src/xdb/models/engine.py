@@ -12,7 +12,7 @@ from xdb.models.common import Model, NonEmpty, access_policy_field
 from xdb.policy.markers import NoConcept
 
 Tier = Literal["T0", "T1", "T2", "T3"]
-Verdict = Literal["followed", "ignored", "noise", "irrelevant", "unclear"]
+VerdictWord = Literal["followed", "ignored", "noise", "irrelevant", "unclear"]
 Reason = Literal["wrong_language", "wrong_repo", "wrong_task", "stale_rule"]
 COLLECTION = {"T0": "principle", "T1": "behavioral", "T2": "qa", "T3": "raw"}
 
@@ -103,7 +103,7 @@ class FeedbackRequest(Model):
     (the judge's noise) or unclear. A manual verdict weighs twice the judge's."""
 
     lesson_id: NonEmpty = Field(description="Its id, or the short id a warning showed.")
-    verdict: Verdict
+    verdict: VerdictWord
     reason: Reason | None = Field(default=None, description="For noise and irrelevant.")
     language: NonEmpty | None = Field(
         default=None, description="The action's language (wrong_language excludes it)."
@@ -159,3 +159,26 @@ class SessionStartRequest(Model):
 class SessionStartResponse(BaseModel):
     context: str | None
     lesson_ids: list[str]
+
+
+class JudgeRequest(Model):
+    """A tool call that ran: judge the warnings the session was shown before it (the hooks'
+    post-tool-use, run by a detached worker)."""
+
+    agent: NonEmpty = "claude"
+    session_id: NonEmpty
+    tool_name: NonEmpty
+    tool_input: dict[str, Any] = Field(default_factory=dict)
+    tool_response: Any = None
+    cwd: str | None = None
+
+
+class Verdict(BaseModel):
+    lesson_id: str
+    verdict: VerdictWord
+    reason: Reason | None
+
+
+class JudgeResponse(BaseModel):
+    verdicts: list[Verdict]
+    pending: int = Field(description="Warnings still waiting for a verdict.")

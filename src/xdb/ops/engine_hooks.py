@@ -8,7 +8,7 @@ import json
 import os
 from typing import Any
 
-from xdb.engine import scoring
+from xdb.engine import judge, scoring
 from xdb.engine.readonly import is_read_only
 from xdb.models.engine import (
     COLLECTION,
@@ -18,12 +18,15 @@ from xdb.models.engine import (
     CheckResponse,
     FeedbackRequest,
     FeedbackResponse,
+    JudgeRequest,
+    JudgeResponse,
     LessonRequest,
     LessonResponse,
     LessonsRequest,
     LessonsResponse,
     SessionStartRequest,
     SessionStartResponse,
+    Verdict,
     Warning,
 )
 from xdb.ops.engine import (
@@ -134,9 +137,22 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
     if not warnings:
         return CheckResponse(warnings=[], context=None, read_only=False)
     context = "\n".join(w.text for w in warnings)
+    calls = int(session.body.get("calls", 0))
+    pending = [
+        {
+            "lesson_id": i,
+            "question": str(found[i][0].metadata.get("question", "")),
+            "answer": str(found[i][0].metadata.get("answer", "")),
+            "language": found[i][0].metadata.get("language"),
+            "shown_at": calls + 1,  # the call about to run: it ran as it was
+        }
+        for i in chosen
+    ]
     session.body = {
+        **session.body,
         "shown": [*session.body.get("shown", []), *chosen],
         "count": int(session.body.get("count", 0)) + len(warnings),
+        "pending": [*session.body.get("pending", []), *pending],
         "last": {"language": action.language, "project": action.project, "tool": req.tool_name},
     }
     session.updated_us = at
@@ -146,6 +162,34 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
                        None, None, False, False, {})  # fmt: skip
     ctx.store.record([step], None, ctx.audit_by)
     return CheckResponse(warnings=warnings, context=context, read_only=False)
+
+
+def judge_call(ctx: Context, req: JudgeRequest) -> JudgeResponse:
+    """After a tool call: one more call in the session, and a verdict on each pending
+    warning the rules can decide (recorded as the judge's feedback)."""
+    at = now_us()
+    action = action_of(CheckRequest(agent=req.agent, session_id=req.session_id,
+                                    tool_name=req.tool_name, tool_input=req.tool_input,
+                                    cwd=req.cwd))  # fmt: skip
+    session = _session(ctx, req.agent, req.session_id, at)
+    call = int(session.body.get("calls", 0)) + 1
+    still, verdicts = [], []
+    for entry in session.body.get("pending", []):
+        pending = judge.Pending(**entry)
+        decided = judge.verdict(pending, call, action.text, action.language)
+        if decided is None:
+            still.append(entry)
+            continue
+        word, reason = decided
+        said = {"lesson_id": pending.lesson_id, "verdict": word, "reason": reason}
+        feedback(ctx, FeedbackRequest.model_validate({**said, "language": action.language,
+                                                      "project": action.project,
+                                                      "source": "judge"}))  # fmt: skip
+        verdicts.append(Verdict.model_validate(said))
+    session.body = {**session.body, "calls": call, "pending": still}
+    session.updated_us = at
+    ctx.store.put_learning_object(session)
+    return JudgeResponse(verdicts=verdicts, pending=len(still))
 
 
 def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartResponse:
@@ -234,6 +278,17 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         example="xdb check --session-id s1 --tool-name Edit"
         ' --tool-input \'{"file_path": "Startup.cs"}\'',
         agent_tool=False,
+    ),
+    Operation(
+        name="judge",
+        group="engine",
+        request=JudgeRequest,
+        response=JudgeResponse,
+        handler=judge_call,
+        readonly=False,
+        summary="After a tool call: verdicts on the warnings the session was shown.",
+        example="xdb judge --session-id s1 --tool-name Edit"
+        ' --tool-input \'{"new_string": "services.AddScoped<DbContext>()"}\'',
     ),
     Operation(
         name="session_start",

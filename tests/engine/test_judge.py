@@ -1,0 +1,82 @@
+"""The judge's verdicts on shown warnings, by its deterministic rules, and as a worker."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import xdb
+from xdb.engine.judge import WINDOW, Pending, verdict
+
+LESSON = {
+    "question": "registering the EF Core DbContext with AddSingleton in Startup.cs",
+    "answer": "use AddScoped for DbContext",
+    "framework": "dotnet",
+    "domain": "data",
+}
+PENDING = Pending("l1", LESSON["question"], LESSON["answer"], "csharp", shown_at=3)
+
+
+@pytest.mark.parametrize(
+    ("call", "text", "language", "expected"),
+    [
+        (3, "services.AddSingleton<DbContext>()", "csharp", None),  # the call it came with
+        (4, "services.AddScoped<DbContext>()", "csharp", ("followed", None)),
+        (4, "services.AddSingleton<DbContext>() again", "csharp", ("ignored", None)),
+        (4, "renamed a variable", "csharp", None),
+        (3 + WINDOW, "renamed a variable", "csharp", ("unclear", None)),
+        (4, "AddScoped in app.ts", "typescript", ("irrelevant", "wrong_language")),
+    ],
+)
+def test_the_rules(call: int, text: str, language: str | None, expected: Any) -> None:
+    assert verdict(PENDING, call, text, language) == expected
+
+
+@pytest.fixture
+def db(target: str) -> Iterator[xdb.Database]:
+    with xdb.connect(target, session_id="s1", embedder="hash") as handle:
+        yield handle
+
+
+def _edit(text: str) -> dict[str, Any]:
+    return {"file_path": "/src/shop/Startup.cs", "new_string": text}
+
+
+def test_a_followed_warning_counts_and_three_promote(db: xdb.Database) -> None:
+    made = db.add_lesson(**LESSON).lesson
+    for session in ("a", "b", "c"):
+        shown = db.check(session_id=session, tool_name="Edit", cwd="/src/shop",
+                         tool_input=_edit("services.AddSingleton<DbContext>();"))  # fmt: skip
+        assert [w.lesson_id for w in shown.warnings] == [made.lesson_id]
+        same = db.judge(session_id=session, tool_name="Edit",
+                        tool_input=_edit("services.AddSingleton<DbContext>();"))  # fmt: skip
+        assert same.verdicts == [] and same.pending == 1  # the warned call itself
+        fixed = db.judge(session_id=session, tool_name="Edit",
+                         tool_input=_edit("services.AddScoped<DbContext>();"))  # fmt: skip
+        assert [(v.lesson_id, v.verdict) for v in fixed.verdicts] == [(made.lesson_id, "followed")]
+    assert db.lesson(made.lesson_id).lesson.tier == "T1"
+
+
+def test_the_worker_records_a_verdict(db: xdb.Database, target: str, tmp_path: Path) -> None:
+    if target.startswith("postgresql"):
+        pytest.skip("the worker opens XDB_DB, a file path; the operation is tested on both")
+    made = db.add_lesson(**LESSON).lesson
+    db.check(session_id="w", tool_name="Edit", cwd="/src/shop",
+             tool_input=_edit("services.AddSingleton<DbContext>();"))  # fmt: skip
+    db.judge(session_id="w", tool_name="Edit", tool_input=_edit("x"))
+    request = {"agent": "claude", "session_id": "w", "tool_name": "Edit",
+               "tool_input": _edit("services.AddSingleton<DbContext>() anyway")}  # fmt: skip
+    env = {**os.environ, "XDB_DB": target, "XDB_EMBEDDER": "hash",
+           "XDB_ENGINE_URL": "http://127.0.0.1:9"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "xdb.engine.judge_worker"],
+                          input=json.dumps(request), env=env, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "")
+    assert db.lesson(made.lesson_id).lesson.ignores == 1
