@@ -40,6 +40,7 @@ SUPERSEDED = 0.3
 OTHER_PROJECT = 0.6
 MIN_SCORE = 0.25  # below this a lesson is not a candidate
 PER_CALL = 3  # warnings at most per tool call
+SHORTLIST = 5  # candidates layer 3 (the brain) chooses among
 SESSION_BUDGET = 8  # warnings at most per session
 EDGE_FACTOR = 0.5  # a lesson reached by a 1-hop edge scores this share of its neighbour's
 DAY_US = 86_400 * 1_000_000

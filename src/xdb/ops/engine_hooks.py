@@ -9,6 +9,7 @@ import os
 from typing import Any
 
 from xdb.engine import judge, scoring
+from xdb.engine.brain import brain_from_env
 from xdb.engine.readonly import is_read_only
 from xdb.models.engine import (
     COLLECTION,
@@ -77,6 +78,27 @@ def action_of(req: CheckRequest) -> scoring.Action:
     )
 
 
+def _relevant(
+    action: scoring.Action,
+    shortlist: list[str],
+    found: dict[str, tuple[Any, Any]],
+    scored: dict[str, float],
+) -> list[str]:
+    """Layer 3: the brain's pick when one is configured (all of the shortlist when it does
+    not answer: fail open), else the deterministic filter."""
+    lessons = [_scoring_lesson(*found[i]) for i in shortlist]
+    brain = brain_from_env()
+    if brain is not None and shortlist:
+        texts = [f"{les.question} -> {les.answer}" for les in lessons]
+        picked = brain.pick(action.text, texts)
+        return shortlist if picked is None else [shortlist[i] for i in picked]
+    return [
+        i
+        for i, les in zip(shortlist, lessons, strict=True)
+        if scoring.deterministic_filter(les, action, scored[i])
+    ]
+
+
 def _session(ctx: Context, agent: str, session_id: str, at: int) -> LearningObject:
     key = f"{agent}:{session_id}"
     found = ctx.store.learning_object(SESSION_KIND, key)
@@ -112,15 +134,12 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
         if value is not None:
             scored[lesson_id] = min(value, near[lesson_id]) * scoring.EDGE_FACTOR
             found[lesson_id] = (episode, state)
-    chosen = []
-    for lesson_id in sorted(scored, key=lambda i: (-scored[i], i)):
-        episode, state = found[lesson_id]
-        if lesson_id in shown or scored[lesson_id] < scoring.MIN_SCORE:
-            continue
-        if scoring.deterministic_filter(_scoring_lesson(episode, state), action, scored[lesson_id]):
-            chosen.append(lesson_id)
-        if len(chosen) >= room:
-            break
+    shortlist = [
+        i
+        for i in sorted(scored, key=lambda i: (-scored[i], i))
+        if i not in shown and scored[i] >= scoring.MIN_SCORE
+    ][: scoring.SHORTLIST]
+    chosen = [i for i in _relevant(action, shortlist, found, scored)][:room]
     warnings = []
     for lesson_id in chosen:
         episode, state = found[lesson_id]
