@@ -201,7 +201,7 @@ def _fidelity(db: xdb.Database) -> None:
     assert db.maintenance().finished
 
 
-def _engine(db: xdb.Database) -> None:
+def _engine(db: xdb.Database, tmp_path: Path) -> None:
     """The experience engine's operations (docs/engine.md)."""
     made = db.add_lesson(question="editing Startup.cs DbContext", answer="keep it scoped")
     assert db.lessons().total == 1 and db.lesson(made.lesson.short_id).edges == []
@@ -210,6 +210,9 @@ def _engine(db: xdb.Database) -> None:
     assert db.judge(session_id="s", tool_name="Edit", tool_input=action).pending == 1
     assert db.feedback(lesson_id=made.lesson.lesson_id, verdict="followed").lesson.follows == 2
     assert db.session_start(session_id="s").context is None  # no T0 or T1 yet
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type": "user", "message": {"content": "hi"}}')
+    assert db.extract(session_id="s", transcript_path=str(transcript)).found == 0
 
 
 def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Path) -> None:
@@ -238,7 +241,7 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     assert db.delete_episode(episode_id=episode_id).deleted
     _learn(db, tmp_path)
     _fidelity(db)
-    _engine(db)
+    _engine(db, tmp_path)
     admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
     assert admin.set_resource_contract(warm_quota_tokens=10).contract.warm_quota_tokens == 10
     admin.set_disclosure_policy(id="p", allow={"subtrees": ["Dancing"]})

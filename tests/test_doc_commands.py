@@ -302,6 +302,9 @@ class Sandbox:
                 db.sync_export(path=self.path(words[-1]))
         if "ts-session-...-1" in text:
             text = text.replace("ts-session-...-1", self.first_timestep(target))
+        if command[0] == "extract" and "session.jsonl" in text:
+            transcript = Path(self.path("session.jsonl"))  # a finished session's log
+            transcript.write_text('{"type": "user", "message": {"content": "fix it"}}\n')
         if command[0] in ("lesson", "feedback") and "a1b2c3" in text:
             with self.open(target) as db:  # the lesson a warning showed as id:a1b2c3
                 made = db.add_lesson(question="registering DbContext as a singleton",

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from xdb.models.engine import (
         AddLessonResponse,
         CheckResponse,
+        ExtractResponse,
         FeedbackResponse,
         JudgeResponse,
         LessonResponse,
@@ -1728,6 +1729,30 @@ class Operations:
         if cwd is not None:
             payload["cwd"] = cwd
         return cast("SessionStartResponse", self.run(REGISTRY["engine.session_start"], payload))
+
+    def extract(
+        self,
+        *,
+        session_id: str,
+        transcript_path: str,
+        agent: str = "claude",
+        cwd: str | None = None,
+    ) -> ExtractResponse:
+        """Read a finished session's transcript (Claude Code or Codex JSONL) and store what it
+        teaches as raw (T3) lessons: retry loops, failures followed by a fix, corrections.
+
+        Args:
+            session_id: Required.
+            transcript_path: The transcript file, where xdb runs. Required.
+            agent: claude or codex (its format). Default: 'claude'.
+            cwd: The project's directory. Default: None.
+        """
+        payload: dict[str, Any] = {"session_id": session_id, "transcript_path": transcript_path}
+        if agent != "claude":
+            payload["agent"] = agent
+        if cwd is not None:
+            payload["cwd"] = cwd
+        return cast("ExtractResponse", self.run(REGISTRY["engine.extract"], payload))
 
     def memcp_add_episode(
         self,

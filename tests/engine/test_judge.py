@@ -76,7 +76,8 @@ def test_the_worker_records_a_verdict(db: xdb.Database, target: str, tmp_path: P
     env = {**os.environ, "XDB_DB": target, "XDB_EMBEDDER": "hash",
            "XDB_ENGINE_URL": "http://127.0.0.1:9"}  # fmt: skip
     done = subprocess.run([sys.executable, "-m", "xdb.engine.judge_worker"],
-                          input=json.dumps(request), env=env, capture_output=True,
+                          input=json.dumps({"op": "judge", "request": request}), env=env,
+                          capture_output=True,
                           text=True, timeout=120)  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "")
     assert db.lesson(made.lesson_id).lesson.ignores == 1

@@ -595,6 +595,7 @@ WRITERS = {
     "feedback": ["x", "--verdict", "followed"],
     "check": ["--session-id", "s", "--tool-name", "Edit"],
     "judge": ["--session-id", "s", "--tool-name", "Edit"],
+    "extract": ["--session-id", "s", "--transcript-path", "t.jsonl"],
     "pin": ["--timestep-ids", "ts-s1-1"],
     "unpin": ["--timestep-ids", "ts-s1-1"],
     "compact": [],

@@ -82,6 +82,7 @@ ALL_TOOLS = {
     "engine_check",
     "engine_judge",
     "engine_session_start",
+    "engine_extract",
     "add_episode",
     "search_episodes",
     "get_episode",

@@ -8,7 +8,8 @@ Standard library until the database must be opened.
 | pre-tool-use | ``engine.check`` | the warnings |
 | session-start | ``engine.session_start`` | the principles and behaviours of its scope |
 | post-tool-use | ``engine.judge``, in a detached worker (never blocking the agent) | nothing |
-| others | nothing yet (extraction is to come) | nothing |
+| stop | ``engine.extract`` of its transcript, in a detached worker | nothing |
+| user-prompt | nothing yet | nothing |
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from xdb.engine.dialects import HookEvent
 DEFAULT_URL = "http://127.0.0.1:8765"
 TIMEOUT_S = 2.0  # a serve that takes longer is treated as failed: the hook fails open
 ROUTES = {"pre-tool-use": "check", "session-start": "session_start"}
+# What runs detached (never blocking the agent): the judge, and extraction at the end.
+WORKERS = {"post-tool-use": "judge", "stop": "extract"}
 
 
 def request_of(call: HookEvent) -> dict[str, Any] | None:
@@ -40,6 +43,13 @@ def request_of(call: HookEvent) -> dict[str, Any] | None:
         }
     if call.event == "session-start":
         return {"agent": call.agent, "session_id": call.session_id, "cwd": call.cwd}
+    if call.event == "stop" and call.transcript_path:
+        return {
+            "agent": call.agent,
+            "session_id": call.session_id,
+            "transcript_path": call.transcript_path,
+            "cwd": call.cwd,
+        }
     if call.event == "post-tool-use" and call.tool_name:
         return {
             "agent": call.agent,
@@ -57,8 +67,8 @@ def context(call: HookEvent) -> str | None:
     request = request_of(call)
     if request is None:
         return None
-    if call.event == "post-tool-use":
-        spawn_judge(request)
+    if call.event in WORKERS:
+        spawn_worker(WORKERS[call.event], request)
         return None
     found = ask(ROUTES[call.event], request).get("context")
     return found if isinstance(found, str) and found else None
@@ -72,8 +82,8 @@ def ask(name: str, request: dict[str, Any]) -> dict[str, Any]:
         return _direct(name, request)
 
 
-def spawn_judge(request: dict[str, Any]) -> None:
-    """Run the judge in a process of its own that outlives this hook: the agent goes on."""
+def spawn_worker(op: str, request: dict[str, Any]) -> None:
+    """Run ``op`` in a process of its own that outlives this hook: the agent goes on."""
     worker = subprocess.Popen(
         [sys.executable, "-m", "xdb.engine.judge_worker"],
         stdin=subprocess.PIPE,
@@ -82,7 +92,7 @@ def spawn_judge(request: dict[str, Any]) -> None:
         start_new_session=True,
     )
     assert worker.stdin is not None
-    worker.stdin.write(json.dumps(request).encode())
+    worker.stdin.write(json.dumps({"op": op, "request": request}).encode())
     worker.stdin.close()
 
 

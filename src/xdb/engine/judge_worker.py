@@ -1,6 +1,7 @@
-"""``python -m xdb.engine.judge_worker``: the detached judge one post-tool-use hook starts.
-Reads the ``engine.judge`` request on stdin and asks the engine (``full.ask``); whatever goes
-wrong, it exits quietly: nobody waits for it."""
+"""``python -m xdb.engine.judge_worker``: the detached work a hook starts (the judge after a
+tool call, extraction at the end of a session). Reads ``{"op": ..., "request": ...}`` on
+stdin and asks the engine (``full.ask``); whatever goes wrong, it exits quietly: nobody
+waits for it."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from xdb.engine.full import ask
 
 def main() -> int:
     try:
-        request = json.loads(sys.stdin.read())
-        if isinstance(request, dict):
-            ask("judge", request)
+        work = json.loads(sys.stdin.read())
+        if isinstance(work, dict) and work.get("op") in ("judge", "extract"):
+            ask(str(work["op"]), dict(work["request"]))
     except Exception:  # a judge that fails leaves the warning pending, nothing more
         return 0
     return 0

@@ -182,3 +182,18 @@ class Verdict(BaseModel):
 class JudgeResponse(BaseModel):
     verdicts: list[Verdict]
     pending: int = Field(description="Warnings still waiting for a verdict.")
+
+
+class ExtractRequest(Model):
+    """Read a finished session's transcript (Claude Code or Codex JSONL) and store what it
+    teaches as raw (T3) lessons: retry loops, failures followed by a fix, corrections."""
+
+    agent: NonEmpty = Field(default="claude", description="claude or codex (its format).")
+    session_id: NonEmpty
+    transcript_path: NonEmpty = Field(description="The transcript file, where xdb runs.")
+    cwd: str | None = Field(default=None, description="The project's directory.")
+
+
+class ExtractResponse(BaseModel):
+    found: int = Field(description="Lessons the rules found in the transcript.")
+    lesson_ids: list[str] = Field(description="Those stored (new ones: the others were known).")

@@ -45,6 +45,7 @@ RELATED = 0.3
 T0_BUDGET_CHARS = 1600  # ~400 tokens
 T1_BUDGET_CHARS = 2400  # ~600 tokens
 CLUSTER = 3  # similar T1 lessons that make a T0 principle
+T3_DAYS = 30  # a raw lesson expires unless promoted within this
 
 
 def short_id(lesson_id: str) -> str:
@@ -92,7 +93,9 @@ def _scoring_lesson(episode: NewEpisode, state: LearningObject) -> scoring.Lesso
         domain=meta.get("domain"),
         language=meta.get("language"),
         project=meta.get("project"),
-        archived=bool(body.get("archived")),
+        # A raw lesson not promoted within T3_DAYS has expired.
+        archived=bool(body.get("archived"))
+        or (body["tier"] == "T3" and now_us() - episode.created_us > T3_DAYS * scoring.DAY_US),
         superseded=bool(body.get("superseded")),
         hits=int(body.get("hits", 0)),
         confidence=float(body.get("confidence", 0.5)),

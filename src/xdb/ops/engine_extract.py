@@ -1,0 +1,72 @@
+"""``engine.extract``: lessons from a finished session's transcript (``engine/extract.py``),
+stored as raw (T3) lessons with the project's language, domain and project tags, unless a
+lesson asking the same question is stored already."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from xdb.engine import extract as rules
+from xdb.engine import scoring
+from xdb.errors import InvalidRequest
+from xdb.models.engine import AddLessonRequest, ExtractRequest, ExtractResponse
+from xdb.ops.engine import SAME_QUESTION, _jaccard, _load, _search, add_lesson
+from xdb.ops.registry import Context, Operation
+
+READERS = {"claude": rules.claude_steps, "codex": rules.codex_steps}
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def extract(ctx: Context, req: ExtractRequest) -> ExtractResponse:
+    reader = READERS.get(req.agent)
+    if reader is None:
+        raise InvalidRequest(
+            f"agent {req.agent!r}: transcripts are read for {', '.join(READERS)}", field="agent"
+        )
+    path = Path(req.transcript_path)
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise InvalidRequest(f"transcript_path: {path} is over 64 MiB", field="transcript_path")
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise InvalidRequest(f"transcript_path: cannot read {path} ({exc.strerror})",
+                             field="transcript_path") from None  # fmt: skip
+    found = rules.lessons(reader(lines))
+    project = os.path.basename(req.cwd.rstrip("/")) if req.cwd else None
+    stored = []
+    for lesson in found:
+        known = _load(ctx, [i for i, _ in _search(ctx, lesson.question, 5)])
+        if any(_jaccard(lesson.question, str(e.metadata.get("question"))) >= SAME_QUESTION
+               for e, _ in known.values()):  # fmt: skip
+            continue
+        text = f"{lesson.question} {lesson.answer}"
+        made = add_lesson(
+            ctx,
+            AddLessonRequest(
+                question=lesson.question,
+                answer=lesson.answer,
+                domain=scoring.domain_of(text),
+                language=scoring.action_language(text, None),
+                project=project,
+                tier="T3",
+                source=f"extracted:{lesson.rule}",
+            ),
+        )
+        stored.append(made.lesson.lesson_id)
+    return ExtractResponse(found=len(found), lesson_ids=stored)
+
+
+OPERATIONS: tuple[Operation[Any, Any], ...] = (
+    Operation(
+        name="extract",
+        group="engine",
+        request=ExtractRequest,
+        response=ExtractResponse,
+        handler=extract,
+        readonly=False,
+        summary="Raw lessons from a finished session's transcript (retries, fixes, corrections).",
+        example="xdb extract --session-id s1 --transcript-path session.jsonl",
+    ),
+)
