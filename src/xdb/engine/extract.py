@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 RETRIES = 3
 _FAILED = re.compile(
@@ -69,16 +70,22 @@ def _describe(tool: str, data: object) -> str:
     return json.dumps(data)[:300]
 
 
-def claude_steps(lines: Iterable[str]) -> list[Step]:
-    steps: list[Step] = []
+def _rows(lines: Iterable[str], key: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """(row, row[key]) of each JSONL line that is an object with an object under ``key``
+    (a line that is not is skipped: transcripts end mid-write)."""
     for line in lines:
         try:
             row = json.loads(line)
         except ValueError:
             continue
-        message = row.get("message") if isinstance(row, dict) else None
-        if not isinstance(message, dict):
-            continue
+        inner = row.get(key) if isinstance(row, dict) else None
+        if isinstance(inner, dict):
+            yield row, inner
+
+
+def claude_steps(lines: Iterable[str]) -> list[Step]:
+    steps: list[Step] = []
+    for row, message in _rows(lines, "message"):
         content = message.get("content")
         if row.get("type") == "user" and isinstance(content, str):
             steps.append(Step("user", text=content))
@@ -103,14 +110,7 @@ def claude_steps(lines: Iterable[str]) -> list[Step]:
 
 def codex_steps(lines: Iterable[str]) -> list[Step]:
     steps: list[Step] = []
-    for line in lines:
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        payload = row.get("payload") if isinstance(row, dict) else None
-        if not isinstance(payload, dict):
-            continue
+    for _, payload in _rows(lines, "payload"):
         kind = payload.get("type")
         if kind == "function_call":
             try:

@@ -33,31 +33,13 @@ WORKERS = {"post-tool-use": "judge", "stop": "extract"}
 
 def request_of(call: HookEvent) -> dict[str, Any] | None:
     """The engine operation's request for a hook call (None: nothing to ask)."""
-    if call.event == "pre-tool-use" and call.tool_name:
-        return {
-            "agent": call.agent,
-            "session_id": call.session_id,
-            "tool_name": call.tool_name,
-            "tool_input": call.tool_input,
-            "cwd": call.cwd,
-        }
+    base = {"agent": call.agent, "session_id": call.session_id, "cwd": call.cwd}
+    if call.event in ("pre-tool-use", "post-tool-use") and call.tool_name:
+        return {**base, "tool_name": call.tool_name, "tool_input": call.tool_input}
     if call.event == "session-start":
-        return {"agent": call.agent, "session_id": call.session_id, "cwd": call.cwd}
+        return base
     if call.event == "stop" and call.transcript_path:
-        return {
-            "agent": call.agent,
-            "session_id": call.session_id,
-            "transcript_path": call.transcript_path,
-            "cwd": call.cwd,
-        }
-    if call.event == "post-tool-use" and call.tool_name:
-        return {
-            "agent": call.agent,
-            "session_id": call.session_id,
-            "tool_name": call.tool_name,
-            "tool_input": call.tool_input,
-            "cwd": call.cwd,
-        }
+        return {**base, "transcript_path": call.transcript_path}
     return None
 
 
