@@ -90,3 +90,99 @@ def test_check_asks_the_brain_and_fails_open(
         server.answer = "hang"  # fail open: the shortlist passes
         got = db.check(session_id="b", tool_name="Edit", tool_input=action)
         assert [w.lesson_id for w in got.warnings] == [made.lesson_id]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("FOLLOWED", ("followed", None)),
+        ("Ignored.", ("ignored", None)),
+        ("IRRELEVANT wrong_language", ("irrelevant", "wrong_language")),
+        ("irrelevant", ("irrelevant", "wrong_task")),
+        ("UNCLEAR", ("unclear", None)),
+        ("followed, not ignored", ("followed", None)),
+        ("maybe", None),
+    ],
+)
+def test_the_brain_judges_in_one_word(server: Server, answer: str, expected: Any) -> None:
+    server.answer = answer
+    brain = Brain(v1_url(server), "tiny")
+    assert brain.judge("Last time X -> Y", "Edit a.cs", "ok") == expected
+    assert "WARNING: Last time X -> Y" in server.requests[-1]["messages"][1]["content"]
+
+
+def test_the_brain_words_a_principle(server: Server) -> None:
+    brain = Brain(v1_url(server), "tiny")
+    server.answer = (
+        "When a DbContext lifetime failure appears, do register it scoped because a singleton"
+        " shares one context across requests."
+    )
+    when, do = brain.principle([("a", "b"), ("c", "d")]) or ("", "")
+    assert when == "When a DbContext lifetime failure appears"
+    assert do == "do register it scoped because a singleton shares one context across requests"
+    server.answer = "Register things properly."
+    assert brain.principle([("a", "b")]) is None
+
+
+LESSON = {"question": "registering DbContext with AddSingleton in Startup.cs",
+          "answer": "use AddScoped for DbContext", "framework": "dotnet"}  # fmt: skip
+
+
+def _edit(text: str) -> dict[str, Any]:
+    return {"file_path": "/p/Startup.cs", "new_string": text}
+
+
+def test_the_judge_takes_the_brains_verdict_and_falls_back_to_the_rules(
+    server: Server, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDB_BRAIN_URL", v1_url(server))
+    monkeypatch.setenv("XDB_BRAIN_MODEL", "tiny")
+    monkeypatch.setenv("XDB_BRAIN_TIMEOUT_S", "0.5")
+    with xdb.connect(tmp_path / "x.sqlite3", embedder="hash") as db:
+        made = db.add_lesson(**LESSON).lesson
+        server.answer = "1"
+        for session in ("a", "b"):
+            assert db.check(session_id=session, tool_name="Edit",
+                            tool_input=_edit("AddSingleton<DbContext>()")).warnings  # fmt: skip
+            db.judge(session_id=session, tool_name="Edit", tool_input=_edit("x"))
+        # The rules would say followed (AddScoped); the brain says the warning was beside
+        # the point, in words the judge records.
+        server.answer = "IRRELEVANT stale_rule"
+        said = db.judge(session_id="a", tool_name="Edit", tool_input=_edit("AddScoped<DbContext>"),
+                        tool_response="ok")  # fmt: skip
+        assert [(v.verdict, v.reason) for v in said.verdicts] == [("irrelevant", "stale_rule")]
+        assert "RESULT: ok" in server.requests[-1]["messages"][1]["content"]
+        # UNCLEAR from the brain waits for a later call, within the judge's window.
+        server.answer = "UNCLEAR"
+        waiting = db.judge(session_id="b", tool_name="Edit", tool_input=_edit("y"))
+        assert waiting.verdicts == [] and waiting.pending == 1
+        server.answer = "hang"  # no answer: the rules decide
+        ruled = db.judge(session_id="b", tool_name="Edit", tool_input=_edit("AddScoped<DbContext>"))
+        assert [v.verdict for v in ruled.verdicts] == ["followed"]
+        assert db.lesson(made.lesson_id).lesson.noise == {"stale_rule": 1}
+
+
+def test_a_principle_is_worded_by_the_brain(
+    server: Server, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDB_BRAIN_URL", v1_url(server))
+    monkeypatch.setenv("XDB_BRAIN_MODEL", "tiny")
+    server.answer = (
+        "When a DbContext lifetime failure appears, do scope it because requests differ."
+    )
+    with xdb.connect(tmp_path / "x.sqlite3", embedder="hash") as db:
+        ids = [
+            db.add_lesson(question=q, answer=a, framework="dotnet", domain="data").lesson.lesson_id
+            for q, a in (
+                ("registering DbContext as a singleton", "register it scoped"),
+                ("registering HttpClient DbContext singleton lifetime", "use a factory"),
+                ("caching a DbContext singleton in a static field", "resolve it per request"),
+            )
+        ]
+        made = [db.feedback(lesson_id=i, verdict="followed") for i in ids for _ in range(2)]
+        principle = db.lesson(made[-1].principle_id or "")
+        assert principle.lesson.question == "When a DbContext lifetime failure appears"
+        assert principle.lesson.answer == "do scope it because requests differ"
+        assert (
+            "registering DbContext as a singleton" in server.requests[-1]["messages"][1]["content"]
+        )

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import xdb
-from xdb.engine.extract import claude_steps, codex_steps, lessons
+from xdb.engine.extract import claude_steps, codex_steps, gemini_steps, lessons
 
 
 def claude_transcript() -> list[dict[str, Any]]:
@@ -74,6 +74,47 @@ def test_codex_transcripts_read_alike() -> None:
     assert fix.answer.startswith("it passed after: apply_patch")
 
 
+def gemini_session() -> dict[str, Any]:
+    def call(i: int, name: str, args: dict[str, Any], output: str, status: str) -> dict[str, Any]:
+        response = {"functionResponse": {"id": f"g{i}", "name": name,
+                                         "response": {"output": output}}}  # fmt: skip
+        return {"id": f"g{i}", "name": name, "args": args, "status": status,
+                "result": [response], "resultDisplay": output}  # fmt: skip
+
+    def said(i: int, *calls: dict[str, Any]) -> dict[str, Any]:
+        return {"id": f"m{i}", "type": "gemini", "content": "", "toolCalls": list(calls)}
+
+    return {
+        "sessionId": "9f1c", "projectHash": "ab12", "startTime": "2026-11-25T10:00:00Z",
+        "messages": [
+            {"id": "m0", "type": "user", "content": [{"text": "fix the build"}]},
+            said(1, call(1, "run_shell_command", {"command": "go build ./..."},
+                         "main.go:3:2: undefined: fmt.Printl", "error")),
+            said(2, call(2, "replace", {"file_path": "/p/main.go", "old_string": "Printl",
+                                        "new_string": "Println"}, "ok", "success")),
+            said(3, call(3, "run_shell_command", {"command": "go build ./..."}, "", "success"),
+                 call(4, "write_file", {"file_path": "/p/.env", "content": "KEY=1"}, "ok",
+                      "success")),
+            {"id": "m4", "type": "user", "content": "don't write secrets into .env files"},
+        ],
+    }  # fmt: skip
+
+
+def test_gemini_session_files_read_alike() -> None:
+    document = gemini_session()
+    as_file = json.dumps(document, indent=2).splitlines()
+    as_lines = [json.dumps(m) for m in document["messages"]]  # one message a line
+    for lines in (as_file, as_lines):
+        found = {f.rule: f for f in lessons(gemini_steps(lines))}
+        assert set(found) == {"fix", "correction"}
+        assert (
+            found["fix"].question == "`go build ./...` failed: main.go:3:2: undefined: fmt.Printl"
+        )
+        assert found["fix"].answer == "it passed after: replace /p/main.go"
+        assert found["correction"].question == "write_file /p/.env"
+    assert gemini_steps(["{not json"]) == []
+
+
 @pytest.fixture
 def db(target: str) -> Iterator[xdb.Database]:
     with xdb.connect(target, session_id="s1", embedder="hash") as handle:
@@ -91,3 +132,15 @@ def test_extraction_stores_raw_lessons_once(db: xdb.Database, tmp_path: Path) ->
     assert again.found == 3 and again.lesson_ids == []  # each question once
     with pytest.raises(xdb.InvalidRequest, match="transcript_path"):
         db.extract(session_id="s", transcript_path=str(tmp_path / "missing.jsonl"))
+
+
+def test_extraction_reads_a_gemini_session_file(db: xdb.Database, tmp_path: Path) -> None:
+    path = tmp_path / "session-2026-11-25T10-00-9f1c.json"
+    path.write_text(json.dumps(gemini_session()))
+    made = db.extract(agent="gemini", session_id="g", transcript_path=str(path), cwd="/w/api")
+    assert made.found == 2 and len(made.lesson_ids) == 2
+    by_question = {les.question: les for les in db.lessons(tier="T3").lessons}
+    assert (
+        by_question["`go build ./...` failed: main.go:3:2: undefined: fmt.Printl"].language == "go"
+    )
+    assert by_question["write_file /p/.env"].project == "api"

@@ -139,6 +139,21 @@ def test_after_a_tool_the_hook_leaves_the_judge_to_a_worker(lessons_db: dict[str
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+def test_geminis_after_tool_carries_the_warning_its_before_tool_showed(
+    lessons_db: dict[str, str],
+) -> None:
+    before = {**EDIT, "hook_event_name": "BeforeTool", "tool_name": "replace"}
+    shown = run_hook("gemini", "pre-tool-use", before, lessons_db)
+    warning = json.loads(shown.stdout)["systemMessage"]  # to the person: BeforeTool's reach
+    assert warning.startswith("Last time registering the EF Core DbContext")
+    after = {**before, "hook_event_name": "AfterTool", "tool_response": {"llmContent": "ok"}}
+    done = run_hook("gemini", "post-tool-use", after, lessons_db)
+    told = json.loads(done.stdout)["hookSpecificOutput"]
+    assert told == {"hookEventName": "AfterTool", "additionalContext": warning}
+    later = run_hook("gemini", "post-tool-use", after, lessons_db)
+    assert (later.returncode, later.stdout) == (0, "")  # given to the model once
+
+
 def test_the_hook_fails_open(lessons_db: dict[str, str], tmp_path: Path) -> None:
     missing = {**lessons_db, "XDB_DB": str(tmp_path / "nowhere.sqlite3")}
     assert run_hook("claude", "pre-tool-use", EDIT, missing).stdout == ""

@@ -1,8 +1,12 @@
-"""Layer 3's brain: an OpenAI-compatible chat model (Ollama locally, any hosted endpoint)
-that picks which shortlisted lessons apply to an action: about 200 tokens in, one out.
-Configured by ``XDB_BRAIN_URL`` (e.g. ``http://localhost:11434/v1``), ``XDB_BRAIN_MODEL``,
-``XDB_BRAIN_API_KEY`` and ``XDB_BRAIN_TIMEOUT_S`` (default 3). Fail open: when the brain is
-slow, down or answers nonsense, every shortlisted warning passes."""
+"""The engine's brain: an OpenAI-compatible chat model (Ollama locally, any hosted endpoint).
+It picks which shortlisted lessons apply to an action (layer 3: about 200 tokens in, one
+out), judges whether a warning was followed, and words a principle from a cluster of
+lessons. Configured by ``XDB_BRAIN_URL`` (e.g. ``http://localhost:11434/v1``),
+``XDB_BRAIN_MODEL``, ``XDB_BRAIN_API_KEY`` and ``XDB_BRAIN_TIMEOUT_S`` (default 3).
+
+Every use fails open: when the brain is slow, down or answers nonsense, each method returns
+None and the engine does what it does without a brain (every shortlisted warning passes;
+the deterministic judge decides; the principle template is used)."""
 
 from __future__ import annotations
 
@@ -15,10 +19,25 @@ from xdb.errors import InvalidRequest
 __all__ = ["Brain", "brain_from_env"]
 
 TIMEOUT_S = 3.0
-_PROMPT = (
+_PICK = (
     "You decide which warnings apply to a coding agent's next action. Answer only with the"
     " numbers of the warnings that apply, separated by commas, or 0 if none does."
 )
+_JUDGE = (
+    "A coding agent was warned before a tool call. Judge the call it made after the warning."
+    " Answer with one word: FOLLOWED (it did what the warning advises), IGNORED (it did again"
+    " what the warning warns about), IRRELEVANT (the warning does not concern this call),"
+    " UNCLEAR (cannot tell yet). After IRRELEVANT add a reason: wrong_language, wrong_repo,"
+    " wrong_task or stale_rule."
+)
+_PRINCIPLE = (
+    "These lessons were each confirmed by a coding agent's behaviour. Write the one principle"
+    " they share as a single sentence of the form: When <class of failure> appears, do <what>"
+    " because <why>."
+)
+_WORDS = ("followed", "ignored", "irrelevant", "unclear")
+_REASONS = ("wrong_language", "wrong_repo", "wrong_task", "stale_rule")
+_SENTENCE = re.compile(r"(?is)\b(when\b.+?),?\s+(do\b.+?\bbecause\b.+?)[.\n]*$")
 
 
 class Brain:
@@ -31,17 +50,13 @@ class Brain:
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.last_failure: str | None = None
 
-    def pick(self, action: str, warnings: Sequence[str]) -> list[int] | None:
-        """The 0-based indexes of the warnings that apply; None: no answer (fail open)."""
-        listed = "\n".join(f"{i}. {w[:300]}" for i, w in enumerate(warnings, 1))
+    def _chat(self, system: str, user: str, max_tokens: int) -> str | None:
+        """The model's answer, or None (``last_failure`` says why)."""
         body = {
             "model": self.model,
             "temperature": 0,
-            "max_tokens": 8,
-            "messages": [
-                {"role": "system", "content": _PROMPT},
-                {"role": "user", "content": f"ACTION: {action[:600]}\n{listed}"},
-            ],
+            "max_tokens": max_tokens,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
         }
         import httpx  # here: opening a database does not load an HTTP client
 
@@ -53,12 +68,50 @@ class Brain:
         except Exception as exc:  # slow, down, not JSON, not a completion: fail open
             self.last_failure = f"{type(exc).__name__}: {exc}"
             return None
-        numbers = [int(n) for n in re.findall(r"\d+", str(text))]
-        if not numbers:
-            self.last_failure = f"no numbers in {str(text)[:80]!r}"
-            return None
         self.last_failure = None
+        return str(text)
+
+    def pick(self, action: str, warnings: Sequence[str]) -> list[int] | None:
+        """The 0-based indexes of the warnings that apply; None: no answer (fail open)."""
+        listed = "\n".join(f"{i}. {w[:300]}" for i, w in enumerate(warnings, 1))
+        text = self._chat(_PICK, f"ACTION: {action[:600]}\n{listed}", 8)
+        if text is None:
+            return None
+        numbers = [int(n) for n in re.findall(r"\d+", text)]
+        if not numbers:
+            self.last_failure = f"no numbers in {text[:80]!r}"
+            return None
         return sorted({n - 1 for n in numbers if 1 <= n <= len(warnings)})
+
+    def judge(self, warning: str, action: str, output: str) -> tuple[str, str | None] | None:
+        """(verdict, reason) on the call after a warning; None: no usable answer."""
+        user = f"WARNING: {warning[:400]}\nCALL: {action[:600]}\nRESULT: {output[:400]}"
+        text = self._chat(_JUDGE, user, 8)
+        if text is None:
+            return None
+        lowered = text.lower()
+        said = sorted((lowered.find(w), w) for w in _WORDS if w in lowered)
+        word = said[0][1] if said else None  # the first verdict named
+        if word is None:
+            self.last_failure = f"no verdict in {text[:80]!r}"
+            return None
+        reason = next((r for r in _REASONS if r in lowered), None)
+        if word == "irrelevant" and reason is None:
+            reason = "wrong_task"  # irrelevant without a reason: the task was another
+        return word, reason if word == "irrelevant" else None
+
+    def principle(self, lessons: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+        """(when ..., do ... because ...) worded from (question, answer) lessons; None: no
+        sentence of that form came back."""
+        listed = "\n".join(f"- {q[:200]} -> {a[:200]}" for q, a in lessons)
+        text = self._chat(_PRINCIPLE, listed, 80)
+        if text is None:
+            return None
+        found = _SENTENCE.search(text.strip())
+        if found is None:
+            self.last_failure = f"no principle in {text[:80]!r}"
+            return None
+        return found.group(1).strip()[:300], found.group(2).strip()[:500]
 
 
 def brain_from_env(env: Mapping[str, str] | None = None) -> Brain | None:

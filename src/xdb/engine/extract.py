@@ -4,7 +4,10 @@ followed by a fix, and the user correcting the agent become raw (T3) lessons.
 Transcripts read: Claude Code's JSONL (``type`` user/assistant, ``message.content`` blocks
 ``tool_use``, ``tool_result`` with ``is_error``, ``text``) and the Codex CLI's rollout JSONL
 (``response_item`` payloads ``function_call``/``function_call_output``, ``event_msg``
-``user_message``). Rules (deterministic):
+``user_message``) and Gemini CLI's session file (one JSON object, ``messages`` of ``type``
+user/gemini, a gemini message's ``toolCalls`` with ``name``, ``args``, ``status`` and
+``result``/``resultDisplay``; written as JSONL, one message a line, by newer versions).
+Rules (deterministic):
 
 - **failure then fix**: a tool call whose result failed, and a later call of the same
   command (its first two words) that succeeded: the question is the command and its first
@@ -168,3 +171,48 @@ def lessons(steps: list[Step]) -> list[Found]:
                 question = f"`{call.text}` failed: {error}"
                 out.setdefault(question, Found("fix", question, f"it passed after: {done}"[:300]))
     return list(out.values())
+
+
+def gemini_steps(lines: Iterable[str]) -> list[Step]:
+    text = "\n".join(lines)
+    try:
+        document = json.loads(text)
+        messages = document.get("messages") if isinstance(document, dict) else document
+    except ValueError:  # one message a line (or a file cut mid-write)
+        messages = [row for row in map(_json, text.splitlines()) if isinstance(row, dict)]
+    steps: list[Step] = []
+    for message in messages if isinstance(messages, list) else []:
+        if not isinstance(message, dict):
+            continue
+        if message.get("type") == "user":
+            steps.append(Step("user", text=_text(message.get("content"))))
+            continue
+        for number, call in enumerate(message.get("toolCalls") or []):
+            if not isinstance(call, dict):
+                continue
+            name = str(call.get("name", ""))
+            call_id = str(call.get("id") or f"{message.get('id')}:{number}")
+            steps.append(Step("call", name, _describe(name, call.get("args")), call_id))
+            out = _gemini_output(call)
+            failed = call.get("status") == "error" or bool(_FAILED.search(out[:2000]))
+            steps.append(Step("result", text=out, call_id=call_id, failed=failed))
+    return steps
+
+
+def _json(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _gemini_output(call: dict[str, Any]) -> str:
+    """A Gemini tool call's output: its function response, else what was displayed."""
+    for part in call.get("result") or []:
+        response = (
+            part.get("functionResponse", {}).get("response") if isinstance(part, dict) else None
+        )
+        if isinstance(response, dict):
+            return str(response.get("output", response.get("error", "")))
+    display = call.get("resultDisplay")
+    return display if isinstance(display, str) else ""

@@ -8,6 +8,7 @@ Standard library until the database must be opened.
 | pre-tool-use | ``engine.check`` | the warnings |
 | session-start | ``engine.session_start`` | the principles and behaviours of its scope |
 | post-tool-use | ``engine.judge``, in a detached worker (never blocking the agent) | nothing |
+| post-tool-use (Gemini CLI) | ``engine.judge``, answered | the warnings its BeforeTool showed |
 | stop | ``engine.extract`` of its transcript, in a detached worker | nothing |
 | user-prompt | nothing yet | nothing |
 """
@@ -29,13 +30,17 @@ TIMEOUT_S = 2.0  # a serve that takes longer is treated as failed: the hook fail
 ROUTES = {"pre-tool-use": "check", "session-start": "session_start"}
 # What runs detached (never blocking the agent): the judge, and extraction at the end.
 WORKERS = {"post-tool-use": "judge", "stop": "extract"}
+RESPONSE_CHARS = 2000  # of a tool's result, passed to the judge
 
 
 def request_of(call: HookEvent) -> dict[str, Any] | None:
     """The engine operation's request for a hook call (None: nothing to ask)."""
     base = {"agent": call.agent, "session_id": call.session_id, "cwd": call.cwd}
-    if call.event in ("pre-tool-use", "post-tool-use") and call.tool_name:
+    if call.event == "pre-tool-use" and call.tool_name:
         return {**base, "tool_name": call.tool_name, "tool_input": call.tool_input}
+    if call.event == "post-tool-use" and call.tool_name:
+        return {**base, "tool_name": call.tool_name, "tool_input": call.tool_input,
+                "tool_response": _start_of(call.tool_response)}  # fmt: skip
     if call.event == "session-start":
         return base
     if call.event == "stop" and call.transcript_path:
@@ -49,11 +54,24 @@ def context(call: HookEvent) -> str | None:
     request = request_of(call)
     if request is None:
         return None
-    if call.event in WORKERS:
+    if call.agent == "gemini" and call.event == "post-tool-use":
+        # Gemini CLI's BeforeTool cannot reach the model: its AfterTool carries the warnings,
+        # so the judge is asked, not detached (a serve answers in milliseconds).
+        found = ask("judge", request).get("context")
+    elif call.event in WORKERS:
         spawn_worker(WORKERS[call.event], request)
         return None
-    found = ask(ROUTES[call.event], request).get("context")
+    else:
+        found = ask(ROUTES[call.event], request).get("context")
     return found if isinstance(found, str) and found else None
+
+
+def _start_of(response: Any) -> Any:
+    """A tool's result, cut to what the judge reads (its start), as JSON."""
+    if response is None:
+        return None
+    text = response if isinstance(response, str) else json.dumps(response, default=str)
+    return text[:RESPONSE_CHARS]
 
 
 def ask(name: str, request: dict[str, Any]) -> dict[str, Any]:

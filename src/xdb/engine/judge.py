@@ -1,5 +1,6 @@
 """The judge: after tool calls, whether the agent followed the warnings it was shown,
-decided by deterministic rules (a brain is to come; docs/engine.md).
+decided by the brain when one is configured (``brain.Brain.judge``) and otherwise, or when
+it does not answer, by deterministic rules (docs/engine.md).
 
 A warning is judged on the calls after the one it was shown for (that call was already
 under way): a later call that does what the lesson's answer says (shares a significant word
@@ -25,6 +26,7 @@ class Pending:
     answer: str
     language: str | None
     shown_at: int  # the session's call count when it was shown
+    text: str = ""  # the warning as shown
 
 
 def verdict(

@@ -182,13 +182,19 @@ class Verdict(BaseModel):
 class JudgeResponse(BaseModel):
     verdicts: list[Verdict]
     pending: int = Field(description="Warnings still waiting for a verdict.")
+    context: str | None = Field(
+        default=None,
+        description="The warnings shown before this call (Gemini CLI's AfterTool gives them"
+        " to the model, which its BeforeTool cannot).",
+    )
 
 
 class ExtractRequest(Model):
-    """Read a finished session's transcript (Claude Code or Codex JSONL) and store what it
-    teaches as raw (T3) lessons: retry loops, failures followed by a fix, corrections."""
+    """Read a finished session's transcript (Claude Code's or Codex's JSONL, Gemini CLI's
+    session file) and store what it teaches as raw (T3) lessons: retry loops, failures
+    followed by a fix, corrections."""
 
-    agent: NonEmpty = Field(default="claude", description="claude or codex (its format).")
+    agent: NonEmpty = Field(default="claude", description="claude, codex or gemini (its format).")
     session_id: NonEmpty
     transcript_path: NonEmpty = Field(description="The transcript file, where xdb runs.")
     cwd: str | None = Field(default=None, description="The project's directory.")

@@ -15,6 +15,7 @@ import hashlib
 from typing import Any
 
 from xdb.engine import evolution, scoring
+from xdb.engine.brain import brain_from_env
 from xdb.errors import NotFound
 from xdb.ids import new_id
 from xdb.models.engine import (
@@ -258,6 +259,24 @@ def feedback(ctx: Context, req: FeedbackRequest) -> FeedbackResponse:
     return FeedbackResponse(lesson=_view(episode, state), changes=changes, principle_id=principle)
 
 
+def _principle(cluster: list[NewEpisode]) -> tuple[str, str]:
+    """The principle's words: the brain's when one is configured and answers in the form
+    "When X appears, do Y because Z", else a template."""
+    pairs = [(str(e.metadata["question"]), str(e.metadata["answer"])) for e in cluster]
+    brain = brain_from_env()
+    worded = brain.principle(pairs) if brain is not None else None
+    if worded is not None:
+        return worded
+    common = set.intersection(*(scoring.keywords(q) for q, _ in pairs))
+    kind = cluster[0].metadata.get("domain") or "this kind of"
+    what = ", ".join(sorted(common)[:5]) or "the same cause"
+    answers = "; ".join(dict.fromkeys(a for _, a in pairs))
+    return (
+        f"When a {kind} failure involving {what} appears",
+        f"do this: {answers}; because it was confirmed in {len(cluster)} lessons",
+    )
+
+
 def _generalize(ctx: Context, promoted: NewEpisode, at: int) -> str | None:
     """A T0 principle from a cluster of similar T1 lessons of one scope, if there is one
     that no principle generalizes yet (a deterministic template, without a brain)."""
@@ -286,15 +305,12 @@ def _generalize(ctx: Context, promoted: NewEpisode, at: int) -> str | None:
     cluster = [e for e in cluster if not any(g.dst == e.id for g in generalized)]
     if len(cluster) < CLUSTER:
         return None
-    common = set.intersection(*(scoring.keywords(str(e.metadata["question"])) for e in cluster))
-    kind = meta.get("domain") or "this kind of"
-    what = ", ".join(sorted(common)[:5]) or "the same cause"
-    answers = "; ".join(dict.fromkeys(str(e.metadata["answer"]) for e in cluster))
+    question, answer = _principle(cluster)
     made = add_lesson(
         ctx,
         AddLessonRequest(
-            question=f"When a {kind} failure involving {what} appears",
-            answer=f"do this: {answers}; because it was confirmed in {len(cluster)} lessons",
+            question=question,
+            answer=answer,
             domain=meta.get("domain"),
             language=meta.get("language"),
             tier="T0",

@@ -15,7 +15,7 @@ from xdb.models.engine import AddLessonRequest, ExtractRequest, ExtractResponse
 from xdb.ops.engine import SAME_QUESTION, _jaccard, _load, _search, add_lesson
 from xdb.ops.registry import Context, Operation
 
-READERS = {"claude": rules.claude_steps, "codex": rules.codex_steps}
+READERS = {"claude": rules.claude_steps, "codex": rules.codex_steps, "gemini": rules.gemini_steps}
 MAX_BYTES = 64 * 1024 * 1024
 
 

@@ -164,8 +164,9 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
             "answer": str(found[i][0].metadata.get("answer", "")),
             "language": found[i][0].metadata.get("language"),
             "shown_at": calls + 1,  # the call about to run: it ran as it was
+            "text": w.text,
         }
-        for i in chosen
+        for i, w in zip(chosen, warnings, strict=True)
     ]
     session.body = {
         **session.body,
@@ -185,30 +186,52 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
 
 def judge_call(ctx: Context, req: JudgeRequest) -> JudgeResponse:
     """After a tool call: one more call in the session, and a verdict on each pending
-    warning the rules can decide (recorded as the judge's feedback)."""
+    warning that can be decided (recorded as the judge's feedback): by the brain when one is
+    configured and answers, else by the rules. Answers the warnings shown for this call (what
+    Gemini CLI's AfterTool gives the model)."""
     at = now_us()
     action = action_of(CheckRequest(agent=req.agent, session_id=req.session_id,
                                     tool_name=req.tool_name, tool_input=req.tool_input,
                                     cwd=req.cwd))  # fmt: skip
     session = _session(ctx, req.agent, req.session_id, at)
     call = int(session.body.get("calls", 0)) + 1
-    still, verdicts = [], []
+    output = _output_text(req.tool_response)
+    brain = brain_from_env()
+    still, verdicts, shown_now = [], [], []
     for entry in session.body.get("pending", []):
         pending = judge.Pending(**entry)
+        if pending.shown_at == call and pending.text:
+            shown_now.append(pending.text)
         decided = judge.verdict(pending, call, action.text, action.language)
+        if brain is not None and call > pending.shown_at:
+            warning = pending.text or f"{pending.question} -> {pending.answer}"
+            answered = brain.judge(warning, action.text, output)
+            if answered is not None:  # the brain's word; the rules' when it does not answer
+                waiting = answered[0] == "unclear" and call - pending.shown_at < judge.WINDOW
+                decided = None if waiting else answered
         if decided is None:
             still.append(entry)
             continue
         word, reason = decided
-        said = {"lesson_id": pending.lesson_id, "verdict": word, "reason": reason}
-        feedback(ctx, FeedbackRequest.model_validate({**said, "language": action.language,
+        record = {"lesson_id": pending.lesson_id, "verdict": word, "reason": reason}
+        feedback(ctx, FeedbackRequest.model_validate({**record, "language": action.language,
                                                       "project": action.project,
                                                       "source": "judge"}))  # fmt: skip
-        verdicts.append(Verdict.model_validate(said))
+        verdicts.append(Verdict.model_validate(record))
     session.body = {**session.body, "calls": call, "pending": still}
     session.updated_us = at
     ctx.store.put_learning_object(session)
-    return JudgeResponse(verdicts=verdicts, pending=len(still))
+    return JudgeResponse(verdicts=verdicts, pending=len(still),
+                         context="\n".join(shown_now) or None)  # fmt: skip
+
+
+def _output_text(response: Any) -> str:
+    """A tool's result as text, for the brain (its start is enough)."""
+    if response is None:
+        return ""
+    if isinstance(response, str):
+        return response[:2000]
+    return json.dumps(response, ensure_ascii=False, default=str)[:2000]
 
 
 def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartResponse:
