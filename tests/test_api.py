@@ -205,6 +205,7 @@ def _engine(db: xdb.Database, tmp_path: Path) -> None:
     """The experience engine's operations (docs/engine.md)."""
     made = db.add_lesson(question="editing Startup.cs DbContext", answer="keep it scoped")
     assert db.lessons().total == 1 and db.lesson(made.lesson.short_id).edges == []
+    assert db.lesson_stats().total == 1 and db.timeline(topic="Startup").total == 1
     action = {"file_path": "Startup.cs", "new_string": "DbContext singleton"}
     assert db.check(session_id="s", tool_name="Edit", tool_input=action).warnings
     assert db.judge(session_id="s", tool_name="Edit", tool_input=action).pending == 1

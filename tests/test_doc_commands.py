@@ -68,7 +68,7 @@ NOT_RUN = {
 
 # Commands that only read: the database they name must exist (docs assume it does).
 READERS = {op.command for op in operations() if op.command and op.readonly}
-READERS |= {"export", "audit", "keys"}
+READERS |= {"export", "audit", "keys", "lessons"}
 LEARNING = {op.command.split()[0] for op in operations() if op.group == "experience"} | {
     "buds", "bud-examples", "bud-ready", "set-bud-status", "promote-bud", "dataset"
 }  # fmt: skip
@@ -305,7 +305,7 @@ class Sandbox:
         if command[0] == "extract" and "session.jsonl" in text:
             transcript = Path(self.path("session.jsonl"))  # a finished session's log
             transcript.write_text('{"type": "user", "message": {"content": "fix it"}}\n')
-        if command[0] in ("lesson", "feedback") and "a1b2c3" in text:
+        if command[0] in ("lessons", "feedback") and "a1b2c3" in text:
             with self.open(target) as db:  # the lesson a warning showed as id:a1b2c3
                 made = db.add_lesson(question="registering DbContext as a singleton",
                                      answer="register it scoped").lesson.short_id  # fmt: skip

@@ -77,8 +77,8 @@ def test_every_cli_command_is_documented(documented: str) -> None:
     commands = list(_commands(cli, "xdb"))
     with_commands = [op for op in operations() if op.command]
     # serve, mcp, import, export, migrate, reindex, concepts import, hook, hooks install and
-    # uninstall; the audit, keys, dataset, sync and hooks groups
-    assert len(commands) == len(with_commands) + len(docs.HAND_WRITTEN) + 5
+    # uninstall; the audit, keys, dataset, sync, lessons and hooks groups
+    assert len(commands) == len(with_commands) + len(docs.HAND_WRITTEN) + 6
     for command in commands:
         assert f"`{command}" in documented, command
 

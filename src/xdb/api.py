@@ -62,7 +62,9 @@ if TYPE_CHECKING:
         JudgeResponse,
         LessonResponse,
         LessonsResponse,
+        LessonStatsResponse,
         SessionStartResponse,
+        TimelineResponse,
     )
     from xdb.models.episodes import (
         AddEpisodeResponse,
@@ -1738,13 +1740,14 @@ class Operations:
         agent: str = "claude",
         cwd: str | None = None,
     ) -> ExtractResponse:
-        """Read a finished session's transcript (Claude Code or Codex JSONL) and store what it
-        teaches as raw (T3) lessons: retry loops, failures followed by a fix, corrections.
+        """Read a finished session's transcript (Claude Code's or Codex's JSONL, Gemini CLI's
+        session file) and store what it teaches as raw (T3) lessons: retry loops, failures followed
+        by a fix, corrections.
 
         Args:
             session_id: Required.
             transcript_path: The transcript file, where xdb runs. Required.
-            agent: claude or codex (its format). Default: 'claude'.
+            agent: claude, codex or gemini (its format). Default: 'claude'.
             cwd: The project's directory. Default: None.
         """
         payload: dict[str, Any] = {"session_id": session_id, "transcript_path": transcript_path}
@@ -1753,6 +1756,33 @@ class Operations:
         if cwd is not None:
             payload["cwd"] = cwd
         return cast("ExtractResponse", self.run(REGISTRY["engine.extract"], payload))
+
+    def lesson_stats(self, project: str | None = None) -> LessonStatsResponse:
+        """How the lessons are doing: counts by tier, verdicts, warnings shown.
+
+        Args:
+            project: Only lessons learned in this project. Default: None.
+        """
+        payload: dict[str, Any] = {}
+        if project is not None:
+            payload["project"] = project
+        return cast("LessonStatsResponse", self.run(REGISTRY["engine.lesson_stats"], payload))
+
+    def timeline(self, *, topic: str | None = None, limit: int = 200) -> TimelineResponse:
+        """What happened to the lessons about a topic, in order: made, shown, followed, ignored,
+        promoted, demoted, superseded, generalized into a principle.
+
+        Args:
+            topic: Words the lessons are about (searched, with their 1-hop edges); null: all.
+                Default: None.
+            limit: Most recent events kept. Default: 200.
+        """
+        payload: dict[str, Any] = {}
+        if topic is not None:
+            payload["topic"] = topic
+        if limit != 200:
+            payload["limit"] = limit
+        return cast("TimelineResponse", self.run(REGISTRY["engine.timeline"], payload))
 
     def memcp_add_episode(
         self,

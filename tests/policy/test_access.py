@@ -115,6 +115,8 @@ def reads(made: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "xdb.context": {},
         "engine.lessons": {},
         "engine.lesson": {"lesson_id": "a1b2c3"},
+        "engine.lesson_stats": {},
+        "engine.timeline": {"topic": SECRET},
         "engine.session_start": {"session_id": "s1"},
         "xdb.concept_packs": {},
         "xdb.concepts": {},

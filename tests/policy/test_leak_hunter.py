@@ -172,6 +172,8 @@ def reads(episodes: list[str], concept: str) -> dict[str, dict[str, Any]]:
         "xdb.context": {},
         "engine.lessons": {},
         "engine.lesson": {"lesson_id": "a1b2c3"},
+        "engine.lesson_stats": {},
+        "engine.timeline": {},
         "engine.session_start": {"session_id": "s1"},
         "xdb.concept_packs": {},
         "xdb.concepts": {"parent_id": concept},

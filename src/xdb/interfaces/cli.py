@@ -379,6 +379,9 @@ cli.add_command(_subcommand_group("dataset", _DATASET_HELP, as_auditor=False))
 _SYNC_HELP = """Share what this database learned with a tribe: 'xdb sync export DIR' writes a
 content-addressed bundle, 'xdb sync import DIR' verifies and merges one (docs/learning.md)."""
 cli.add_command(_subcommand_group("sync", _SYNC_HELP, as_auditor=False))
+_LESSONS_HELP = """Read the experience engine's lessons: 'xdb lessons list', 'xdb lessons show ID',
+'xdb lessons stats', 'xdb lessons timeline TOPIC' (docs/engine.md)."""
+cli.add_command(_subcommand_group("lessons", _LESSONS_HELP, as_auditor=False))
 
 
 # --------------------------------------------------------------------------- hand-written commands

@@ -203,3 +203,60 @@ class ExtractRequest(Model):
 class ExtractResponse(BaseModel):
     found: int = Field(description="Lessons the rules found in the transcript.")
     lesson_ids: list[str] = Field(description="Those stored (new ones: the others were known).")
+
+
+class LessonStatsRequest(Model):
+    """How the lessons are doing: counts by tier, verdicts, warnings shown."""
+
+    project: NonEmpty | None = Field(
+        default=None, description="Only lessons learned in this project."
+    )
+
+
+class LessonStatsResponse(BaseModel):
+    total: int
+    by_tier: dict[str, int] = Field(description="Live lessons (not archived) by tier.")
+    archived: int
+    superseded: int
+    expired: int = Field(description="Raw (T3) lessons past 30 days, no longer retrieved.")
+    warnings_shown: int = Field(description="Hits: warnings shown, all sessions.")
+    follows: int
+    ignores: int
+    noise: dict[str, int] = Field(description="Noise and irrelevant verdicts by reason.")
+    follow_rate: float | None = Field(
+        description="follows / (follows + ignores + noise); null before any verdict."
+    )
+    sessions: int = Field(description="Agent sessions the engine has seen.")
+    pending: int = Field(description="Warnings shown and not yet judged.")
+
+
+class TimelineRequest(Model):
+    """What happened to the lessons about a topic, in order: made, shown, followed, ignored,
+    promoted, demoted, superseded, generalized into a principle."""
+
+    topic: NonEmpty | None = Field(
+        default=None,
+        description="Words the lessons are about (searched, with their 1-hop edges); null: all.",
+    )
+    limit: int = Field(default=200, ge=1, le=10_000, description="Most recent events kept.")
+
+
+class TimelineEvent(BaseModel):
+    at: datetime
+    lesson_id: str
+    short_id: str
+    event: str = Field(
+        description="created, shown, followed, ignored, noise, irrelevant, unclear, changed,"
+        " superseded or generalized."
+    )
+    detail: str | None = Field(description="The reason, the change or the session.")
+    source: Annotated[str | None, NoConcept()] = Field(
+        description="manual or judge, for a verdict; how a lesson was made."
+    )
+
+
+class TimelineResponse(BaseModel):
+    lessons: list[LessonView] = Field(description="The lessons the events are about.")
+    edges: list[LessonEdge]
+    events: list[TimelineEvent] = Field(description="Oldest first.")
+    total: int = Field(description="Events before the limit.")

@@ -47,10 +47,19 @@ T0_BUDGET_CHARS = 1600  # ~400 tokens
 T1_BUDGET_CHARS = 2400  # ~600 tokens
 CLUSTER = 3  # similar T1 lessons that make a T0 principle
 T3_DAYS = 30  # a raw lesson expires unless promoted within this
+HISTORY = 100  # events kept in a lesson's history (its creation, then the latest)
 
 
 def short_id(lesson_id: str) -> str:
     return hashlib.sha256(lesson_id.encode()).hexdigest()[:6]
+
+
+def note(body: dict[str, Any], at: int, event: str, detail: str | None = None,
+         source: str | None = None) -> None:  # fmt: skip
+    """Add an event to a lesson's history (what ``lessons timeline`` shows)."""
+    entry = {"at": at, "event": event, "detail": detail, "source": source}
+    kept = [*body.get("history", []), entry]
+    body["history"] = kept if len(kept) <= HISTORY else [kept[0], *kept[-(HISTORY - 1) :]]
 
 
 def _jaccard(a: str, b: str) -> float:
@@ -196,14 +205,18 @@ def add_lesson(ctx: Context, req: AddLessonRequest) -> AddLessonResponse:
             access_policy_id=req.access_policy_id,
         )
     )
+    body = evolution.new_state(tier, at)
+    replaces = ", ".join(old_state.series or old_id for old_id, old_state in superseded)
+    note(body, at, "created", f"{tier}; supersedes {replaces}" if replaces else tier, req.source)
     state = LearningObject(
         KIND, lesson_id, short_id(lesson_id), None, None, tier,
-        evolution.new_state(tier, at), at, at, ctx.caller.id, req.access_policy_id,
+        body, at, at, ctx.caller.id, req.access_policy_id,
     )  # fmt: skip
     ctx.store.put_learning_object(state)
     for old_id, old_state in superseded:
         replaced_by = [*old_state.body.get("superseded_by", []), lesson_id]
         old_state.body = {**old_state.body, "superseded": True, "superseded_by": replaced_by}
+        note(old_state.body, at, "superseded", f"by {short_id(lesson_id)}")
         old_state.updated_us = at
         ctx.store.put_learning_object(old_state)
         _edge(ctx, lesson_id, "SUPERSEDES", old_id, at)
@@ -249,6 +262,9 @@ def feedback(ctx: Context, req: FeedbackRequest) -> FeedbackResponse:
     weight = evolution.MANUAL_WEIGHT if req.source == "manual" else 1
     changes = evolution.apply(body, req.verdict, req.reason, req.language, req.project,
                               weight, at)  # fmt: skip
+    note(body, at, req.verdict, req.reason, req.source)
+    for change in changes:
+        note(body, at, "changed", change, req.source)
     state.body, state.status, state.updated_us = body, body["tier"], at
     ctx.store.put_learning_object(state)
     principle = None
@@ -319,4 +335,8 @@ def _generalize(ctx: Context, promoted: NewEpisode, at: int) -> str | None:
     )
     for e in cluster:
         _edge(ctx, made.lesson.lesson_id, "GENERALIZES", e.id, at)
+        member = ctx.store.learning_object(KIND, e.id)
+        if member is not None:
+            note(member.body, at, "generalized", f"into {made.lesson.short_id}")
+            ctx.store.put_learning_object(member)
     return made.lesson.lesson_id

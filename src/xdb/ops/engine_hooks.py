@@ -43,6 +43,7 @@ from xdb.ops.engine import (
     feedback,
     lesson,
     lessons,
+    note,
 )
 from xdb.ops.registry import Context, Operation
 from xdb.store.learning import LearningObject
@@ -151,6 +152,7 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
         warnings.append(Warning(lesson_id=lesson_id, short_id=short, collection=collection,
                                 score=round(scored[lesson_id], 4), text=text))  # fmt: skip
         state.body = {**state.body, "hits": int(state.body.get("hits", 0)) + 1}
+        note(state.body, at, "shown", f"{req.agent}:{req.session_id}")
         state.updated_us = at
         ctx.store.put_learning_object(state)
     if not warnings:
@@ -285,7 +287,8 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=lessons,
         readonly=True,
         summary="List lessons by tier (T0 principles, T1 behaviours, T2 Q&A, T3 raw).",
-        example="xdb lessons --tier T1",
+        cli_name="lessons list",
+        example="xdb lessons list --tier T1",
     ),
     Operation(
         name="lesson",
@@ -296,7 +299,8 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         readonly=True,
         summary="One lesson, its counts and its edges (generalizes, relates-to, supersedes).",
         positional="lesson_id",
-        example="xdb lesson a1b2c3",
+        cli_name="lessons show",
+        example="xdb lessons show a1b2c3",
     ),
     Operation(
         name="feedback",
