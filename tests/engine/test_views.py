@@ -17,7 +17,8 @@ import xdb
 from xdb.interfaces.http import create_app
 
 DBCONTEXT = {"question": "registering the DbContext with AddSingleton in Startup.cs",
-             "answer": "use AddScoped for DbContext", "framework": "dotnet", "domain": "data"}  # fmt: skip
+             "answer": "use AddScoped for DbContext",
+             "framework": "dotnet", "domain": "data"}  # fmt: skip
 OTHER = {"question": "force pushing to main rewrote shared history",
          "answer": "push a branch and open a pull request", "domain": "git"}  # fmt: skip
 
