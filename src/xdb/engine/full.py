@@ -21,6 +21,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from xdb.engine.dialects import HookEvent
@@ -48,21 +49,28 @@ def request_of(call: HookEvent) -> dict[str, Any] | None:
     return None
 
 
-def context(call: HookEvent) -> str | None:
+def context(
+    call: HookEvent,
+    asks: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
+    detach: Callable[[str, dict[str, Any]], None] | None = None,
+) -> str | None:
     """What the engine gives the agent for this call (raises on failure: the runner fails
-    open)."""
+    open). ``asks`` answers an engine operation (default: a serve, else the database) and
+    ``detach`` starts one nobody waits for (default: a worker process); ``xdb serve``'s
+    hook route passes its own."""
     request = request_of(call)
     if request is None:
         return None
+    asks = ask if asks is None else asks
     if call.agent == "gemini" and call.event == "post-tool-use":
         # Gemini CLI's BeforeTool cannot reach the model: its AfterTool carries the warnings,
         # so the judge is asked, not detached (a serve answers in milliseconds).
-        found = ask("judge", request).get("context")
+        found = asks("judge", request).get("context")
     elif call.event in WORKERS:
-        spawn_worker(WORKERS[call.event], request)
+        (spawn_worker if detach is None else detach)(WORKERS[call.event], request)
         return None
     else:
-        found = ask(ROUTES[call.event], request).get("context")
+        found = asks(ROUTES[call.event], request).get("context")
     return found if isinstance(found, str) and found else None
 
 

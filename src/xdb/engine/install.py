@@ -9,10 +9,11 @@ settings, merged in without disturbing what is there, and removed exactly.
 
 Each file keeps ``{"hooks": {EVENT: [{"matcher": ..., "hooks": [{"type": "command",
 "command": ...}]}]}}``. xdb adds one matcher group per event whose command starts
-``xdb hook ``, and uninstalling removes those groups (and an event, or the ``hooks`` key,
-left empty by it): the file's other keys, events and groups stay as they were. The file is
-written back with the indentation it had, so a file installed and uninstalled is the file
-it was.
+``xdb hook `` (or, with Claude Code's ``http`` hook type, whose URL ends
+``/v1/hook/claude/EVENT``), and uninstalling removes those groups (and an event, or the
+``hooks`` key, left empty by it): the file's other keys, events and groups stay as they
+were. The file is written back with the indentation it had, so a file installed and
+uninstalled is the file it was.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from xdb.engine.dialects import EVENTS, NATIVE
 __all__ = ["MARK", "install", "settings_path", "uninstall"]
 
 MARK = "xdb hook "
+HTTP_MARK = re.compile(r"/v1/hook/(claude|codex|gemini)/[a-z-]+$")
 FILES = {
     "claude": (".claude", "settings.json"),
     "codex": (".codex", "hooks.json"),
@@ -68,12 +70,24 @@ def _write(path: Path, data: dict[str, Any], indent: str | int | None, end: str)
 def _ours(group: Any) -> bool:
     hooks = group.get("hooks") if isinstance(group, dict) else None
     return isinstance(hooks, list) and any(
-        isinstance(h, dict) and str(h.get("command", "")).startswith(MARK) for h in hooks
+        isinstance(h, dict)
+        and (
+            str(h.get("command", "")).startswith(MARK)
+            or bool(HTTP_MARK.search(str(h.get("url", ""))))
+        )
+        for h in hooks
     )
 
 
-def install(agent: str, project: Path | None = None, command: str = "xdb") -> Path:
-    """Add xdb's hook for every event; return the file. Installing again changes nothing."""
+def install(
+    agent: str, project: Path | None = None, command: str = "xdb", url: str | None = None
+) -> Path:
+    """Add xdb's hook for every event; return the file. Installing again changes nothing.
+    ``url``: Claude Code's ``http`` hooks, posting to the ``xdb serve`` at that address."""
+    if url is not None and agent != "claude":
+        raise ValueError("only Claude Code has an http hook type; install command hooks")
+    if url is not None and not re.match(r"https?://[^/\s]+", url):
+        raise ValueError(f"url {url!r} is not an http(s) address such as http://127.0.0.1:8765")
     path = settings_path(agent, project)
     data, indent, end = _read(path)
     hooks = data.setdefault("hooks", {})
@@ -89,6 +103,15 @@ def install(agent: str, project: Path | None = None, command: str = "xdb") -> Pa
             "command": f"{command} hook {agent} {event}",
             "timeout": TIMEOUT[agent],
         }
+        if url is not None:
+            entry = {
+                "type": "http",
+                "url": f"{url.rstrip('/')}/v1/hook/{agent}/{event}",
+                "timeout": TIMEOUT[agent],
+                # Filled from the environment by Claude Code; empty: no key (a local serve).
+                "headers": {"Authorization": "Bearer $XDB_API_KEY"},
+                "allowedEnvVars": ["XDB_API_KEY"],
+            }
         if agent == "gemini":
             entry["name"] = f"xdb-{event}"
         group: dict[str, Any] = {"hooks": [entry]}

@@ -447,12 +447,20 @@ _PROJECT = click.option(
 @hooks_group.command("install")
 @_AGENT
 @_PROJECT
-def hooks_install(agent: str, project: bool) -> None:
+@click.option(
+    "--http",
+    "url",
+    metavar="URL",
+    default=None,
+    help="Claude Code only: http hooks posting to the xdb serve at URL (e.g."
+    " http://127.0.0.1:8765) instead of a command per call.",
+)
+def hooks_install(agent: str, project: bool, url: str | None) -> None:
     """Merge xdb's hook entries into the agent's settings file (others stay as they are)."""
     from xdb.engine.install import install
 
     try:
-        path = install(agent, Path.cwd() if project else None)
+        path = install(agent, Path.cwd() if project else None, url=url)
     except (OSError, ValueError) as exc:
         raise XdbError(f"cannot install the {agent} hooks: {exc}") from None
     click.echo(json.dumps({"agent": agent, "settings": str(path), "installed": True}))

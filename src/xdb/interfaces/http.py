@@ -9,6 +9,7 @@ Routes are generated from the operation registry, so the HTTP surface, its OpenA
     GET  /v1/xdb/status[/{session_id}]
     GET  /v1/xdb/concepts[/{session_id}], /v1/xdb/find-concept[/{session_id}] (the same for
                                           every session: the path's session is accepted)
+    POST /v1/hook/{agent}/{event}         a coding agent's hook call (``http_hooks``)
     GET  /healthz                         {"status": "ok"}
     /mcp                                  MCP streamable HTTP (when ``mcp=True``)
 
@@ -51,6 +52,7 @@ from xdb.errors import InvalidRequest, XdbError, from_validation_errors
 from xdb.fidelity.schedule import MaintenanceSchedule
 from xdb.interfaces import limits
 from xdb.interfaces.auth import LOCAL_HOSTS, ApiKeyAuth, has_keys
+from xdb.interfaces.http_hooks import add_hook_routes
 from xdb.ops.registry import Operation, operations
 from xdb.policy.keys import CURRENT_CALLER
 
@@ -399,6 +401,8 @@ def create_app(
             _add_get(app, db, op, path)
         for path in op.http_post:
             _add_post_alias(app, db, op, path)
+
+    add_hook_routes(app, db)
 
     @app.get("/healthz", tags=["meta"], summary="Liveness check.")
     def healthz() -> dict[str, str]:
