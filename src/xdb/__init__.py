@@ -13,22 +13,22 @@ skip) starts at interpreter speed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from xdb.errors import (
-    Conflict,
-    InvalidRequest,
-    MigrationError,
-    NotFound,
-    NotReady,
-    PermissionDenied,
-    StoreError,
-    Unauthorized,
-    XdbError,
-)
-
+TYPE_CHECKING = False  # typing itself is not imported: the hooks start here
 if TYPE_CHECKING:
+    from typing import Any
+
     from xdb.core import Database, connect
+    from xdb.errors import (
+        Conflict,
+        InvalidRequest,
+        MigrationError,
+        NotFound,
+        NotReady,
+        PermissionDenied,
+        StoreError,
+        Unauthorized,
+        XdbError,
+    )
     from xdb.models.common import Caller
 
 __version__ = "0.1.0"
@@ -50,12 +50,22 @@ __all__ = [
 ]
 
 
+_ERRORS = frozenset(
+    ("Conflict", "InvalidRequest", "MigrationError", "NotFound", "NotReady",
+     "PermissionDenied", "StoreError", "Unauthorized", "XdbError")
+)  # fmt: skip
+
+
 def __getattr__(name: str) -> Any:
     # The heavy part of the public API, imported when first named.
     if name in ("Database", "connect"):
         from xdb import core
 
         return getattr(core, name)
+    if name in _ERRORS:
+        from xdb import errors
+
+        return getattr(errors, name)
     if name == "Caller":
         from xdb.models.common import Caller
 

@@ -17,7 +17,10 @@ edge (MCP ``isError``, an HTTP status with the JSON envelope, CLI exit code 2)::
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "Conflict",

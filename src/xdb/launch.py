@@ -5,16 +5,27 @@ read-only call then costs an interpreter start. Everything else is the command l
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+
+TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from xdb.engine.dialects import HookEvent
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["hook"]:
         from xdb.engine import hook
-        from xdb.engine.full import context
 
-        return hook.main(args[1:], full=context)
+        return hook.main(args[1:], full=_full_path)
     from xdb.interfaces.cli import main as cli_main
 
     return cli_main(args)
+
+
+def _full_path(call: HookEvent) -> str | None:
+    # Imported only past the read-only skip: its HTTP client costs more than the skip.
+    from xdb.engine.full import context
+
+    return context(call)

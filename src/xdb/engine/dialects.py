@@ -20,8 +20,10 @@ person (``systemMessage``) and given to the model with the tool's result (AfterT
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["AGENTS", "EVENTS", "HookEvent", "parse", "render"]
 
@@ -52,20 +54,49 @@ _CONTEXT_EVENTS = {
 }
 
 
-@dataclass
 class HookEvent:
-    """A hook call, in one shape whichever agent sent it."""
+    """A hook call, in one shape whichever agent sent it (a plain class: a dataclass would
+    import ``inspect``, a tenth of the skip path's time)."""
 
-    agent: str
-    event: str
-    session_id: str
-    cwd: str | None = None
-    transcript_path: str | None = None
-    tool_name: str | None = None
-    tool_input: dict[str, Any] = field(default_factory=dict)
-    tool_response: Any = None
-    prompt: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict)
+    __slots__ = (
+        "agent",
+        "cwd",
+        "event",
+        "prompt",
+        "raw",
+        "session_id",
+        "tool_input",
+        "tool_name",
+        "tool_response",
+        "transcript_path",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        agent: str,
+        event: str,
+        session_id: str,
+        cwd: str | None = None,
+        transcript_path: str | None = None,
+        tool_name: str | None = None,
+        tool_input: dict[str, Any] | None = None,
+        tool_response: Any = None,
+        prompt: str | None = None,
+        raw: dict[str, Any] | None = None,
+    ) -> None:
+        self.agent = agent
+        self.event = event
+        self.session_id = session_id
+        self.cwd = cwd
+        self.transcript_path = transcript_path
+        self.tool_name = tool_name
+        self.tool_input: dict[str, Any] = {} if tool_input is None else tool_input
+        self.tool_response = tool_response
+        self.prompt = prompt
+        self.raw: dict[str, Any] = {} if raw is None else raw
+
+    def __repr__(self) -> str:
+        return f"HookEvent({self.agent!r}, {self.event!r}, {self.session_id!r}, {self.tool_name!r})"
 
 
 def parse(agent: str, event: str, text: str) -> HookEvent:

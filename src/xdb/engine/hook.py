@@ -7,16 +7,19 @@ no hook. A read-only tool call (``readonly``) is answered before anything else i
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
-from typing import TextIO
 
 from xdb.engine.dialects import AGENTS, EVENTS, HookEvent, parse, render
 from xdb.engine.readonly import is_read_only
 
-__all__ = ["answer", "main"]
+TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TextIO
 
-# What the full path does with a hook call: the context to give the agent, if any.
-FullPath = Callable[[HookEvent], "str | None"]
+    # What the full path does with a hook call: the context to give the agent, if any.
+    FullPath = Callable[[HookEvent], str | None]
+
+__all__ = ["answer", "main"]
 
 
 def answer(agent: str, event: str, text: str, full: FullPath | None) -> str:

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+    from typing import Any
 
 __all__ = ["READ_ONLY_TOOLS", "command_is_read_only", "is_read_only"]
 
