@@ -24,8 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli_main(args)
 
 
-def _full_path(call: HookEvent) -> str | None:
-    # Imported only past the read-only skip: its HTTP client costs more than the skip.
-    from xdb.engine.full import context
+def _full_path(call: HookEvent) -> str:
+    # Imported only past the read-only skip.
+    from xdb.engine.full import answer
 
-    return context(call)
+    return answer(call)

@@ -109,7 +109,7 @@ def test_a_read_only_call_skips_the_full_path() -> None:
 
     def full(call: Any) -> str:
         calls.append(call.tool_name)
-        return "Last time this caused X [id:a1b2 col:behavioral]"
+        return render(call.agent, call.event, "Last time this caused X [id:a1b2 col:behavioral]")
 
     read = {**CLAUDE_PRE, "tool_name": "Bash", "tool_input": {"command": "git status && ls"}}
     assert hook.answer("claude", "pre-tool-use", json.dumps(read), full) == ""

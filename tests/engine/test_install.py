@@ -17,7 +17,9 @@ import pytest
 
 import xdb
 from tests.local_http import JsonHandler, serving
+from tests.serving import served
 from xdb.engine.install import install, settings_path, uninstall
+from xdb.interfaces.http import create_app
 
 USERS_OWN = {
     "claude": {
@@ -152,6 +154,23 @@ def test_geminis_after_tool_carries_the_warning_its_before_tool_showed(
     assert told == {"hookEventName": "AfterTool", "additionalContext": warning}
     later = run_hook("gemini", "post-tool-use", after, lessons_db)
     assert (later.returncode, later.stdout) == (0, "")  # given to the model once
+
+
+def test_with_a_serve_the_hook_relays_to_its_hook_route(
+    lessons_db: dict[str, str], tmp_path: Path
+) -> None:
+    with (
+        xdb.connect(lessons_db["XDB_DB"], embedder="hash") as db,
+        served(create_app(db, mcp=False)) as url,
+    ):
+        # The database named to the hook does not exist: only the serve can answer.
+        env = {**lessons_db, "XDB_ENGINE_URL": url, "XDB_DB": str(tmp_path / "none.sqlite3")}
+        done = run_hook("claude", "pre-tool-use", EDIT, env)
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert context.startswith("Last time registering the EF Core DbContext")
+        after = {**EDIT, "hook_event_name": "PostToolUse", "tool_response": "ok"}
+        assert run_hook("claude", "post-tool-use", after, env).stdout == ""
+        assert db.lessons().lessons[0].hits == 1
 
 
 def test_the_hook_fails_open(lessons_db: dict[str, str], tmp_path: Path) -> None:

@@ -39,6 +39,13 @@ def test_the_rules(call: int, text: str, language: str | None, expected: Any) ->
     assert verdict(PENDING, call, text, language) == expected
 
 
+def test_a_call_in_another_language_after_one_in_the_lessons_decides_nothing() -> None:
+    on_csharp = Pending("l1", LESSON["question"], LESSON["answer"], "csharp", shown_at=3,
+                        shown_on_language="csharp")  # fmt: skip
+    assert verdict(on_csharp, 4, "AddScoped in app.ts", "typescript") is None
+    assert verdict(on_csharp, 3 + WINDOW, "AddScoped in app.ts", "typescript") == ("unclear", None)
+
+
 @pytest.fixture
 def db(target: str) -> Iterator[xdb.Database]:
     with xdb.connect(target, session_id="s1", embedder="hash") as handle:

@@ -1,7 +1,9 @@
-"""The hooks' full path: ask a running ``xdb serve`` (``XDB_ENGINE_URL``, default
-``http://127.0.0.1:8765``; ``XDB_API_KEY`` when it wants a key), and when none is
-listening, open the database directly (``XDB_DB``, or the default file; never made here).
-Standard library until the database must be opened.
+"""The hooks' full path. With a running ``xdb serve`` (``XDB_ENGINE_URL``, default
+``http://127.0.0.1:8765``; ``XDB_API_KEY`` when it wants a key) the hook relays the agent's
+JSON to its hook route (``POST /v1/hook/AGENT/EVENT``, ``interfaces.http_hooks``), which
+answers in the agent's dialect and runs the judge and extraction after answering. When
+none is listening, the same happens in this process on the database (``XDB_DB``, or the
+default file; never made here):
 
 | event | asks | gives the agent |
 |---|---|---|
@@ -17,14 +19,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import urllib.error
-import urllib.request
-from collections.abc import Callable
-from typing import Any
 
-from xdb.engine.dialects import HookEvent
+from xdb.engine import client
+from xdb.engine.dialects import HookEvent, render
+
+TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 DEFAULT_URL = "http://127.0.0.1:8765"
 TIMEOUT_S = 2.0  # a serve that takes longer is treated as failed: the hook fails open
@@ -92,6 +95,8 @@ def ask(name: str, request: dict[str, Any]) -> dict[str, Any]:
 
 def spawn_worker(op: str, request: dict[str, Any]) -> None:
     """Run ``op`` in a process of its own that outlives this hook: the agent goes on."""
+    import subprocess
+
     worker = subprocess.Popen(
         [sys.executable, "-m", "xdb.engine.judge_worker"],
         stdin=subprocess.PIPE,
@@ -104,23 +109,39 @@ def spawn_worker(op: str, request: dict[str, Any]) -> None:
     worker.stdin.close()
 
 
-def _post(name: str, request: dict[str, Any]) -> dict[str, Any]:
-    url = os.environ.get("XDB_ENGINE_URL", DEFAULT_URL).rstrip("/")
+def _headers() -> dict[str, str]:
     headers = {"Content-Type": "application/json"}
     key = os.environ.get("XDB_API_KEY")
     if key:
         headers["Authorization"] = f"Bearer {key}"
+    return headers
+
+
+def _url() -> str:
+    return os.environ.get("XDB_ENGINE_URL", DEFAULT_URL).rstrip("/")
+
+
+def _post(name: str, request: dict[str, Any]) -> dict[str, Any]:
     body = json.dumps(request).encode()
-    path = f"{url}/v1/engine/{name.replace('_', '-')}"
-    sent = urllib.request.Request(path, data=body, headers=headers, method="POST")
+    path = f"{_url()}/v1/engine/{name.replace('_', '-')}"
+    status, answer = client.post(path, body, _headers(), TIMEOUT_S)
+    if status != 200:
+        raise OSError(f"{path} answered {status}")
+    found = json.loads(answer)
+    return found if isinstance(found, dict) else {}
+
+
+def answer(call: HookEvent) -> str:
+    """The hook's output for a call past the read-only skip: what a running serve's hook
+    route answers (it does the same work in a warm process), else the same from the
+    database in this process."""
+    body = json.dumps(call.raw).encode()
+    path = f"{_url()}/v1/hook/{call.agent}/{call.event}"
     try:
-        with urllib.request.urlopen(sent, timeout=TIMEOUT_S) as response:
-            answer = json.loads(response.read())
-    except urllib.error.URLError as exc:
-        if isinstance(exc.reason, ConnectionRefusedError):
-            raise exc.reason from None
-        raise
-    return answer if isinstance(answer, dict) else {}
+        status, out = client.post(path, body, _headers(), TIMEOUT_S)
+    except ConnectionRefusedError:
+        return render(call.agent, call.event, context(call, asks=_direct))
+    return out.decode("utf-8", "replace").strip() if status == 200 else ""
 
 
 def _direct(name: str, request: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from xdb.engine.dialects import AGENTS, EVENTS, HookEvent, parse, render
+from xdb.engine.dialects import AGENTS, EVENTS, HookEvent, parse
 from xdb.engine.readonly import is_read_only
 
 TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import TextIO
 
-    # What the full path does with a hook call: the context to give the agent, if any.
-    FullPath = Callable[[HookEvent], str | None]
+    # What the full path answers a hook call: the output, in the agent's dialect ("": none).
+    FullPath = Callable[[HookEvent], str]
 
 __all__ = ["answer", "main"]
 
@@ -30,7 +30,7 @@ def answer(agent: str, event: str, text: str, full: FullPath | None) -> str:
             return ""
         if full is None:
             return ""
-        return render(agent, event, full(call))
+        return full(call)
     except Exception:  # fail open: the agent must never be blocked by its memory
         return ""
 

@@ -4,17 +4,20 @@ it does not answer, by deterministic rules (docs/engine.md).
 
 A warning is judged on the calls after the one it was shown for (that call was already
 under way): a later call that does what the lesson's answer says (shares a significant word
-only the answer has) is FOLLOWED; one that does again what its question warned about (shares
-a word only the question has) and nothing of the answer is IGNORED; after WINDOW calls with
-neither, UNCLEAR. A later call in another language than the lesson's is IRRELEVANT
-(wrong_language).
+only the answer has) is FOLLOWED; one that does again what its question warned about (a word
+only the question has, and as much of the question as the deterministic filter asks,
+``scoring.evidence``) and nothing of the answer is IGNORED; after WINDOW calls with
+neither, UNCLEAR. A later call in another language than the lesson's makes it IRRELEVANT
+(wrong_language) when the call it was shown for had no language of its own (a shell command
+naming no file); after a call in the lesson's language it is about something else and
+decides nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdb.engine.scoring import keywords
+from xdb.engine.scoring import MIN_EVIDENCE, evidence, keywords
 
 WINDOW = 5  # calls after the warning within which it is judged
 
@@ -27,6 +30,7 @@ class Pending:
     language: str | None
     shown_at: int  # the session's call count when it was shown
     text: str = ""  # the warning as shown
+    shown_on_language: str | None = None  # the language of the call it was shown for
 
 
 def verdict(
@@ -36,13 +40,16 @@ def verdict(
     if call <= pending.shown_at:
         return None  # the call the warning came with was already decided
     if action_language and pending.language and action_language != pending.language:
-        return "irrelevant", "wrong_language"
+        if pending.shown_on_language is None:  # shown on a call of no known language, and
+            return "irrelevant", "wrong_language"  # the work turned out to be in another
+        # Shown on a call in its own language: one in another is about something else.
+        return ("unclear", None) if call - pending.shown_at >= WINDOW else None
     said = keywords(action_text)
     fix = keywords(pending.answer) - keywords(pending.question)
     mistake = keywords(pending.question) - keywords(pending.answer)
     if fix & said:
         return "followed", None
-    if mistake & said:
+    if mistake & said and evidence(pending.question, action_text) >= MIN_EVIDENCE:
         return "ignored", None
     if call - pending.shown_at >= WINDOW:
         return "unclear", None

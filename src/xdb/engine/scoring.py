@@ -41,6 +41,8 @@ OTHER_PROJECT = 0.6
 MIN_SCORE = 0.25  # below this a lesson is not a candidate
 PER_CALL = 3  # warnings at most per tool call
 SHORTLIST = 5  # candidates layer 3 (the brain) chooses among
+MIN_EVIDENCE = 0.3  # without a brain: the share of a lesson's question an action must do
+CODE_WEIGHT = 3  # a word the question writes as code counts this many plain words
 SESSION_BUDGET = 8  # warnings at most per session
 EDGE_FACTOR = 0.5  # a lesson reached by a 1-hop edge scores this share of its neighbour's
 DAY_US = 86_400 * 1_000_000
@@ -73,6 +75,7 @@ DOMAINS = {
     "git": ("git", "commit", "branch", "merge", "rebase", "push"),
 }  # fmt: skip
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_CODE = re.compile(r"--?[a-z][\w-]+|[A-Za-z_][\w.]*(?:\(\))?")
 _STOP = frozenset(
     (
         "the", "and", "for", "with", "that", "this", "from", "into", "when", "then", "than",
@@ -187,7 +190,45 @@ def score(lesson: Lesson, action: Action, relevance: float, now_us: int) -> floa
     return relevance * hits * recency * 2 * aged * domain * tier * superseded * project
 
 
-def deterministic_filter(lesson: Lesson, action: Action, lesson_score: float) -> bool:
-    """Layer 3 without a brain: a lesson applies when its question shares a significant word
-    with the action, or it scores as high as a near-certain match (0.8)."""
-    return bool(keywords(lesson.question) & keywords(action.text)) or lesson_score >= 0.8
+def _stem(word: str) -> str:
+    """A word without its plural or tense ending (registering, registered -> register)."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def code_words(text: str) -> set[str]:
+    """The keywords of what a text writes as code: camelCase or PascalCase identifiers
+    (DbContext, useEffect), snake_case and dotted names (read_csv, json.Unmarshal), calls
+    (unwrap()) and flags (--force)."""
+    out: set[str] = set()
+    for token in _CODE.findall(text):
+        if re.search(r"[a-z][A-Z]|_|\.\w|\(\)|^-", token):
+            out |= keywords(token)
+    return out
+
+
+def evidence(question: str, action_text: str) -> float:
+    """How much of what the lesson's question warns about the action does, 0..1: the share
+    of the question's significant words (stemmed) the action contains, a word the question
+    writes as code weighing CODE_WEIGHT and found inside the action's identifiers too
+    (DbContext in ShopDbContext)."""
+    asked = {_stem(w) for w in keywords(question)}
+    if not asked:
+        return 0.0
+    code = {_stem(w) for w in code_words(question)}
+    said = {_stem(w) for w in keywords(action_text)}
+    flat = action_text.lower()
+    hit = {w for w in asked if w in said or (w in code and len(w) >= 4 and w in flat)}
+
+    def weight(word: str) -> int:
+        return CODE_WEIGHT if word in code else 1
+
+    return sum(map(weight, hit)) / sum(map(weight, asked))
+
+
+def deterministic_filter(lesson: Lesson, action: Action) -> bool:
+    """Layer 3 without a brain: a lesson applies when the action does enough of what its
+    question warns about (``evidence`` at least MIN_EVIDENCE)."""
+    return evidence(lesson.question, action.text) >= MIN_EVIDENCE

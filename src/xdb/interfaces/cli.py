@@ -426,9 +426,9 @@ def hook_command(agent: str, event: str) -> None:
     """Answer one hook call of a coding agent: its JSON on stdin, the answer in its dialect on
     stdout (docs/engine.md). Fails open: any problem is exit 0 and no output."""
     from xdb.engine import hook
-    from xdb.engine.full import context
+    from xdb.engine.full import answer
 
-    hook.main([agent, event], full=context)
+    hook.main([agent, event], full=answer)
 
 
 @cli.group("hooks")

@@ -81,23 +81,22 @@ def action_of(req: CheckRequest) -> scoring.Action:
 
 def _relevant(
     action: scoring.Action,
-    shortlist: list[str],
+    ranked: list[str],
     found: dict[str, tuple[Any, Any]],
-    scored: dict[str, float],
 ) -> list[str]:
-    """Layer 3: the brain's pick when one is configured (all of the shortlist when it does
-    not answer: fail open), else the deterministic filter."""
-    lessons = [_scoring_lesson(*found[i]) for i in shortlist]
+    """Layer 3: the brain's pick among the best SHORTLIST candidates when one is configured
+    (all of them when it does not answer: fail open); without one, every candidate the
+    deterministic filter passes (it costs nothing), best first."""
     brain = brain_from_env()
-    if brain is not None and shortlist:
-        texts = [f"{les.question} -> {les.answer}" for les in lessons]
-        picked = brain.pick(action.text, texts)
-        return shortlist if picked is None else [shortlist[i] for i in picked]
-    return [
-        i
-        for i, les in zip(shortlist, lessons, strict=True)
-        if scoring.deterministic_filter(les, action, scored[i])
-    ]
+    if brain is None:
+        return [i for i in ranked
+                if scoring.deterministic_filter(_scoring_lesson(*found[i]), action)]  # fmt: skip
+    shortlist = ranked[: scoring.SHORTLIST]
+    if not shortlist:
+        return []
+    lessons = [_scoring_lesson(*found[i]) for i in shortlist]
+    picked = brain.pick(action.text, [f"{les.question} -> {les.answer}" for les in lessons])
+    return shortlist if picked is None else [shortlist[i] for i in picked]
 
 
 def _session(ctx: Context, agent: str, session_id: str, at: int) -> LearningObject:
@@ -135,12 +134,12 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
         if value is not None:
             scored[lesson_id] = min(value, near[lesson_id]) * scoring.EDGE_FACTOR
             found[lesson_id] = (episode, state)
-    shortlist = [
+    ranked = [
         i
         for i in sorted(scored, key=lambda i: (-scored[i], i))
         if i not in shown and scored[i] >= scoring.MIN_SCORE
-    ][: scoring.SHORTLIST]
-    chosen = [i for i in _relevant(action, shortlist, found, scored)][:room]
+    ]
+    chosen = _relevant(action, ranked, found)[:room]
     warnings = []
     for lesson_id in chosen:
         episode, state = found[lesson_id]
@@ -167,6 +166,7 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
             "language": found[i][0].metadata.get("language"),
             "shown_at": calls + 1,  # the call about to run: it ran as it was
             "text": w.text,
+            "shown_on_language": action.language,
         }
         for i, w in zip(chosen, warnings, strict=True)
     ]
