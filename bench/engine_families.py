@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a table of hand-written scripts: one call a line reads best)
 """The replay benchmark's material: fourteen mistakes a coding agent repeats (each a lesson,
 three ways of making the mistake again and the fix), mutating calls about other things, and
 calls that only read. Written by hand, in the words of real projects; ``filler`` makes more
