@@ -4,6 +4,7 @@ read-only call then costs an interpreter start. Everything else is the command l
 
 from __future__ import annotations
 
+import os
 import sys
 
 TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
@@ -18,7 +19,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["hook"]:
         from xdb.engine import hook
 
-        return hook.main(args[1:], full=_full_path)
+        code = hook.main(args[1:], full=_full_path)
+        if "threading" in sys.modules and sys.modules["threading"].active_count() > 1:
+            # Work given up on (a locked database) still runs: the answer is out, so the
+            # process ends without waiting for it.
+            sys.stdout.flush()
+            os._exit(code)
+        return code
     from xdb.interfaces.cli import main as cli_main
 
     return cli_main(args)

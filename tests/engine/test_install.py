@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -179,6 +181,20 @@ def test_the_hook_fails_open(lessons_db: dict[str, str], tmp_path: Path) -> None
     line = [sys.executable, "-m", "xdb", "hook", "claude", "pre-tool-use"]
     broken = subprocess.run(line, input="{not json", capture_output=True, text=True, timeout=60)
     assert (broken.returncode, broken.stdout) == (0, "")
+
+
+def test_a_locked_database_fails_open_in_time(lessons_db: dict[str, str]) -> None:
+    holder = sqlite3.connect(lessons_db["XDB_DB"], isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process writing, for as long as it likes
+    try:
+        started = time.monotonic()
+        done = run_hook("claude", "pre-tool-use", EDIT, {**lessons_db, "XDB_HOOK_TIMEOUT_S": "1"})
+        took = time.monotonic() - started
+    finally:
+        holder.rollback()
+        holder.close()
+    assert (done.returncode, done.stdout) == (0, "")
+    assert took < 30  # SQLite alone would have waited minutes
 
 
 class Hanging(JsonHandler):

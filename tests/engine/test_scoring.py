@@ -116,3 +116,8 @@ def test_evidence_weighs_code_and_stems_words() -> None:
     assert evidence(question, "git checkout -b feature/search") < scoring.MIN_EVIDENCE
     assert evidence("registering services", "register the services") == 1.0
     assert evidence("", "anything") == 0.0
+
+
+def test_the_framework_a_text_names() -> None:
+    assert scoring.framework_of("pytest failed in the django app") == "django"
+    assert scoring.framework_of("cargo test failed") is None

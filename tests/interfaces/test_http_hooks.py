@@ -44,31 +44,31 @@ def test_a_served_hook_warns_skips_and_runs_as_the_keys_caller(db: xdb.Database)
         hook = f"{url}/v1/hook/claude/pre-tool-use"
         read = {**EDIT, "tool_name": "Bash", "tool_input": {"command": "git status && ls"}}
         skipped = httpx.post(hook, json=read)
-        assert (skipped.status_code, skipped.content) == (200, b"")
+        assert (skipped.status_code, skipped.content) == (200, b"{}")
         # A partner may not write the session's state: nothing is shown, nothing counted.
         theirs = httpx.post(hook, json=EDIT, headers={"Authorization": f"Bearer {key}"})
-        assert (theirs.status_code, theirs.content) == (200, b"")
+        assert (theirs.status_code, theirs.content) == (200, b"{}")
         assert db.lessons().lessons[0].hits == 0
         # An empty XDB_API_KEY sends a bare "Bearer": a local serve's own caller.
         warned = httpx.post(hook, json=EDIT, headers={"Authorization": "Bearer"})
         answer = warned.json()["hookSpecificOutput"]
         assert answer["hookEventName"] == "PreToolUse"
         assert answer["additionalContext"].startswith("Last time registering the EF Core")
-        assert httpx.post(hook, json=EDIT).content == b""  # once a session
+        assert httpx.post(hook, json=EDIT).content == b"{}"  # once a session
         bad = httpx.post(f"{url}/v1/hook/claude/pre-tool-use", content=b"{not json")
-        assert (bad.status_code, bad.content) == (200, b"")
+        assert (bad.status_code, bad.content) == (200, b"{}")
         unknown = httpx.post(f"{url}/v1/hook/cursor/pre-tool-use", json=EDIT)
-        assert (unknown.status_code, unknown.content) == (200, b"")
+        assert (unknown.status_code, unknown.content) == (200, b"{}")
 
 
 def test_after_the_tool_the_judge_runs_once_the_answer_is_sent(db: xdb.Database) -> None:
     client = TestClient(create_app(db, mcp=False))  # runs background work before returning
     client.post("/v1/hook/claude/pre-tool-use", json=EDIT)
     after: dict[str, Any] = {**EDIT, "hook_event_name": "PostToolUse", "tool_response": "ok"}
-    assert client.post("/v1/hook/claude/post-tool-use", json=after).content == b""
+    assert client.post("/v1/hook/claude/post-tool-use", json=after).content == b"{}"
     fixed = {**after, "tool_input": {"file_path": "/src/shop/Startup.cs",
                                      "new_string": "services.AddScoped<DbContext>();"}}  # fmt: skip
-    assert client.post("/v1/hook/claude/post-tool-use", json=fixed).content == b""
+    assert client.post("/v1/hook/claude/post-tool-use", json=fixed).content == b"{}"
     assert db.lessons().lessons[0].follows == 1
     gemini = {**EDIT, "session_id": "g", "tool_name": "replace"}
     shown = client.post("/v1/hook/gemini/pre-tool-use", json=gemini).json()["systemMessage"]

@@ -35,6 +35,7 @@ ROUTES = {"pre-tool-use": "check", "session-start": "session_start"}
 # What runs detached (never blocking the agent): the judge, and extraction at the end.
 WORKERS = {"post-tool-use": "judge", "stop": "extract"}
 RESPONSE_CHARS = 2000  # of a tool's result, passed to the judge
+DIRECT_TIMEOUT_S = 5.0  # the most a hook waits on the database itself
 
 
 def request_of(call: HookEvent) -> dict[str, Any] | None:
@@ -140,8 +141,43 @@ def answer(call: HookEvent) -> str:
     try:
         status, out = client.post(path, body, _headers(), TIMEOUT_S)
     except ConnectionRefusedError:
-        return render(call.agent, call.event, context(call, asks=_direct))
-    return out.decode("utf-8", "replace").strip() if status == 200 else ""
+        return _within(direct_timeout(), lambda: render(call.agent, call.event,
+                                                        context(call, asks=_direct)))  # fmt: skip
+    text = out.decode("utf-8", "replace").strip() if status == 200 else ""
+    return "" if text == "{}" else text
+
+
+def direct_timeout() -> float:
+    """Seconds the hook gives the database when no serve answers (``XDB_HOOK_TIMEOUT_S``,
+    default 5: under the 10 s the agents are told to wait; the first call loads the model)."""
+    try:
+        return max(0.1, float(os.environ.get("XDB_HOOK_TIMEOUT_S") or DIRECT_TIMEOUT_S))
+    except ValueError:
+        return DIRECT_TIMEOUT_S
+
+
+def _within(seconds: float, work: Callable[[], str]) -> str:
+    """``work()``'s answer, or TimeoutError after ``seconds`` (a locked database waits far
+    longer; the thread is left behind, and ``launch`` ends the process without it)."""
+    import threading
+
+    done: list[str] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work())
+        except BaseException as exc:  # handed to the caller's thread
+            failed.append(exc)
+
+    worker = threading.Thread(target=run, name="xdb-hook", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if failed:
+        raise failed[0]
+    if not done:
+        raise TimeoutError(f"the database did not answer within {seconds:g} s")
+    return done[0]
 
 
 def _direct(name: str, request: dict[str, Any]) -> dict[str, Any]:

@@ -143,6 +143,12 @@ def domain_of(text: str) -> str | None:
     return best if counts[best] else None
 
 
+def framework_of(text: str) -> str | None:
+    """The framework a text names (of those FRAMEWORK_LANGUAGE knows), if any."""
+    said = keywords(text)
+    return next((name for name in FRAMEWORK_LANGUAGE if name in said), None)
+
+
 def keywords(text: str) -> set[str]:
     """The significant words of a text (lowercase, no stop words), identifiers split."""
     out = set()

@@ -2,13 +2,13 @@
 posts the hook's JSON to a URL and reads the answer as a command hook's stdout)::
 
     POST /v1/hook/{agent}/{event}    body: the agent's hook JSON, as it would be on stdin
-                                     200, body: the hook's JSON answer, or empty (nothing
+                                     200, body: the hook's JSON answer, or {} (nothing
                                      to say)
 
 The same answer as ``xdb hook AGENT EVENT``, without a process per call: a read-only call
 is answered on the event loop; the rest runs the engine's operations for the request's
 caller (its API key), the judge and extraction after the response is sent. Fail open:
-whatever goes wrong, the answer is 200 with an empty body, which the agent reads as "go on".
+whatever goes wrong, the answer is 200 and ``{}``, which the agent reads as "go on".
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ log = logging.getLogger("xdb.http")
 
 
 def _nothing() -> Response:
+    # An empty object, which the agents read as no output (and every route answers JSON).
     # A new one each time: FastAPI attaches the request's background work to the response.
-    return Response(status_code=200)
+    return Response(b"{}", media_type="application/json")
 
 
 def add_hook_routes(app: FastAPI, db: Database) -> None:

@@ -1,6 +1,6 @@
 """``engine.extract``: lessons from a finished session's transcript (``engine/extract.py``),
-stored as raw (T3) lessons with the project's language, domain and project tags, unless a
-lesson asking the same question is stored already."""
+stored as raw (T3) lessons with the project's domain, language, framework and project tags,
+unless a lesson asking the same question is stored already."""
 
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ def extract(ctx: Context, req: ExtractRequest) -> ExtractResponse:
                 answer=lesson.answer,
                 domain=scoring.domain_of(text),
                 language=scoring.action_language(text, None),
+                framework=scoring.framework_of(text),
                 project=project,
                 tier="T3",
                 source=f"extracted:{lesson.rule}",
