@@ -7,12 +7,15 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import xdb
+from tests.engine.test_lessons import CLUSTER
 from tests.local_http import JsonHandler, serving, v1_url
 from xdb.engine.brain import Brain, brain_from_env
 
@@ -46,6 +49,18 @@ def server() -> Iterator[Server]:
         RELEASE.set()
 
 
+@contextmanager
+def _with_brain(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[xdb.Database]:
+    """A database whose engine asks ``server`` as its brain (0.5 s before failing open)."""
+    monkeypatch.setenv("XDB_BRAIN_URL", v1_url(server))
+    monkeypatch.setenv("XDB_BRAIN_MODEL", "tiny")
+    monkeypatch.setenv("XDB_BRAIN_TIMEOUT_S", "0.5")
+    with xdb.connect(tmp_path / "x.sqlite3", embedder="hash") as db:
+        yield db
+
+
 @pytest.mark.parametrize(
     ("answer", "picked"), [("2", [1]), ("1, 3", [0, 2]), ("0", []), ("none", None)]
 )
@@ -76,12 +91,9 @@ def test_configuration_errors_name_the_variable() -> None:
 
 
 def test_check_asks_the_brain_and_fails_open(
-    server: Server, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("XDB_BRAIN_URL", v1_url(server))
-    monkeypatch.setenv("XDB_BRAIN_MODEL", "tiny")
-    monkeypatch.setenv("XDB_BRAIN_TIMEOUT_S", "0.5")
-    with xdb.connect(tmp_path / "x.sqlite3", embedder="hash") as db:
+    with _with_brain(server, tmp_path, monkeypatch) as db:
         made = db.add_lesson(question="registering DbContext as a singleton",
                              answer="register it scoped", framework="dotnet").lesson  # fmt: skip
         action = {"file_path": "/p/Startup.cs", "new_string": "AddSingleton<DbContext>()"}
@@ -133,12 +145,9 @@ def _edit(text: str) -> dict[str, Any]:
 
 
 def test_the_judge_takes_the_brains_verdict_and_falls_back_to_the_rules(
-    server: Server, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("XDB_BRAIN_URL", v1_url(server))
-    monkeypatch.setenv("XDB_BRAIN_MODEL", "tiny")
-    monkeypatch.setenv("XDB_BRAIN_TIMEOUT_S", "0.5")
-    with xdb.connect(tmp_path / "x.sqlite3", embedder="hash") as db:
+    with _with_brain(server, tmp_path, monkeypatch) as db:
         made = db.add_lesson(**LESSON).lesson
         server.answer = "1"
         for session in ("a", "b"):
@@ -163,21 +172,15 @@ def test_the_judge_takes_the_brains_verdict_and_falls_back_to_the_rules(
 
 
 def test_a_principle_is_worded_by_the_brain(
-    server: Server, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("XDB_BRAIN_URL", v1_url(server))
-    monkeypatch.setenv("XDB_BRAIN_MODEL", "tiny")
     server.answer = (
         "When a DbContext lifetime failure appears, do scope it because requests differ."
     )
-    with xdb.connect(tmp_path / "x.sqlite3", embedder="hash") as db:
+    with _with_brain(server, tmp_path, monkeypatch) as db:
         ids = [
             db.add_lesson(question=q, answer=a, framework="dotnet", domain="data").lesson.lesson_id
-            for q, a in (
-                ("registering DbContext as a singleton", "register it scoped"),
-                ("registering HttpClient DbContext singleton lifetime", "use a factory"),
-                ("caching a DbContext singleton in a static field", "resolve it per request"),
-            )
+            for q, a in CLUSTER
         ]
         made = [db.feedback(lesson_id=i, verdict="followed") for i in ids for _ in range(2)]
         principle = db.lesson(made[-1].principle_id or "")

@@ -26,6 +26,14 @@ DBCONTEXT = {
 }
 
 
+# Three similar lessons of one scope: confirmed, they make a principle.
+CLUSTER = (
+    ("registering DbContext as a singleton", "register it scoped"),
+    ("registering HttpClient DbContext singleton lifetime", "use a factory"),
+    ("caching a DbContext singleton in a static field", "resolve it per request"),
+)
+
+
 def edit(path: str, text: str) -> dict[str, Any]:
     return {"file_path": path, "old_string": "", "new_string": text}
 
@@ -71,11 +79,7 @@ def test_the_budget_caps_a_session_at_eight(db: xdb.Database) -> None:
 def test_followed_three_times_promotes_and_a_cluster_makes_a_principle(db: xdb.Database) -> None:
     ids = [
         db.add_lesson(question=q, answer=a, framework="dotnet", domain="data").lesson.lesson_id
-        for q, a in (
-            ("registering DbContext as a singleton", "register it scoped"),
-            ("registering HttpClient DbContext singleton lifetime", "use a factory"),
-            ("caching a DbContext singleton in a static field", "resolve it per request"),
-        )
+        for q, a in CLUSTER
     ]
     changes = []
     for lesson_id in ids:

@@ -610,7 +610,8 @@ def test_openapi_documents_every_route(client: httpx.Client) -> None:
             assert names >= {"session_id", "bud_tag_id"} & set(op.request.model_fields)
     assert "get" in paths["/healthz"]
     extra = {path for op in operations() for path in (*op.http_get, *op.http_post)}
-    assert {op.http_path for op in operations()} | extra | {"/healthz"} == set(paths)
+    hooks = "/v1/hook/{agent}/{event}"  # the agents' hooks (interfaces.http_hooks)
+    assert {op.http_path for op in operations()} | extra | {"/healthz", hooks} == set(paths)
 
 
 def test_serve_defaults_to_localhost(db: xdb.Database, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -64,7 +64,7 @@ def add_hook_routes(app: FastAPI, db: Database) -> None:
     @app.post(
         "/v1/hook/{agent}/{event}",
         tags=["engine"],
-        summary="A coding agent's hook call (Claude Code's http hook): its answer, or nothing.",
+        summary="A coding agent's hook call (Claude Code's http hook): its answer, or {}.",
         response_class=Response,
     )
     async def hook(agent: str, event: str, request: Request, later: BackgroundTasks) -> Response:
