@@ -1662,6 +1662,7 @@ class Operations:
         agent: str = "claude",
         tool_input: Mapping[str, Any] | None = None,
         cwd: str | None = None,
+        tool_use_id: str | None = None,
     ) -> CheckResponse:
         """Layers 2 and 3 for one tool call: the warnings to inject, at most 3 a call and 8 a
         session, never the same twice in a session (the hooks' full path).
@@ -1672,6 +1673,8 @@ class Operations:
             agent: claude, codex or gemini. Default: 'claude'.
             tool_input: Default: None, meaning {}.
             cwd: The project's directory. Default: None.
+            tool_use_id: The agent's id of the call, when it sends one (default: the call's name and
+                input stand for it). Default: None.
         """
         payload: dict[str, Any] = {"session_id": session_id, "tool_name": tool_name}
         if agent != "claude":
@@ -1680,6 +1683,8 @@ class Operations:
             payload["tool_input"] = tool_input
         if cwd is not None:
             payload["cwd"] = cwd
+        if tool_use_id is not None:
+            payload["tool_use_id"] = tool_use_id
         return cast("CheckResponse", self.run(REGISTRY["engine.check"], payload))
 
     def judge(
@@ -1691,6 +1696,8 @@ class Operations:
         tool_input: Mapping[str, Any] | None = None,
         tool_response: Any = None,
         cwd: str | None = None,
+        tool_use_id: str | None = None,
+        only_shown: bool = False,
     ) -> JudgeResponse:
         """A tool call that ran: judge the warnings the session was shown before it (the hooks'
         post-tool-use, run by a detached worker).
@@ -1702,6 +1709,9 @@ class Operations:
             tool_input: Default: None, meaning {}.
             tool_response: Default: None.
             cwd: Default: None.
+            tool_use_id: The agent's id of the call (as check was given it). Default: None.
+            only_shown: Only answer the warnings shown for this call, deciding and counting nothing
+                (Gemini CLI's AfterTool, before the judge runs detached). Default: False.
         """
         payload: dict[str, Any] = {"session_id": session_id, "tool_name": tool_name}
         if agent != "claude":
@@ -1712,6 +1722,10 @@ class Operations:
             payload["tool_response"] = tool_response
         if cwd is not None:
             payload["cwd"] = cwd
+        if tool_use_id is not None:
+            payload["tool_use_id"] = tool_use_id
+        if only_shown is not False:
+            payload["only_shown"] = only_shown
         return cast("JudgeResponse", self.run(REGISTRY["engine.judge"], payload))
 
     def session_start(

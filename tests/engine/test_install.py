@@ -76,7 +76,28 @@ def test_install_makes_a_missing_file_and_names_each_agents_events(tmp_path: Pat
                            "BeforeAgent"}  # fmt: skip
     assert gemini["BeforeTool"][0]["hooks"][0]["command"] == "xdb hook gemini pre-tool-use"
     uninstall("claude", tmp_path)
-    assert json.loads(settings_path("claude", tmp_path).read_text()) == {}
+    assert not settings_path("claude", tmp_path).exists()  # it made the file: it goes
+
+
+def test_the_users_layout_line_endings_and_empty_entries_come_back(tmp_path: Path) -> None:
+    path = settings_path("claude", tmp_path)
+    path.parent.mkdir(parents=True)
+    original = (b'{\r\n  "permissions": {"allow": ["Bash(ls:*)"]},\r\n'
+                b'  "hooks": {"PreToolUse": []}\r\n}\r\n')  # fmt: skip
+    path.write_bytes(original)
+    install("claude", tmp_path)
+    assert path.read_bytes() != original
+    assert uninstall("claude", tmp_path) == (path, 5)
+    assert path.read_bytes() == original
+    # Changed meanwhile: the user's change stays and xdb's entries go.
+    install("claude", tmp_path)
+    changed = json.loads(path.read_text())
+    changed["model"] = "opus"
+    path.write_text(json.dumps(changed, indent=2))
+    uninstall("claude", tmp_path)
+    assert json.loads(path.read_text()) == {"permissions": {"allow": ["Bash(ls:*)"]},
+                                            "model": "opus"}  # fmt: skip
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
 
 
 def test_the_cli_installs_into_the_project(tmp_path: Path) -> None:

@@ -88,3 +88,36 @@ def test_the_worker_records_a_verdict(db: xdb.Database, target: str, tmp_path: P
                           text=True, timeout=120)  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "")
     assert db.lesson(made.lesson_id).lesson.ignores == 1
+
+
+def test_parallel_calls_are_judged_by_their_ids(db: xdb.Database) -> None:
+    made = db.add_lesson(**LESSON).lesson
+    other = {"file_path": "/src/shop/README.md", "new_string": "docs"}
+    warned = _edit("services.AddSingleton<DbContext>();")
+    # Pre A, Pre B (warned), Post A, Post B: B's warning came too late for B itself.
+    assert not db.check(session_id="p", tool_name="Edit", tool_input=other,
+                        tool_use_id="A").warnings  # fmt: skip
+    assert db.check(session_id="p", tool_name="Edit", tool_input=warned,
+                    tool_use_id="B").warnings  # fmt: skip
+    assert (
+        db.judge(session_id="p", tool_name="Edit", tool_input=other, tool_use_id="A").verdicts == []
+    )
+    own = db.judge(session_id="p", tool_name="Edit", tool_input=warned, tool_use_id="B")
+    assert own.verdicts == [] and own.pending == 1  # not "ignored" on its own call
+    fixed = db.judge(session_id="p", tool_name="Edit", tool_use_id="C",
+                     tool_input=_edit("services.AddScoped<DbContext>();"))  # fmt: skip
+    assert [(v.lesson_id, v.verdict) for v in fixed.verdicts] == [(made.lesson_id, "followed")]
+
+
+def test_a_warning_whose_lesson_is_gone_is_dropped(db: xdb.Database) -> None:
+    db.add_lesson(**LESSON)
+    db.check(session_id="g", tool_name="Edit", tool_input=_edit("AddSingleton<DbContext>()"))
+    db.judge(session_id="g", tool_name="Edit", tool_input=_edit("AddSingleton<DbContext>()"))
+    key = "self:claude:g"
+    session = db.store.learning_object("engine_session", key)
+    assert session is not None and len(session.body["pending"]) == 1
+    ghost = {**session.body["pending"][0], "lesson_id": "episode-gone", "call_id": "x"}
+    session.body = {**session.body, "pending": [*session.body["pending"], ghost]}
+    db.store.put_learning_object(session)
+    done = db.judge(session_id="g", tool_name="Edit", tool_input=_edit("AddScoped<DbContext>()"))
+    assert [v.verdict for v in done.verdicts] == ["followed"] and done.pending == 0

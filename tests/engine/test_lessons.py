@@ -144,3 +144,17 @@ def test_a_bad_verdict_or_unknown_lesson_is_a_clear_error(db: xdb.Database) -> N
         db.feedback(lesson_id="nope", verdict="followed")
     with pytest.raises(xdb.InvalidRequest, match="verdict"):
         db.feedback(lesson_id="nope", verdict="liked")  # type: ignore[arg-type]
+
+
+def test_a_principle_keeps_its_lessons_policy(db: xdb.Database) -> None:
+    admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
+    admin.set_access_policy(id="private", read_roles=["self"], write_roles=["self"])
+    scope = {"framework": "dotnet", "domain": "data", "access_policy_id": "private"}
+    ids = [db.add_lesson(question=q, answer=a, **scope).lesson.lesson_id for q, a in CLUSTER]
+    made = [db.feedback(lesson_id=i, verdict="followed") for i in ids for _ in range(2)]
+    principle = made[-1].principle_id
+    assert principle is not None
+    state = db.store.learning_object("lesson", principle)
+    assert state is not None and state.access_policy_id == "private"
+    seq = db.store.episodes_by_ids([principle])[principle].seq
+    assert db.store.episode_policies([seq]) == {seq: "private"}

@@ -93,3 +93,20 @@ def test_install_writes_http_hooks_and_uninstall_removes_them(tmp_path: Path) ->
         install("codex", tmp_path, url="http://127.0.0.1:8765")
     with pytest.raises(ValueError, match="not an http"):
         install("claude", tmp_path, url="localhost:8765")
+
+
+def test_refusals_and_big_bodies_still_let_the_agent_go_on(db: xdb.Database) -> None:
+    admin = db.as_caller(ADMIN)
+    admin.create_key(caller_id="self")
+    with served(create_app(db, mcp=False, require_keys=True)) as url:
+        hook = f"{url}/v1/hook/claude/pre-tool-use"
+        for headers in ({}, {"Authorization": "Bearer xdb_wrong_key"}):
+            refused = httpx.post(hook, json=EDIT, headers=headers)
+            assert (refused.status_code, refused.content) == (200, b"{}")
+        other = httpx.post(f"{url}/v1/xdb/recent", json={})
+        assert other.status_code == 401  # every other route still says why
+    with served(create_app(db, mcp=False)) as url:
+        written = {"file_path": "/src/shop/data.cs", "content": "x" * 5_000_000}  # over 4 MiB
+        big = {**EDIT, "tool_name": "Write", "tool_input": written}
+        answered = httpx.post(f"{url}/v1/hook/claude/post-tool-use", json=big, timeout=60)
+        assert (answered.status_code, answered.content) == (200, b"{}")

@@ -37,7 +37,9 @@ _PRINCIPLE = (
 )
 _WORDS = ("followed", "ignored", "irrelevant", "unclear")
 _REASONS = ("wrong_language", "wrong_repo", "wrong_task", "stale_rule")
-_SENTENCE = re.compile(r"(?is)\b(when\b.+?),?\s+(do\b.+?\bbecause\b.+?)[.\n]*$")
+# "When X appears, do Y because Z": split at the last ", do" before "because".
+_SENTENCE = re.compile(r"(?is)^\W*(when\b.+),\s*(do\b.+?\bbecause\b.+?)\s*$")
+_NEGATED = re.compile(r"(?i)\b(not|n't|never|un)\s*-?\s*$")
 
 
 class Brain:
@@ -91,13 +93,14 @@ class Brain:
             return None
         lowered = text.lower()
         said = sorted((lowered.find(w), w) for w in _WORDS if w in lowered)
-        word = said[0][1] if said else None  # the first verdict named
-        if word is None:
+        if not said:
             self.last_failure = f"no verdict in {text[:80]!r}"
             return None
+        at, word = said[0]  # the first verdict named
+        if _NEGATED.search(lowered[:at]):  # "not followed", "unfollowed": no clear word
+            return "unclear", None
         reason = next((r for r in _REASONS if r in lowered), None)
-        if word == "irrelevant" and reason is None:
-            reason = "wrong_task"  # irrelevant without a reason: the task was another
+        # Irrelevant without a reason strikes the lesson without narrowing its scope.
         return word, reason if word == "irrelevant" else None
 
     def principle(self, lessons: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
@@ -107,7 +110,8 @@ class Brain:
         text = self._chat(_PRINCIPLE, listed, 80)
         if text is None:
             return None
-        found = _SENTENCE.search(text.strip())
+        first = re.split(r"(?<=[.!?])\s+|\n", text.strip())[0]  # its first sentence
+        found = _SENTENCE.search(first.rstrip(".!"))
         if found is None:
             self.last_failure = f"no principle in {text[:80]!r}"
             return None

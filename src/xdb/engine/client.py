@@ -38,7 +38,10 @@ def post(url: str, body: bytes, headers: Mapping[str, str], timeout: float) -> t
             if not chunk:
                 break
             chunks.append(chunk)
-    return _parse(b"".join(chunks))
+    try:
+        return _parse(b"".join(chunks))
+    except (ValueError, IndexError) as exc:  # not an HTTP answer
+        raise OSError(f"{url} did not answer HTTP: {exc}") from None
 
 
 def _parse(raw: bytes) -> tuple[int, bytes]:

@@ -60,6 +60,7 @@ class HookEvent:
 
     __slots__ = (
         "agent",
+        "call_id",
         "cwd",
         "event",
         "prompt",
@@ -83,6 +84,7 @@ class HookEvent:
         tool_response: Any = None,
         prompt: str | None = None,
         raw: dict[str, Any] | None = None,
+        call_id: str | None = None,
     ) -> None:
         self.agent = agent
         self.event = event
@@ -94,6 +96,7 @@ class HookEvent:
         self.tool_response = tool_response
         self.prompt = prompt
         self.raw: dict[str, Any] = {} if raw is None else raw
+        self.call_id = call_id  # the agent's id of the tool call, when it sends one
 
     def __repr__(self) -> str:
         return f"HookEvent({self.agent!r}, {self.event!r}, {self.session_id!r}, {self.tool_name!r})"
@@ -116,6 +119,8 @@ def parse(agent: str, event: str, text: str) -> HookEvent:
             tool_input = {"command": tool_input}
     response = raw.get("tool_response", raw.get("tool_output"))
     prompt = raw.get("prompt")
+    ids = [raw.get(k) for k in ("tool_use_id", "call_id", "tool_call_id")]
+    call_id = next((str(i) for i in ids if isinstance(i, (str, int)) and i != ""), None)
     return HookEvent(
         agent=agent,
         event=event,
@@ -129,6 +134,7 @@ def parse(agent: str, event: str, text: str) -> HookEvent:
         tool_response=response,
         prompt=prompt if isinstance(prompt, str) else None,
         raw=raw,
+        call_id=call_id,
     )
 
 

@@ -178,6 +178,8 @@ def gemini_steps(lines: Iterable[str]) -> list[Step]:
     try:
         document = json.loads(text)
         messages = document.get("messages") if isinstance(document, dict) else document
+        if isinstance(document, dict) and "messages" not in document:
+            messages = [document]  # a session of one message, written as a line
     except ValueError:  # one message a line (or a file cut mid-write)
         messages = [row for row in map(_json, text.splitlines()) if isinstance(row, dict)]
     steps: list[Step] = []
@@ -209,9 +211,8 @@ def _json(line: str) -> Any:
 def _gemini_output(call: dict[str, Any]) -> str:
     """A Gemini tool call's output: its function response, else what was displayed."""
     for part in call.get("result") or []:
-        response = (
-            part.get("functionResponse", {}).get("response") if isinstance(part, dict) else None
-        )
+        function = part.get("functionResponse") if isinstance(part, dict) else None
+        response = function.get("response") if isinstance(function, dict) else None
         if isinstance(response, dict):
             return str(response.get("output", response.get("error", "")))
     display = call.get("resultDisplay")

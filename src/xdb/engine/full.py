@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 DEFAULT_URL = "http://127.0.0.1:8765"
-TIMEOUT_S = 2.0  # a serve that takes longer is treated as failed: the hook fails open
+# A serve slower than its brain's timeout and this margin is treated as failed (the hook
+# fails open); the brain's own timeout comes first, so its shortlist still passes.
+TIMEOUT_MARGIN_S = 2.0
 ROUTES = {"pre-tool-use": "check", "session-start": "session_start"}
 # What runs detached (never blocking the agent): the judge, and extraction at the end.
 WORKERS = {"post-tool-use": "judge", "stop": "extract"}
@@ -42,9 +44,11 @@ def request_of(call: HookEvent) -> dict[str, Any] | None:
     """The engine operation's request for a hook call (None: nothing to ask)."""
     base = {"agent": call.agent, "session_id": call.session_id, "cwd": call.cwd}
     if call.event == "pre-tool-use" and call.tool_name:
-        return {**base, "tool_name": call.tool_name, "tool_input": call.tool_input}
+        return {**base, "tool_name": call.tool_name, "tool_input": call.tool_input,
+                "tool_use_id": call.call_id}  # fmt: skip
     if call.event == "post-tool-use" and call.tool_name:
         return {**base, "tool_name": call.tool_name, "tool_input": call.tool_input,
+                "tool_use_id": call.call_id,
                 "tool_response": _start_of(call.tool_response)}  # fmt: skip
     if call.event == "session-start":
         return base
@@ -67,9 +71,10 @@ def context(
         return None
     asks = ask if asks is None else asks
     if call.agent == "gemini" and call.event == "post-tool-use":
-        # Gemini CLI's BeforeTool cannot reach the model: its AfterTool carries the warnings,
-        # so the judge is asked, not detached (a serve answers in milliseconds).
-        found = asks("judge", request).get("context")
+        # Gemini CLI's BeforeTool cannot reach the model: its AfterTool carries the warnings
+        # shown for this call (read at once); the verdicts are left to the detached judge.
+        found = asks("judge", {**request, "only_shown": True}).get("context")
+        (spawn_worker if detach is None else detach)("judge", request)
     elif call.event in WORKERS:
         (spawn_worker if detach is None else detach)(WORKERS[call.event], request)
         return None
@@ -125,7 +130,7 @@ def _url() -> str:
 def _post(name: str, request: dict[str, Any]) -> dict[str, Any]:
     body = json.dumps(request).encode()
     path = f"{_url()}/v1/engine/{name.replace('_', '-')}"
-    status, answer = client.post(path, body, _headers(), TIMEOUT_S)
+    status, answer = client.post(path, body, _headers(), _timeout())
     if status != 200:
         raise OSError(f"{path} answered {status}")
     found = json.loads(answer)
@@ -139,12 +144,24 @@ def answer(call: HookEvent) -> str:
     body = json.dumps(call.raw).encode()
     path = f"{_url()}/v1/hook/{call.agent}/{call.event}"
     try:
-        status, out = client.post(path, body, _headers(), TIMEOUT_S)
+        status, out = client.post(path, body, _headers(), _timeout())
     except ConnectionRefusedError:
         return _within(direct_timeout(), lambda: render(call.agent, call.event,
                                                         context(call, asks=_direct)))  # fmt: skip
     text = out.decode("utf-8", "replace").strip() if status == 200 else ""
-    return "" if text == "{}" else text
+    try:  # only a JSON object is a hook's answer (not another service's page)
+        said = json.loads(text) if text else None
+    except ValueError:
+        return ""
+    return text if isinstance(said, dict) and said else ""
+
+
+def _timeout() -> float:
+    try:
+        brain = float(os.environ.get("XDB_BRAIN_TIMEOUT_S") or 3.0)
+    except ValueError:
+        brain = 3.0
+    return min(brain, 600.0) + TIMEOUT_MARGIN_S
 
 
 def direct_timeout() -> float:

@@ -52,5 +52,14 @@ def main(
         return 0
     out = answer(args[0], args[1], text, full)
     if out:
-        (stdout or sys.stdout).write(out + "\n")
+        try:  # as UTF-8 whatever the locale says; a closed pipe is the agent's business
+            target = stdout or sys.stdout
+            buffer = getattr(target, "buffer", None)
+            if buffer is not None:
+                buffer.write(out.encode("utf-8") + b"\n")
+                buffer.flush()
+            else:
+                target.write(out + "\n")
+        except Exception:
+            return 0
     return 0

@@ -12,8 +12,11 @@ Each file keeps ``{"hooks": {EVENT: [{"matcher": ..., "hooks": [{"type": "comman
 ``xdb hook `` (or, with Claude Code's ``http`` hook type, whose URL ends
 ``/v1/hook/claude/EVENT``), and uninstalling removes those groups (and an event, or the
 ``hooks`` key, left empty by it): the file's other keys, events and groups stay as they
-were. The file is written back with the indentation it had, so a file installed and
-uninstalled is the file it was.
+were. Installing keeps the file's bytes beside it (``settings.json.xdb-before``, or
+``.xdb-absent`` when there was no file), and uninstalling puts them back when nothing else
+changed meanwhile, so a file installed and uninstalled is the file it was, byte for byte
+(its layout, line endings and empty entries included); otherwise the file is written back
+with the indentation it had.
 """
 
 from __future__ import annotations
@@ -93,6 +96,8 @@ def install(
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise ValueError(f"{path}: 'hooks' is not an object")
+    if not any(_ours(g) for gs in hooks.values() if isinstance(gs, list) for g in gs):
+        _keep_before(path)
     for event in EVENTS:
         native = NATIVE[agent][event]
         groups = hooks.setdefault(native, [])
@@ -144,6 +149,58 @@ def uninstall(agent: str, project: Path | None = None) -> tuple[Path, int]:
             del hooks[native]  # an event only xdb used
     if not hooks:
         del data["hooks"]
-    if removed:
+    if removed and not _put_back(path, data):
         _write(path, data, indent, end)
     return path, removed
+
+
+def _before(path: Path) -> tuple[Path, Path]:
+    return path.with_name(path.name + ".xdb-before"), path.with_name(path.name + ".xdb-absent")
+
+
+def _keep_before(path: Path) -> None:
+    kept, absent = _before(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        kept.write_bytes(path.read_bytes())
+        absent.unlink(missing_ok=True)
+    else:
+        absent.write_bytes(b"")
+        kept.unlink(missing_ok=True)
+
+
+def _put_back(path: Path, now: dict[str, Any]) -> bool:
+    """Restore the bytes kept at install when ``now`` (the file without xdb's entries) says
+    what they said; True when done. The kept bytes go either way."""
+    kept, absent = _before(path)
+    try:
+        if absent.exists():
+            if now == {}:
+                path.unlink(missing_ok=True)
+                return True
+            return False
+        if kept.exists():
+            raw = kept.read_bytes()
+            before = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+            if isinstance(before, dict) and _bare(before) == _bare(now):
+                tmp = path.with_name(path.name + ".xdb-tmp")
+                tmp.write_bytes(raw)
+                tmp.replace(path)
+                return True
+        return False
+    except (OSError, ValueError):
+        return False
+    finally:
+        kept.unlink(missing_ok=True)
+        absent.unlink(missing_ok=True)
+
+
+def _bare(data: dict[str, Any]) -> dict[str, Any]:
+    """The settings without empty hook lists or an empty ``hooks`` (what uninstalling
+    leaves out), for comparing."""
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return data
+    kept = {event: groups for event, groups in hooks.items() if groups != []}
+    rest = {k: v for k, v in data.items() if k != "hooks"}
+    return {**rest, "hooks": kept} if kept else rest

@@ -18,6 +18,7 @@ from xdb.store.protocol import Store
 
 SCOPE_KEY = "xdb.caller"  # where MCP's handlers find the request's caller
 OPEN_PATHS = frozenset({"/healthz"})
+HOOK_PATHS = "/v1/hook/"  # answered 200 and {} when refused (interfaces.http_hooks)
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 
@@ -58,13 +59,15 @@ class ApiKeyAuth:
         if key is not None:
             caller = await anyio.to_thread.run_sync(authenticate, self.store, key)
             if caller is None:
-                await _refuse(send, "the API key is not valid (unknown, wrong or revoked)")
+                await _refuse(send, "the API key is not valid (unknown, wrong or revoked)",
+                              scope["path"])  # fmt: skip
                 return
         elif self.required:
             await _refuse(
                 send,
                 "an API key is required: send 'Authorization: Bearer <key>' "
                 "(an admin makes one with 'xdb keys create --caller-id ID')",
+                scope["path"],
             )
             return
         scope[SCOPE_KEY] = caller
@@ -75,7 +78,13 @@ class ApiKeyAuth:
             CURRENT_CALLER.reset(token)
 
 
-async def _refuse(send: Send, message: str) -> None:
+async def _refuse(send: Send, message: str, path: str) -> None:
+    if path.startswith(HOOK_PATHS):  # a coding agent's hook fails open: "go on", not 401
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", b"2")]})  # fmt: skip
+        await send({"type": "http.response.body", "body": b"{}"})
+        return
     error = Unauthorized(message, field="authorization")
     body = json.dumps({"error": error.to_dict()}).encode()
     await send(

@@ -389,7 +389,8 @@ def create_app(
     def limit_for(path: str) -> tuple[int, str] | None:
         if path == "/mcp" and mcp_app is not None:
             return None  # the MCP app limits its own bodies, answering in JSON-RPC
-        return bulk if path in bulk_paths else body
+        # A hook carries a tool's whole input (a large Write): the bulk limit.
+        return bulk if path in bulk_paths or path.startswith("/v1/hook/") else body
 
     app.add_middleware(limits.BodyLimit, limit=limit_for, error=_too_large)
     # Added last, so it runs first: who is calling is known before any body is read.

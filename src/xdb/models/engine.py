@@ -131,6 +131,11 @@ class CheckRequest(Model):
     tool_name: NonEmpty
     tool_input: dict[str, Any] = Field(default_factory=dict)
     cwd: str | None = Field(default=None, description="The project's directory.")
+    tool_use_id: str | None = Field(
+        default=None,
+        description="The agent's id of the call, when it sends one (default: the call's"
+        " name and input stand for it).",
+    )
 
 
 class Warning(BaseModel):
@@ -171,6 +176,14 @@ class JudgeRequest(Model):
     tool_input: dict[str, Any] = Field(default_factory=dict)
     tool_response: Any = None
     cwd: str | None = None
+    tool_use_id: str | None = Field(
+        default=None, description="The agent's id of the call (as check was given it)."
+    )
+    only_shown: bool = Field(
+        default=False,
+        description="Only answer the warnings shown for this call, deciding and counting"
+        " nothing (Gemini CLI's AfterTool, before the judge runs detached).",
+    )
 
 
 class Verdict(BaseModel):

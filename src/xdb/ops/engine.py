@@ -16,7 +16,7 @@ from typing import Any
 
 from xdb.engine import evolution, scoring
 from xdb.engine.brain import brain_from_env
-from xdb.errors import NotFound
+from xdb.errors import NotFound, PermissionDenied
 from xdb.ids import new_id
 from xdb.models.engine import (
     COLLECTION,
@@ -257,6 +257,8 @@ def lesson(ctx: Context, req: LessonRequest) -> LessonResponse:
 
 def feedback(ctx: Context, req: FeedbackRequest) -> FeedbackResponse:
     episode, state = resolve(ctx, req.lesson_id)
+    if state.access_policy_id is not None:  # a verdict changes the lesson
+        ctx.require_access(state.access_policy_id, "write", "lesson")
     at = now_us()
     body = dict(state.body)
     weight = evolution.MANUAL_WEIGHT if req.source == "manual" else 1
@@ -269,7 +271,10 @@ def feedback(ctx: Context, req: FeedbackRequest) -> FeedbackResponse:
     ctx.store.put_learning_object(state)
     principle = None
     if "promoted to T1 (behavioral)" in changes:
-        principle = _generalize(ctx, episode, at)
+        try:
+            principle = _generalize(ctx, episode, state.access_policy_id, at)
+        except PermissionDenied:  # the cluster's policy is not the caller's to write
+            principle = None
         if principle is not None:
             changes.append(f"generalized into principle {principle}")
     return FeedbackResponse(lesson=_view(episode, state), changes=changes, principle_id=principle)
@@ -293,17 +298,19 @@ def _principle(cluster: list[NewEpisode]) -> tuple[str, str]:
     )
 
 
-def _generalize(ctx: Context, promoted: NewEpisode, at: int) -> str | None:
+def _generalize(ctx: Context, promoted: NewEpisode, policy: str | None, at: int) -> str | None:
     """A T0 principle from a cluster of similar T1 lessons of one scope, if there is one
     that no principle generalizes yet (a deterministic template, without a brain)."""
     states, _ = ctx.store.list_learning_objects(KIND, {"status": "T1"}, None, 100_000)
     found = _load(ctx, [s.id for s in states if not s.body.get("archived")])
     meta = promoted.metadata
-    scope = (meta.get("language"), meta.get("domain"))
+    # One scope and one access policy: a principle tells what its lessons say, so it is
+    # made only of lessons its readers may read, and kept under their policy.
+    scope = (meta.get("language"), meta.get("domain"), policy)
     peers = [
         ep
-        for ep, _ in found.values()
-        if (ep.metadata.get("language"), ep.metadata.get("domain")) == scope
+        for ep, st in found.values()
+        if (ep.metadata.get("language"), ep.metadata.get("domain"), st.access_policy_id) == scope
     ]
     # Single link: a lesson joins when it is like any lesson already in the cluster.
     cluster = [promoted]
@@ -331,6 +338,7 @@ def _generalize(ctx: Context, promoted: NewEpisode, at: int) -> str | None:
             language=meta.get("language"),
             tier="T0",
             source="principle",
+            access_policy_id=policy,
         ),
     )
     for e in cluster:

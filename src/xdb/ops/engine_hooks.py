@@ -4,11 +4,13 @@ as the registry lists them."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import threading
 from typing import Any
 
-from xdb.engine import judge, scoring
+from xdb.engine import scoring
 from xdb.engine.brain import brain_from_env
 from xdb.engine.readonly import is_read_only
 from xdb.models.engine import (
@@ -27,7 +29,6 @@ from xdb.models.engine import (
     LessonsResponse,
     SessionStartRequest,
     SessionStartResponse,
-    Verdict,
     Warning,
 )
 from xdb.ops.engine import (
@@ -99,8 +100,14 @@ def _relevant(
     return shortlist if picked is None else [shortlist[i] for i in picked]
 
 
+def session_key(ctx: Context, agent: str, session_id: str) -> str:
+    """An agent session's state is the caller's own: another caller's same session id is
+    another session."""
+    return f"{ctx.caller.id}:{agent}:{session_id}"
+
+
 def _session(ctx: Context, agent: str, session_id: str, at: int) -> LearningObject:
-    key = f"{agent}:{session_id}"
+    key = session_key(ctx, agent, session_id)
     found = ctx.store.learning_object(SESSION_KIND, key)
     if found is not None:
         return found
@@ -108,9 +115,36 @@ def _session(ctx: Context, agent: str, session_id: str, at: int) -> LearningObje
     return LearningObject(SESSION_KIND, key, None, None, None, None, body, at, at, ctx.caller.id)
 
 
+_GUARD = threading.Lock()
+_LOCKS: dict[str, threading.Lock] = {}
+
+
+def session_lock(ctx: Context, agent: str, session_id: str) -> threading.Lock:
+    """The lock a session's read-change-write holds in this process: a serve runs the judge
+    of one call beside the check of the next."""
+    key = f"{id(ctx.store)}:{session_key(ctx, agent, session_id)}"
+    with _GUARD:
+        if len(_LOCKS) > 10_000:
+            _LOCKS.clear()  # (held ones stay held by their holders)
+        return _LOCKS.setdefault(key, threading.Lock())
+
+
+def call_id(tool_use_id: str | None, tool_name: str, tool_input: dict[str, Any]) -> str:
+    """The agent's id of a tool call, or its name and input standing for it."""
+    if tool_use_id:
+        return tool_use_id
+    said = json.dumps([tool_name, tool_input], sort_keys=True, default=str)
+    return hashlib.sha256(said.encode()).hexdigest()[:16]
+
+
 def check(ctx: Context, req: CheckRequest) -> CheckResponse:
     if is_read_only(req.tool_name, req.tool_input):
         return CheckResponse(warnings=[], context=None, read_only=True)
+    with session_lock(ctx, req.agent, req.session_id):
+        return _check(ctx, req)
+
+
+def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
     at = now_us()
     action = action_of(req)
     session = _session(ctx, req.agent, req.session_id, at)
@@ -167,6 +201,7 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
             "shown_at": calls + 1,  # the call about to run: it ran as it was
             "text": w.text,
             "shown_on_language": action.language,
+            "call_id": call_id(req.tool_use_id, req.tool_name, req.tool_input),
         }
         for i, w in zip(chosen, warnings, strict=True)
     ]
@@ -184,56 +219,6 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
                        None, None, False, False, {})  # fmt: skip
     ctx.store.record([step], None, ctx.audit_by)
     return CheckResponse(warnings=warnings, context=context, read_only=False)
-
-
-def judge_call(ctx: Context, req: JudgeRequest) -> JudgeResponse:
-    """After a tool call: one more call in the session, and a verdict on each pending
-    warning that can be decided (recorded as the judge's feedback): by the brain when one is
-    configured and answers, else by the rules. Answers the warnings shown for this call (what
-    Gemini CLI's AfterTool gives the model)."""
-    at = now_us()
-    action = action_of(CheckRequest(agent=req.agent, session_id=req.session_id,
-                                    tool_name=req.tool_name, tool_input=req.tool_input,
-                                    cwd=req.cwd))  # fmt: skip
-    session = _session(ctx, req.agent, req.session_id, at)
-    call = int(session.body.get("calls", 0)) + 1
-    output = _output_text(req.tool_response)
-    brain = brain_from_env()
-    still, verdicts, shown_now = [], [], []
-    for entry in session.body.get("pending", []):
-        pending = judge.Pending(**entry)
-        if pending.shown_at == call and pending.text:
-            shown_now.append(pending.text)
-        decided = judge.verdict(pending, call, action.text, action.language)
-        if brain is not None and call > pending.shown_at:
-            warning = pending.text or f"{pending.question} -> {pending.answer}"
-            answered = brain.judge(warning, action.text, output)
-            if answered is not None:  # the brain's word; the rules' when it does not answer
-                waiting = answered[0] == "unclear" and call - pending.shown_at < judge.WINDOW
-                decided = None if waiting else answered
-        if decided is None:
-            still.append(entry)
-            continue
-        word, reason = decided
-        record = {"lesson_id": pending.lesson_id, "verdict": word, "reason": reason}
-        feedback(ctx, FeedbackRequest.model_validate({**record, "language": action.language,
-                                                      "project": action.project,
-                                                      "source": "judge"}))  # fmt: skip
-        verdicts.append(Verdict.model_validate(record))
-    session.body = {**session.body, "calls": call, "pending": still}
-    session.updated_us = at
-    ctx.store.put_learning_object(session)
-    return JudgeResponse(verdicts=verdicts, pending=len(still),
-                         context="\n".join(shown_now) or None)  # fmt: skip
-
-
-def _output_text(response: Any) -> str:
-    """A tool's result as text, for the brain (its start is enough)."""
-    if response is None:
-        return ""
-    if isinstance(response, str):
-        return response[:2000]
-    return json.dumps(response, ensure_ascii=False, default=str)[:2000]
 
 
 def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartResponse:
@@ -265,6 +250,12 @@ def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartRespons
     if lines["T1"]:
         parts.append("Confirmed behaviours:\n" + "\n".join(lines["T1"]))
     return SessionStartResponse(context="\n\n".join(parts) or None, lesson_ids=ids)
+
+
+def _judge_call(ctx: Context, req: JudgeRequest) -> JudgeResponse:
+    from xdb.ops.engine_judge import judge_call  # (it builds on this module)
+
+    return judge_call(ctx, req)
 
 
 OPERATIONS: tuple[Operation[Any, Any], ...] = (
@@ -330,7 +321,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         group="engine",
         request=JudgeRequest,
         response=JudgeResponse,
-        handler=judge_call,
+        handler=_judge_call,
         readonly=False,
         summary="After a tool call: verdicts on the warnings the session was shown.",
         example="xdb judge --session-id s1 --tool-name Edit"

@@ -56,7 +56,8 @@ def lesson_stats(ctx: Context, req: LessonStatsRequest) -> LessonStatsResponse:
         for reason, n in dict(body.get("noise", {})).items():
             noise[str(reason)] = noise.get(str(reason), 0) + int(n)
     judged = counts["follows"] + counts["ignores"] + sum(noise.values())
-    sessions, _ = ctx.store.list_learning_objects(SESSION_KIND, {}, None, ALL)
+    every, _ = ctx.store.list_learning_objects(SESSION_KIND, {}, None, ALL)
+    sessions = [s for s in every if s.created_by == ctx.caller.id]  # the caller's own
     return LessonStatsResponse(
         total=total,
         by_tier=by_tier,
