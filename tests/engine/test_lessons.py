@@ -158,3 +158,16 @@ def test_a_principle_keeps_its_lessons_policy(db: xdb.Database) -> None:
     assert state is not None and state.access_policy_id == "private"
     seq = db.store.episodes_by_ids([principle])[principle].seq
     assert db.store.episode_policies([seq]) == {seq: "private"}
+
+
+def test_a_warning_is_recorded_under_its_lessons_policy(db: xdb.Database) -> None:
+    admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
+    admin.set_access_policy(id="private", read_roles=["self"], write_roles=["self"])
+    db.add_lesson(**{**DBCONTEXT, "access_policy_id": "private"})
+    assert check(
+        db, "Edit", edit("/src/shop/Startup.cs", "AddSingleton<DbContext>()"), "w"
+    ).warnings
+    mine = db.recent(session_id="claude-w").timesteps
+    assert [t.event_type for t in mine] == ["steering"] and "DbContext" in mine[0].content
+    partner = db.as_caller(xdb.Caller(id="acme", roles=("partner",)))
+    assert partner.recent(session_id="claude-w").timesteps == []

@@ -239,8 +239,8 @@ class LessonStatsResponse(BaseModel):
     follow_rate: float | None = Field(
         description="follows / (follows + ignores + noise); null before any verdict."
     )
-    sessions: int = Field(description="Agent sessions the engine has seen.")
-    pending: int = Field(description="Warnings shown and not yet judged.")
+    sessions: int = Field(description="The caller's agent sessions the engine has seen.")
+    pending: int = Field(description="Warnings shown in them and not yet judged.")
 
 
 class TimelineRequest(Model):

@@ -214,10 +214,15 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
     }
     session.updated_us = at
     ctx.store.put_learning_object(session)
-    # The warning is experience too: a steering timestep of the agent's session.
-    step = NewTimestep(f"{req.agent}-{req.session_id}", at, "steering", "system", context,
-                       None, None, False, False, {})  # fmt: skip
-    ctx.store.record([step], None, ctx.audit_by)
+    # The warnings are experience too: steering timesteps of the agent's session, one for
+    # the warnings of each lesson access policy, under it.
+    by_policy: dict[str | None, list[str]] = {}
+    for lesson_id, warning in zip(chosen, warnings, strict=True):
+        by_policy.setdefault(found[lesson_id][1].access_policy_id, []).append(warning.text)
+    steps = [NewTimestep(f"{req.agent}-{req.session_id}", at, "steering", "system",
+                         "\n".join(texts), None, None, False, False, {}, access_policy_id=policy)
+             for policy, texts in by_policy.items()]  # fmt: skip
+    ctx.store.record(steps, None, ctx.audit_by)
     return CheckResponse(warnings=warnings, context=context, read_only=False)
 
 
