@@ -4,7 +4,6 @@ extraction rules; stored once."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -113,12 +112,6 @@ def test_gemini_session_files_read_alike() -> None:
         assert found["fix"].answer == "it passed after: replace /p/main.go"
         assert found["correction"].question == "write_file /p/.env"
     assert gemini_steps(["{not json"]) == []
-
-
-@pytest.fixture
-def db(target: str) -> Iterator[xdb.Database]:
-    with xdb.connect(target, session_id="s1", embedder="hash") as handle:
-        yield handle
 
 
 def test_extraction_stores_raw_lessons_once(db: xdb.Database, tmp_path: Path) -> None:

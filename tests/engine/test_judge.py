@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +43,6 @@ def test_a_call_in_another_language_after_one_in_the_lessons_decides_nothing() -
                         shown_on_language="csharp")  # fmt: skip
     assert verdict(on_csharp, 4, "AddScoped in app.ts", "typescript") is None
     assert verdict(on_csharp, 3 + WINDOW, "AddScoped in app.ts", "typescript") == ("unclear", None)
-
-
-@pytest.fixture
-def db(target: str) -> Iterator[xdb.Database]:
-    with xdb.connect(target, session_id="s1", embedder="hash") as handle:
-        yield handle
 
 
 def _edit(text: str) -> dict[str, Any]:

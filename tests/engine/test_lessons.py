@@ -3,20 +3,12 @@ stores."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import xdb
 from xdb.engine import scoring
-
-
-@pytest.fixture
-def db(target: str) -> Iterator[xdb.Database]:
-    with xdb.connect(target, session_id="s1", embedder="hash") as handle:
-        yield handle
-
 
 DBCONTEXT = {
     "question": "registering the EF Core DbContext as a singleton in Startup.cs",

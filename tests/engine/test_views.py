@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 import xdb
+from tests.engine.test_judge import _edit
 from xdb.interfaces.http import create_app
 
 DBCONTEXT = {"question": "registering the DbContext with AddSingleton in Startup.cs",
@@ -21,16 +20,6 @@ DBCONTEXT = {"question": "registering the DbContext with AddSingleton in Startup
              "framework": "dotnet", "domain": "data"}  # fmt: skip
 OTHER = {"question": "force pushing to main rewrote shared history",
          "answer": "push a branch and open a pull request", "domain": "git"}  # fmt: skip
-
-
-@pytest.fixture
-def db(target: str) -> Iterator[xdb.Database]:
-    with xdb.connect(target, session_id="s1", embedder="hash") as handle:
-        yield handle
-
-
-def _edit(text: str) -> dict[str, Any]:
-    return {"file_path": "/src/shop/Startup.cs", "new_string": text}
 
 
 def _lived(db: xdb.Database) -> tuple[str, str, str]:

@@ -13,19 +13,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 import xdb
+from tests.engine.test_install import EDIT
 from tests.serving import served
 from xdb.engine.install import install, settings_path, uninstall
 from xdb.interfaces.http import create_app
 
 ADMIN = xdb.Caller(id="ops", roles=("admin",))
-EDIT = {
-    "session_id": "abc",
-    "cwd": "/src/shop",
-    "hook_event_name": "PreToolUse",
-    "tool_name": "Edit",
-    "tool_input": {"file_path": "/src/shop/Startup.cs",
-                   "new_string": "services.AddSingleton<DbContext>();"},
-}  # fmt: skip
 
 
 @pytest.fixture
