@@ -49,6 +49,7 @@ from starlette.types import ASGIApp
 from xdb import __version__
 from xdb.core import Database
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
+from xdb.explorer.pages import add_explorer
 from xdb.fidelity.schedule import MaintenanceSchedule
 from xdb.interfaces import limits
 from xdb.interfaces.auth import LOCAL_HOSTS, ApiKeyAuth, has_keys
@@ -404,6 +405,7 @@ def create_app(
             _add_post_alias(app, db, op, path)
 
     add_hook_routes(app, db)
+    add_explorer(app, db)
 
     @app.get("/healthz", tags=["meta"], summary="Liveness check.")
     def healthz() -> dict[str, str]:

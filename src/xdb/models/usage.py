@@ -54,6 +54,15 @@ class ActivationStats(BaseModel):
     min: float | None
 
 
+class UsageBucket(BaseModel):
+    """One of the equal time buckets the trend is read from."""
+
+    start: datetime
+    end: datetime
+    episode_count: int = Field(description="Episodes starting in it that carry the concept.")
+    total: int = Field(description="Episodes starting in it (passing the filters).")
+
+
 class ConceptUsage(BaseModel):
     concept_id: Annotated[str, ConceptRef(candidate_if=("kind", "candidate"))]
     kind: Literal["stable", "candidate"]
@@ -68,6 +77,10 @@ class ConceptUsage(BaseModel):
     last_seen: datetime | None
     top_cooccurring_concepts: list[Cooccurrence]
     activations: ActivationStats | None
+    buckets: list[UsageBucket] = Field(
+        default_factory=list,
+        description="Usage over time: the trend's buckets, oldest first (empty: no episodes).",
+    )
     by_fidelity: dict[str, int] = Field(
         default_factory=dict,
         description="The episodes counted by fidelity: full, or the COLD level (reply ..."

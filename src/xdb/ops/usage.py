@@ -31,6 +31,7 @@ from xdb.models.usage import (
     ConceptUsageSummaryRequest,
     ConceptUsageSummaryResponse,
     Cooccurrence,
+    UsageBucket,
 )
 from xdb.ops.registry import Context, Operation
 from xdb.store.types import EpisodeFilter
@@ -182,6 +183,17 @@ def _summary(
         last_seen=from_us(max(starts)) if starts else None,
         top_cooccurring_concepts=cooccurring,
         activations=activations,
+        buckets=[
+            UsageBucket(
+                start=from_us(lo + i * width),
+                end=from_us(lo + (i + 1) * width),
+                episode_count=mine[i],
+                total=scope.per_bucket[i],
+            )
+            for i in range(len(scope.per_bucket))
+        ]
+        if lo is not None
+        else [],
         by_fidelity=by_fidelity,
     )
 

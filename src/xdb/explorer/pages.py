@@ -1,0 +1,190 @@
+"""The explorer's pages (``/``, ``/search``, ``/episodes/ID``, ``/concepts/ID``,
+``/lessons``). Each gathers its data from read-only operations run for the request's caller
+(``Database.run``, so access and disclosure policy apply exactly as over the API), then
+renders a template. Bad input shows the operation's own error, naming the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+
+from xdb.core import Database
+from xdb.errors import XdbError
+from xdb.explorer import charts
+from xdb.interfaces.auth import request_caller
+from xdb.ops.registry import REGISTRY
+
+__all__ = ["add_explorer"]
+
+HERE = Path(__file__).parent
+PAGE_SIZE = 20
+_ENV = Environment(
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_STATUS = {"invalid_request": 400, "not_found": 404, "permission_denied": 403}
+
+
+class Reader:
+    """Runs read-only operations for one request's caller."""
+
+    def __init__(self, db: Database, request: Request) -> None:
+        self.db = db
+        self.caller = request_caller(request)
+
+    def __call__(self, name: str, payload: dict[str, Any]) -> Any:
+        op = REGISTRY[name]
+        if not op.readonly:  # the explorer only reads
+            raise ValueError(f"{name} writes; the explorer runs only read operations")
+        answer: BaseModel = self.db.run(op, payload, caller=self.caller)
+        return answer
+
+
+def _render(template: str, http_status: int = 200, **values: Any) -> HTMLResponse:
+    return HTMLResponse(_ENV.get_template(template).render(**values), status_code=http_status)
+
+
+def _error(exc: XdbError) -> HTMLResponse:
+    data = exc.to_dict()
+    status = _STATUS.get(str(data.get("type")), 500)
+    return _render("error.html", http_status=status, error=data)
+
+
+def search_request(params: Any) -> dict[str, Any]:
+    """A ``search_episodes`` request from the page's query string (what a shared URL holds):
+    q, concept (present), without (absent), kind, label (CONCEPT:positive|negative), from,
+    to, sort, cursor, size."""
+    request: dict[str, Any] = {"page": {"page_size": int(params.get("size") or PAGE_SIZE)}}
+    if params.get("q"):
+        request["text_query"] = params["q"]
+    filters = [{"concept_id": c, "polarity": "present"} for c in params.getlist("concept") if c]
+    filters += [{"concept_id": c, "polarity": "absent"} for c in params.getlist("without") if c]
+    if filters:
+        request["concept_filters"] = filters
+    kinds = [k for k in params.getlist("kind") if k]
+    if kinds:
+        request["episode_kinds"] = kinds
+    label = params.get("label")
+    if label:
+        concept, _, word = label.rpartition(":")
+        request["label_filters"] = {"concept_id": concept or None, "label": word or None}
+    if params.get("from") or params.get("to"):
+        request["time_range"] = {"start_time": params.get("from") or None,
+                                 "end_time": params.get("to") or None}  # fmt: skip
+    if params.get("sort"):
+        request["sort"] = {"by": params["sort"]}
+    if params.get("cursor"):
+        request["page"]["cursor"] = params["cursor"]
+    return request
+
+
+def add_explorer(app: FastAPI, db: Database) -> None:
+    """The explorer's pages and its stylesheet, on ``app``."""
+
+    def page(path: str, build: Any, summary: str) -> None:
+        async def endpoint(request: Request) -> Response:
+            read = Reader(db, request)
+            try:
+                return await run_in_threadpool(build, read, request)
+            except XdbError as exc:
+                return _error(exc)
+            except ValueError as exc:  # a query string that is not a number, a date
+                return _error(XdbError(str(exc)))
+
+        app.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False,
+                          summary=f"Explorer (HTML): {summary}")  # fmt: skip
+
+    page("/", _home, "the overview: state and the latest episodes.")
+    page(
+        "/search",
+        _search,
+        "search episodes (q, concept, without, kind, label, from, to, sort, cursor, size).",
+    )
+    page("/episodes/{episode_id:path}", _episode, "one episode, its neighbours, similar ones.")
+    page(
+        "/concepts/{concept_id:path}",
+        _concept,
+        "one concept: usage over time, co-occurring concepts, exemplars, datasets.",
+    )
+    page("/lessons", _lessons, "the engine's lessons by tier, their stats, a topic's timeline.")
+
+    @app.get("/explorer.css", include_in_schema=False, summary="Explorer: its stylesheet.")
+    def stylesheet() -> Response:
+        css = (HERE / "static" / "explorer.css").read_bytes()
+        return Response(css, media_type="text/css", headers={"Cache-Control": "max-age=300"})
+
+
+def _home(read: Reader, request: Request) -> HTMLResponse:
+    status = read("xdb.status", {})
+    recent = read("experience.search_episodes",
+                  {"sort": {"by": "time_desc"}, "page": {"page_size": PAGE_SIZE}})  # fmt: skip
+    return _render("home.html", status=status, hits=recent.episodes)
+
+
+def _search(read: Reader, request: Request) -> HTMLResponse:
+    params = request.query_params
+    asked = search_request(params)
+    found = read("experience.search_episodes", asked)
+    following = None
+    if found.next_cursor:  # the same search's next page, as a link to share
+        rest = [(k, v) for k, v in params.multi_items() if k != "cursor"]
+        following = "/search?" + urlencode([*rest, ("cursor", found.next_cursor)])
+    return _render("search.html", params=params, hits=found.episodes, next_url=following,
+                   kinds=params.getlist("kind"), concepts=params.getlist("concept"),
+                   without=params.getlist("without"))  # fmt: skip
+
+
+def _episode(read: Reader, request: Request) -> HTMLResponse:
+    episode_id = request.path_params["episode_id"]
+    detail = read("experience.get_episode_detail",
+                  {"episode_id": episode_id, "include_graph_neighbors": {"depth": 1}})  # fmt: skip
+    similar = read(
+        "experience.similar_episodes", {"seed_episode_id": episode_id, "max_results": 10}
+    )
+    return _render("episode.html", episode=detail.episode, graph=detail.graph_neighbors,
+                   similar=similar.neighbors)  # fmt: skip
+
+
+def _concept(read: Reader, request: Request) -> HTMLResponse:
+    concept_id = request.path_params["concept_id"]
+    concept = read("xdb.get_concept", {"concept_id": concept_id})
+    usage = read("experience.concept_usage_summary",
+                 {"concept_ids": [concept_id], "include_activations": True})  # fmt: skip
+    summary = usage.concept_summaries[0] if usage.concept_summaries else None
+    buckets = summary.buckets if summary else []
+    # Label by day, or by time of day when the buckets are shorter than a day.
+    short = bool(buckets) and (buckets[0].end - buckets[0].start).total_seconds() < 86_400
+    chart = charts.bars(
+        [
+            charts.Bar(
+                b.start.strftime("%H:%M" if short else "%Y-%m-%d"),
+                b.episode_count,
+                f"{b.start:%Y-%m-%d} to {b.end:%Y-%m-%d}: {b.episode_count} of {b.total} episodes",
+            )
+            for b in buckets
+        ],
+        unit="episodes",
+    )
+    exemplars = read("experience.exemplars", {"concept_id": concept_id})
+    datasets = read("experience.datasets", {"concept_id": concept_id})
+    return _render("concept.html", concept=concept, summary=summary, chart=chart,
+                   exemplars=exemplars, datasets=datasets)  # fmt: skip
+
+
+def _lessons(read: Reader, request: Request) -> HTMLResponse:
+    tier = request.query_params.get("tier") or None
+    topic = request.query_params.get("topic") or None
+    listed = read("engine.lessons", {"tier": tier} if tier else {})
+    stats = read("engine.lesson_stats", {})
+    timeline = read("engine.timeline", {"topic": topic, "limit": 100}) if topic else None
+    return _render("lessons.html", lessons=listed.lessons, stats=stats, tier=tier, topic=topic,
+                   timeline=timeline)  # fmt: skip

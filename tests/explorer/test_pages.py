@@ -1,0 +1,80 @@
+"""The explorer's pages over real HTTP on both stores: each answers, links where it says,
+shows errors by field, shares its search as a URL, and shows a treaty partner nothing the
+disclosure policy hides."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from jinja2.filters import do_urlencode
+
+import xdb
+from tests.policy.test_leak_hunter import ADMIN, cid, hidden_strings
+from tests.serving import served
+from xdb.explorer.pages import Reader
+from xdb.interfaces.http import create_app
+
+
+def partner_key(db: xdb.Database) -> str:
+    admin = db.as_caller(ADMIN)
+    admin.set_caller(id="acme-bot", roles=["partner"], treaty_ids=["t-acme"])
+    return str(admin.create_key(caller_id="acme-bot").key)
+
+
+def pages(episodes: list[str]) -> list[str]:
+    return [
+        "/",
+        "/search?q=river",
+        "/search?q=river&sort=time_desc&size=2",
+        f"/search?concept={cid('Joy')}",
+        *(f"/episodes/{e}" for e in episodes),
+        f"/concepts/{cid('Joy')}",
+        f"/concepts/{cid('Emotion')}",
+        "/lessons",
+    ]
+
+
+def test_every_page_answers_and_links(world: Any) -> None:
+    db, episodes = world
+    with served(create_app(db, mcp=False)) as url, httpx.Client(base_url=url) as client:
+        for path in pages(episodes):
+            page = client.get(path)
+            assert page.status_code == 200, (path, page.text[-500:])
+            assert page.headers["content-type"].startswith("text/html")
+        joy = client.get(f"/concepts/{cid('Joy')}").text
+        assert "<svg" in joy and "Usage over time" in joy
+        detail = client.get(f"/episodes/{episodes[0]}").text
+        assert "a walk along the river, day 0" in detail
+        assert f'href="/concepts/{do_urlencode(cid("Joy"))}"' in detail
+        first = client.get("/search?q=river&size=2").text
+        following = re.search(r'href="(/search\?[^"]*cursor=[^"]+)"', first)
+        assert following is not None  # the next page is a link anyone can share
+        second = client.get(following.group(1).replace("&amp;", "&"))
+        assert second.status_code == 200 and "a walk along the river" in second.text
+        bad = client.get("/search?q=river&from=yesterday")
+        assert bad.status_code == 400 and "time_range" in bad.text
+        missing = client.get("/episodes/episode-nope")
+        assert missing.status_code == 404 and "episode-nope" in missing.text
+
+
+def test_a_treaty_partner_sees_no_hidden_concept_anywhere(world: Any) -> None:
+    db, episodes = world
+    key = partner_key(db)
+    headers = {"Authorization": f"Bearer {key}"}
+    with served(create_app(db, mcp=False)) as url, httpx.Client(base_url=url) as client:
+        for path in pages(episodes):
+            text = client.get(path, headers=headers).text
+            for secret in hidden_strings():
+                assert not re.search(rf"\b{re.escape(secret)}\b", text), (path, secret)
+        for term in ("Anger", "Secret"):
+            hidden = client.get(f"/concepts/{cid(term)}", headers=headers)
+            unknown = client.get(f"/concepts/{cid('Zzyzx')}", headers=headers)
+            assert hidden.status_code == unknown.status_code == 404
+
+
+def test_the_explorer_only_reads() -> None:
+    with pytest.raises(ValueError, match="writes"):
+        Reader.__call__(Reader.__new__(Reader), "xdb.record", {})
