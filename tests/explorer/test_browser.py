@@ -62,10 +62,22 @@ def test_search_open_an_episode_and_a_concepts_chart(
         page.wait_for_url(re.compile(r"/episodes/"))
         assert "a walk along the river" in page.locator("pre.content").inner_text()
         shot(page, "episode")
+        opened = page.url
         page.locator(f'a.concept:text-is("{cid("Joy")}")').first.click()
         page.wait_for_url(re.compile(r"/concepts/"))
         assert page.locator("svg.chart rect").count() > 0
         shot(page, "concept")
+        # Walk the graph from the episode, then find a concept as one types.
+        page.goto(url + f"/graph?seed={opened.rsplit('/', 1)[1]}&depth=2")
+        assert page.locator("svg.graph a.node").count() > 1
+        shot(page, "graph")
+        page.locator("svg.graph a.node.concept").first.click()
+        page.wait_for_url(re.compile(r"/graph\?seed="))
+        page.goto(url + "/concepts")
+        page.locator("#find-concept").press_sequentially("Cal", delay=30)
+        page.wait_for_url(re.compile(r"/concepts\?q=Cal"))
+        assert page.locator("#concept-list a.concept").first.inner_text() == "Calm"
+        shot(page, "concepts")
         # By keyboard: the skip link first, then the navigation.
         page.goto(url + "/")
         page.keyboard.press("Tab")

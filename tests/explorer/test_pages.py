@@ -33,6 +33,14 @@ def pages(episodes: list[str]) -> list[str]:
         *(f"/episodes/{e}" for e in episodes),
         f"/concepts/{cid('Joy')}",
         f"/concepts/{cid('Emotion')}",
+        "/concepts",
+        f"/concepts?parent={cid('Emotion')}",
+        "/concepts?q=an",
+        "/concepts?q=joy&partial=1",
+        "/learning",
+        "/learning?status=collecting",
+        f"/graph?seed={episodes[0]}&depth=2",
+        f"/graph?seed={cid('Joy')}&relation=TAGGED_BY&type=Episode",
         "/lessons",
     ]
 
@@ -78,3 +86,23 @@ def test_a_treaty_partner_sees_no_hidden_concept_anywhere(world: Any) -> None:
 def test_the_explorer_only_reads() -> None:
     with pytest.raises(ValueError, match="writes"):
         Reader.__call__(Reader.__new__(Reader), "xdb.record", {})
+
+
+def test_a_browser_signs_in_with_a_key_that_only_reads(world: Any) -> None:
+    db, _ = world
+    key = partner_key(db)
+    html = {"Accept": "text/html"}
+    app = create_app(db, mcp=False, require_keys=True)
+    with served(app) as url, httpx.Client(base_url=url) as client:
+        asked = client.get("/", headers=html)
+        assert (asked.status_code, asked.headers["location"]) == (303, "/login")
+        assert client.get("/login").status_code == 200
+        wrong = client.post("/login", data={"key": "xdb_nope"})
+        assert wrong.status_code == 401 and "not valid" in wrong.text
+        signed = client.post("/login", data={"key": key})
+        assert signed.status_code == 303 and "httponly" in signed.headers["set-cookie"].lower()
+        assert client.get("/", headers=html).status_code == 200  # the cookie, kept
+        write = client.post("/v1/xdb/record", json={"event_type": "input", "content": "x"})
+        assert write.status_code == 401  # a cookie is never a key for a write
+        client.get("/logout")
+        assert client.get("/", headers=html).status_code == 303

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from xdb.core import Database
 from xdb.errors import XdbError
 from xdb.explorer import charts
+from xdb.explorer.login import add_login
 from xdb.interfaces.auth import request_caller
 from xdb.ops.registry import REGISTRY
 
@@ -103,11 +104,18 @@ def add_explorer(app: FastAPI, db: Database) -> None:
         app.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False,
                           summary=f"Explorer (HTML): {summary}")  # fmt: skip
 
+    add_login(app, db)
     page("/", _home, "the overview: state and the latest episodes.")
     page(
         "/search",
         _search,
         "search episodes (q, concept, without, kind, label, from, to, sort, cursor, size).",
+    )
+    page(
+        "/concepts",
+        _hierarchy,
+        "the concept hierarchy (parent), or concepts found by name"
+        " (q; partial=1 answers the list alone, for find-as-you-type).",
     )
     page("/episodes/{episode_id:path}", _episode, "one episode, its neighbours, similar ones.")
     page(
@@ -115,12 +123,31 @@ def add_explorer(app: FastAPI, db: Database) -> None:
         _concept,
         "one concept: usage over time, co-occurring concepts, exemplars, datasets.",
     )
+    page(
+        "/graph",
+        _graph,
+        "the experience graph around a node (seed, depth, relation, type),"
+        " each node a link to walk on.",
+    )
+    page(
+        "/learning",
+        _learning,
+        "buds by status, datasets and their versions, training runs,"
+        " the quota and context-window gauges.",
+    )
     page("/lessons", _lessons, "the engine's lessons by tier, their stats, a topic's timeline.")
 
     @app.get("/explorer.css", include_in_schema=False, summary="Explorer: its stylesheet.")
     def stylesheet() -> Response:
         css = (HERE / "static" / "explorer.css").read_bytes()
         return Response(css, media_type="text/css", headers={"Cache-Control": "max-age=300"})
+
+    @app.get("/explorer.js", include_in_schema=False,
+             summary="Explorer: find-as-you-type (pages work without it).")  # fmt: skip
+    def script() -> Response:
+        js = (HERE / "static" / "explorer.js").read_bytes()
+        return Response(js, media_type="text/javascript",
+                        headers={"Cache-Control": "max-age=300"})  # fmt: skip
 
 
 def _home(read: Reader, request: Request) -> HTMLResponse:
@@ -154,6 +181,15 @@ def _episode(read: Reader, request: Request) -> HTMLResponse:
                    similar=similar.neighbors)  # fmt: skip
 
 
+def _hierarchy(read: Reader, request: Request) -> HTMLResponse:
+    params = request.query_params
+    query, parent = params.get("q") or None, params.get("parent") or None
+    found = read("xdb.find_concept", {"query": query, "limit": 50}).matches if query else None
+    listed = None if query else read("xdb.concepts", {"parent_id": parent} if parent else {})
+    template = "concept_list.html" if params.get("partial") else "concepts.html"
+    return _render(template, query=query, parent=parent, found=found, listed=listed)
+
+
 def _concept(read: Reader, request: Request) -> HTMLResponse:
     concept_id = request.path_params["concept_id"]
     concept = read("xdb.get_concept", {"concept_id": concept_id})
@@ -178,6 +214,53 @@ def _concept(read: Reader, request: Request) -> HTMLResponse:
     datasets = read("experience.datasets", {"concept_id": concept_id})
     return _render("concept.html", concept=concept, summary=summary, chart=chart,
                    exemplars=exemplars, datasets=datasets)  # fmt: skip
+
+
+RELATIONS = ("NEXT", "TAGGED_BY", "CONTAINS", "INFLUENCED_BY", "CHILD_OF", "RELATED_CONCEPT")
+NODE_TYPES = ("Episode", "Concept", "Decision", "Tool", "Timestep")
+
+
+def _graph(read: Reader, request: Request) -> HTMLResponse:
+    params = request.query_params
+    seeds = [s for s in params.getlist("seed") if s]
+    relations = [r for r in params.getlist("relation") if r]
+    types = [t for t in params.getlist("type") if t]
+    walked = None
+    picture = ""
+    if seeds:
+        asked: dict[str, Any] = {"seed_node_ids": seeds, "max_depth": int(params.get("depth") or 1),
+                                 "max_nodes": int(params.get("max") or 60)}  # fmt: skip
+        if relations:
+            asked["relation_filters"] = relations
+        if types:
+            asked["node_type_filters"] = types
+        walked = read("experience.graph_neighborhood", asked)
+        rest = [(k, v) for k, v in params.multi_items() if k != "seed"]
+        nodes = [
+            charts.Node(
+                n.node_id,
+                n.name or n.summary or n.concept_id or n.node_id,
+                n.type,
+                n.depth,
+                "/graph?" + urlencode([("seed", n.node_id), *rest]),
+            )
+            for n in walked.nodes
+        ]
+        picture = charts.neighbourhood(nodes, [(e.src, e.type, e.dst) for e in walked.edges])
+    return _render("graph.html", params=params, seeds=seeds, walked=walked, picture=picture,
+                   relations=RELATIONS, types=NODE_TYPES, chosen_relations=relations,
+                   chosen_types=types)  # fmt: skip
+
+
+def _learning(read: Reader, request: Request) -> HTMLResponse:
+    status = request.query_params.get("status") or None
+    buds = read("xdb.buds", {"status": status} if status else {})
+    datasets = read("experience.datasets", {})
+    runs = read("experience.training_runs", {})
+    quota = read("xdb.quota", {})
+    context = read("xdb.context", {})
+    return _render("learning.html", buds=buds.buds, status=status, datasets=datasets.datasets,
+                   runs=runs.training_runs, quota=quota, context=context)  # fmt: skip
 
 
 def _lessons(read: Reader, request: Request) -> HTMLResponse:

@@ -17,7 +17,8 @@ from xdb.policy.keys import CURRENT_CALLER, authenticate, stored_keys, usable
 from xdb.store.protocol import Store
 
 SCOPE_KEY = "xdb.caller"  # where MCP's handlers find the request's caller
-OPEN_PATHS = frozenset({"/healthz"})
+OPEN_PATHS = frozenset({"/healthz", "/login", "/logout", "/explorer.css", "/explorer.js"})
+KEY_COOKIE = "xdb_key"  # the explorer's sign-in (HttpOnly, SameSite=Strict; GET only)
 HOOK_PATHS = "/v1/hook/"  # answered 200 and {} when refused (interfaces.http_hooks)
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
@@ -27,7 +28,20 @@ def presented_key(scope: Scope) -> str | None:
     auth = headers.get(b"authorization", b"").decode("latin-1").strip()
     if auth[:7].lower() == "bearer ":
         return auth[7:].strip() or None
-    return headers.get(b"x-api-key", b"").decode("latin-1").strip() or None
+    key: str = headers.get(b"x-api-key", b"").decode("latin-1").strip()
+    if key:
+        return key
+    if scope.get("method") == "GET":  # a browser's key (the explorer signs in): reads only
+        return _cookie(headers.get(b"cookie", b"").decode("latin-1"), KEY_COOKIE)
+    return None
+
+
+def _cookie(header: str, name: str) -> str | None:
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name and value:
+            return value
+    return None
 
 
 def request_caller(request: Any) -> Caller | None:
@@ -60,14 +74,14 @@ class ApiKeyAuth:
             caller = await anyio.to_thread.run_sync(authenticate, self.store, key)
             if caller is None:
                 await _refuse(send, "the API key is not valid (unknown, wrong or revoked)",
-                              scope["path"])  # fmt: skip
+                              scope)  # fmt: skip
                 return
         elif self.required:
             await _refuse(
                 send,
                 "an API key is required: send 'Authorization: Bearer <key>' "
                 "(an admin makes one with 'xdb keys create --caller-id ID')",
-                scope["path"],
+                scope,
             )
             return
         scope[SCOPE_KEY] = caller
@@ -78,7 +92,14 @@ class ApiKeyAuth:
             CURRENT_CALLER.reset(token)
 
 
-async def _refuse(send: Send, message: str, path: str) -> None:
+async def _refuse(send: Send, message: str, scope: Scope) -> None:
+    path = scope["path"]
+    accept = dict(scope.get("headers") or ()).get(b"accept", b"")
+    if scope.get("method") == "GET" and b"text/html" in accept:  # a person: the sign-in page
+        await send({"type": "http.response.start", "status": 303,
+                    "headers": [(b"location", b"/login"), (b"content-length", b"0")]})  # fmt: skip
+        await send({"type": "http.response.body", "body": b""})
+        return
     if path.startswith(HOOK_PATHS):  # a coding agent's hook fails open: "go on", not 401
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"application/json"),
