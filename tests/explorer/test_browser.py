@@ -78,6 +78,9 @@ def test_search_open_an_episode_and_a_concepts_chart(
         page.wait_for_url(re.compile(r"/concepts\?q=Cal"))
         assert page.locator("#concept-list a.concept").first.inner_text() == "Calm"
         shot(page, "concepts")
+        page.goto(url + "/sessions/s1?zoom=tick")
+        assert page.locator("td.heat a.cell").count() > 0
+        shot(page, "session")
         # By keyboard: the skip link first, then the navigation.
         page.goto(url + "/")
         page.keyboard.press("Tab")

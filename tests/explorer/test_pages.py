@@ -39,6 +39,10 @@ def pages(episodes: list[str]) -> list[str]:
         "/concepts?q=joy&partial=1",
         "/learning",
         "/learning?status=collecting",
+        "/sessions/s1",
+        "/sessions/s1?zoom=tick&from=2",
+        "/sessions/s1?zoom=day",
+        "/sessions/s-cold?zoom=100",
         f"/graph?seed={episodes[0]}&depth=2",
         f"/graph?seed={cid('Joy')}&relation=TAGGED_BY&type=Episode",
         "/lessons",
@@ -62,6 +66,12 @@ def test_every_page_answers_and_links(world: Any) -> None:
         assert following is not None  # the next page is a link anyone can share
         second = client.get(following.group(1).replace("&amp;", "&"))
         assert second.status_code == 200 and "a walk along the river" in second.text
+        session = client.get("/sessions/s1?zoom=tick").text
+        assert "the weather report number 0" in session and 'class="concept cell"' in session
+        assert "ev0" in session  # the events, as spans
+        cold = client.get("/sessions/s-cold").text
+        assert "reply record" in cold  # compacted ticks are shown by their record
+        assert client.get("/sessions/s1?zoom=week").status_code == 400
         bad = client.get("/search?q=river&from=yesterday")
         assert bad.status_code == 400 and "time_range" in bad.text
         missing = client.get("/episodes/episode-nope")

@@ -16,8 +16,8 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from xdb.core import Database
-from xdb.errors import XdbError
-from xdb.explorer import charts
+from xdb.errors import InvalidRequest, XdbError
+from xdb.explorer import charts, timeline
 from xdb.explorer.login import add_login
 from xdb.interfaces.auth import request_caller
 from xdb.ops.registry import REGISTRY
@@ -99,7 +99,7 @@ def add_explorer(app: FastAPI, db: Database) -> None:
             except XdbError as exc:
                 return _error(exc)
             except ValueError as exc:  # a query string that is not a number, a date
-                return _error(XdbError(str(exc)))
+                return _error(InvalidRequest(str(exc)))
 
         app.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False,
                           summary=f"Explorer (HTML): {summary}")  # fmt: skip
@@ -110,6 +110,12 @@ def add_explorer(app: FastAPI, db: Database) -> None:
         "/search",
         _search,
         "search episodes (q, concept, without, kind, label, from, to, sort, cursor, size).",
+    )
+    page(
+        "/sessions/{session_id:path}",
+        _session,
+        "a session's timeline (zoom: tick, 10, 100,"
+        " 1000, minute, hour, day; from: a tick), its events, concepts and records.",
     )
     page(
         "/concepts",
@@ -179,6 +185,28 @@ def _episode(read: Reader, request: Request) -> HTMLResponse:
     )
     return _render("episode.html", episode=detail.episode, graph=detail.graph_neighbors,
                    similar=similar.neighbors)  # fmt: skip
+
+
+def _session(read: Reader, request: Request) -> HTMLResponse:
+    session_id = request.path_params["session_id"]
+    params = request.query_params
+    zoom = params.get("zoom") or "10"
+    if zoom not in timeline.ZOOMS:
+        raise ValueError(f"zoom: one of {', '.join(timeline.ZOOMS)}")
+    asked: dict[str, Any] = {"session_id": session_id, "limit": 1000}
+    if params.get("from"):
+        asked["tick_range"] = {"start": int(params["from"]), "end": 2**63 - 1}
+    found = read("xdb.query", asked)
+    shown = timeline.windows(found.timesteps, zoom)
+    context = read("xdb.context", {"session_id": session_id})
+    later = None
+    if found.timesteps and found.total_count > len(found.timesteps):
+        later = f"/sessions/{session_id}?" + urlencode(
+            {"zoom": zoom, "from": found.timesteps[-1].tick + 1}
+        )
+    return _render("session.html", session_id=session_id, zoom=zoom, zooms=timeline.ZOOMS,
+                   windows=shown, spans=timeline.spans(shown), records=found.records,
+                   total=found.total_count, context=context, later=later)  # fmt: skip
 
 
 def _hierarchy(read: Reader, request: Request) -> HTMLResponse:
