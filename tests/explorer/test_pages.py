@@ -62,6 +62,7 @@ def test_every_page_answers_and_links(world: Any) -> None:
         assert "a walk along the river, day 0" in detail
         assert f'href="/concepts/{do_urlencode(cid("Joy"))}"' in detail
         first = client.get("/search?q=river&size=2").text
+        assert "matched: words: river" in first
         following = re.search(r'href="(/search\?[^"]*cursor=[^"]+)"', first)
         assert following is not None  # the next page is a link anyone can share
         second = client.get(following.group(1).replace("&amp;", "&"))

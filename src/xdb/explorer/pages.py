@@ -171,9 +171,35 @@ def _search(read: Reader, request: Request) -> HTMLResponse:
     if found.next_cursor:  # the same search's next page, as a link to share
         rest = [(k, v) for k, v in params.multi_items() if k != "cursor"]
         following = "/search?" + urlencode([*rest, ("cursor", found.next_cursor)])
-    return _render("search.html", params=params, hits=found.episodes, next_url=following,
+    why = {hit.episode_id: _why(hit, asked) for hit in found.episodes}
+    return _render("search.html", params=params, hits=found.episodes, next_url=following, why=why,
                    kinds=params.getlist("kind"), concepts=params.getlist("concept"),
                    without=params.getlist("without"))  # fmt: skip
+
+
+def _why(hit: Any, asked: dict[str, Any]) -> list[str]:
+    """What of the search a hit shows: the query's words in its text, the concepts asked
+    for that it carries (with their scores), the kinds asked for."""
+    reasons = []
+    words = {w.lower() for w in str(asked.get("text_query") or "").split() if len(w) > 2}
+    said = {w.strip(".,;:!?\"'()").lower() for w in f"{hit.summary} {hit.snippet}".split()}
+    if words & said:
+        reasons.append("words: " + ", ".join(sorted(words & said)))
+    elif words:
+        reasons.append("meaning (no word in common: the vectors found it)")
+    tags = {t.concept_id: t.score for t in hit.concept_tags}
+    for flt in asked.get("concept_filters", []):
+        concept = flt["concept_id"]
+        if flt["polarity"] == "present":
+            found = next(
+                (v for k, v in tags.items() if k == concept or k.endswith("/" + concept)), None
+            )
+            reasons.append(f"carries {concept}" + (f" ({found:.2f})" if found is not None else ""))
+        else:
+            reasons.append(f"does not carry {concept}")
+    if asked.get("episode_kinds"):
+        reasons.append(f"kind {hit.kind}")
+    return reasons
 
 
 def _episode(read: Reader, request: Request) -> HTMLResponse:
