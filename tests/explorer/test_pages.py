@@ -29,6 +29,7 @@ def pages(episodes: list[str]) -> list[str]:
         "/",
         "/search?q=river",
         "/search?q=river&sort=time_desc&size=2",
+        f"/search?q=river&concept_weight=0.8&recency=0.2&label={cid('Joy')}:positive",
         f"/search?concept={cid('Joy')}",
         *(f"/episodes/{e}" for e in episodes),
         f"/concepts/{cid('Joy')}",
@@ -70,6 +71,7 @@ def test_every_page_answers_and_links(world: Any) -> None:
         session = client.get("/sessions/s1?zoom=tick").text
         assert "the weather report number 0" in session and 'class="concept cell"' in session
         assert "ev0" in session  # the events, as spans
+        assert "a walk along the river" in session  # and the session's episodes
         cold = client.get("/sessions/s-cold").text
         assert "reply record" in cold  # compacted ticks are shown by their record
         assert client.get("/sessions/s1?zoom=week").status_code == 400

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from xdb.explorer.timeline import spans, windows
+from xdb.explorer.timeline import episode_spans, spans, windows
 from xdb.models.log import Timestep
 
 START = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
@@ -34,3 +34,16 @@ def test_windows_by_time() -> None:
     assert [(w.first_tick, w.last_tick) for w in windows(STEPS, "hour")] == [(1, 2), (11, 11),
                                                                             (12, 12)]  # fmt: skip
     assert len(windows(STEPS, "day")) == 1 and len(windows(STEPS, "tick")) == 4
+
+
+def test_episodes_span_the_windows_they_overlap() -> None:
+    class Hit:
+        def __init__(self, start: int, end: int) -> None:
+            window = type("W", (), {"start_time": START + timedelta(seconds=start),
+                                    "end_time": START + timedelta(seconds=end)})  # fmt: skip
+            self.time_window = window
+
+    found = windows(STEPS, "tick")
+    early, late, outside = Hit(0, 40), Hit(3600, 8000), Hit(9000, 9999)
+    spanned = [(f, lo) for _, f, lo in episode_spans(found, [early, late, outside])]
+    assert spanned == [(0, 1), (2, 3), (None, None)]

@@ -63,7 +63,7 @@ def _error(exc: XdbError) -> HTMLResponse:
 def search_request(params: Any) -> dict[str, Any]:
     """A ``search_episodes`` request from the page's query string (what a shared URL holds):
     q, concept (present), without (absent), kind, label (CONCEPT:positive|negative), from,
-    to, sort, cursor, size."""
+    to, sort, concept_weight and recency (the relevance weights), cursor, size."""
     request: dict[str, Any] = {"page": {"page_size": int(params.get("size") or PAGE_SIZE)}}
     if params.get("q"):
         request["text_query"] = params["q"]
@@ -81,8 +81,12 @@ def search_request(params: Any) -> dict[str, Any]:
     if params.get("from") or params.get("to"):
         request["time_range"] = {"start_time": params.get("from") or None,
                                  "end_time": params.get("to") or None}  # fmt: skip
-    if params.get("sort"):
-        request["sort"] = {"by": params["sort"]}
+    sort: dict[str, Any] = {"by": params["sort"]} if params.get("sort") else {}
+    for name, key in (("concept_weight", "score_weight"), ("recency", "recency_weight")):
+        if params.get(name):
+            sort[key] = float(params[name])
+    if sort:
+        request["sort"] = sort
     if params.get("cursor"):
         request["page"]["cursor"] = params["cursor"]
     return request
@@ -225,6 +229,12 @@ def _session(read: Reader, request: Request) -> HTMLResponse:
     found = read("xdb.query", asked)
     shown = timeline.windows(found.timesteps, zoom)
     context = read("xdb.context", {"session_id": session_id})
+    episodes: list[Any] = []
+    if found.timesteps:  # the session's episodes: those in its time, of this session
+        window = {"start_time": found.timesteps[0].timestamp.isoformat()}
+        hits = read("experience.search_episodes", {"time_range": window,
+                    "sort": {"by": "time_asc"}, "page": {"page_size": 200}}).episodes  # fmt: skip
+        episodes = timeline.episode_spans(shown, [h for h in hits if h.session_id == session_id])
     later = None
     if found.timesteps and found.total_count > len(found.timesteps):
         later = f"/sessions/{session_id}?" + urlencode(
@@ -232,6 +242,7 @@ def _session(read: Reader, request: Request) -> HTMLResponse:
         )
     return _render("session.html", session_id=session_id, zoom=zoom, zooms=timeline.ZOOMS,
                    windows=shown, spans=timeline.spans(shown), records=found.records,
+                   episodes=episodes,
                    total=found.total_count, context=context, later=later)  # fmt: skip
 
 

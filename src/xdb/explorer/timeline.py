@@ -62,6 +62,19 @@ def windows(timesteps: Sequence[Any], zoom: str) -> list[Window]:
     return out
 
 
+def episode_spans(
+    found: Sequence[Window], hits: Sequence[Any]
+) -> list[tuple[Any, int | None, int | None]]:
+    """(episode hit, first window, last window) of each episode, the windows its time
+    window overlaps (None: none of those shown), in the order given."""
+    out: list[tuple[Any, int | None, int | None]] = []
+    for hit in hits:
+        start, end = hit.time_window.start_time, hit.time_window.end_time
+        inside = [n for n, w in enumerate(found) if w.start <= end and start <= w.end]
+        out.append((hit, inside[0], inside[-1]) if inside else (hit, None, None))
+    return out
+
+
 def spans(found: Sequence[Window]) -> list[tuple[str, int, int]]:
     """(event id, first window, last window) of each event, by first appearance."""
     seen: dict[str, list[int]] = {}
