@@ -133,6 +133,7 @@ def add_explorer(app: FastAPI, db: Database) -> None:
         _concept,
         "one concept: usage over time, co-occurring concepts, exemplars, datasets.",
     )
+    page("/buds/{bud:path}", _bud, "a bud (candidate concept) and its examples.")
     page(
         "/graph",
         _graph,
@@ -281,6 +282,18 @@ def _concept(read: Reader, request: Request) -> HTMLResponse:
                    exemplars=exemplars, datasets=datasets)  # fmt: skip
 
 
+def _bud(read: Reader, request: Request) -> HTMLResponse:
+    bud = request.path_params["bud"]
+    asked: dict[str, Any] = {"bud_tag_id": bud, "limit": 50}
+    if request.query_params.get("cursor"):
+        asked["cursor"] = request.query_params["cursor"]
+    found = read("xdb.bud_examples", asked)
+    following = None
+    if found.next_cursor:
+        following = f"/buds/{bud}?" + urlencode({"cursor": found.next_cursor})
+    return _render("bud.html", found=found, next_url=following)
+
+
 RELATIONS = ("NEXT", "TAGGED_BY", "CONTAINS", "INFLUENCED_BY", "CHILD_OF", "RELATED_CONCEPT")
 NODE_TYPES = ("Episode", "Concept", "Decision", "Tool", "Timestep")
 
@@ -334,5 +347,9 @@ def _lessons(read: Reader, request: Request) -> HTMLResponse:
     listed = read("engine.lessons", {"tier": tier} if tier else {})
     stats = read("engine.lesson_stats", {})
     timeline = read("engine.timeline", {"topic": topic, "limit": 100}) if topic else None
+    # The warnings agents were shown: the engine records each as a steering timestep of
+    # the xdb session <agent>-<session id>.
+    warned = read("xdb.query", {"all_sessions": True, "event_types": ["steering"],
+                                "order": "desc", "limit": 20}).timesteps  # fmt: skip
     return _render("lessons.html", lessons=listed.lessons, stats=stats, tier=tier, topic=topic,
-                   timeline=timeline)  # fmt: skip
+                   timeline=timeline, warned=warned)  # fmt: skip
