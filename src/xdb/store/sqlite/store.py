@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -60,6 +61,21 @@ def _open(location: str) -> sqlite3.Connection:
     return conn
 
 
+def _to_wal(conn: sqlite3.Connection, within_s: float = 30.0) -> None:
+    """Put the file in WAL mode. Several processes opening a new file at once contend for
+    the switch, and SQLite answers "database is locked" at once there (it would deadlock
+    waiting: the busy timeout does not apply), so the switch is retried for a while."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 @dataclass
 class _Tail:
     version: int  # PRAGMA data_version when read: another connection's commit changes it
@@ -94,7 +110,7 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
         try:
             self._wconn = _open(self.location)
             if not self.memory:
-                self._wconn.execute("PRAGMA journal_mode = WAL")
+                _to_wal(self._wconn)
                 self._wconn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open database {self.location!r}: {exc}") from exc
