@@ -62,16 +62,16 @@ class Brain:
         }
         import httpx  # here: opening a database does not load an HTTP client
 
+        from xdb.chat import ChatFailed, complete
+
         try:
-            response = httpx.post(self.url, json=body, headers=self.headers,
-                                  timeout=httpx.Timeout(self.timeout_s))  # fmt: skip
-            response.raise_for_status()
-            text = response.json()["choices"][0]["message"]["content"]
-        except Exception as exc:  # slow, down, not JSON, not a completion: fail open
-            self.last_failure = f"{type(exc).__name__}: {exc}"
+            with httpx.Client(headers=self.headers) as client:
+                text = complete(client, self.url, body, self.timeout_s)
+        except ChatFailed as exc:  # slow, down, not JSON, not a completion: fail open
+            self.last_failure = str(exc)
             return None
         self.last_failure = None
-        return str(text)
+        return text
 
     def pick(self, action: str, warnings: Sequence[str]) -> list[int] | None:
         """The 0-based indexes of the warnings that apply; None: no answer (fail open)."""

@@ -138,6 +138,18 @@ def parse(agent: str, event: str, text: str) -> HookEvent:
     )
 
 
+RESPONSE_CHARS = 2000  # of a tool's result: what the judge reads (its start is enough)
+
+
+def response_text(response: Any) -> str:
+    """A tool's result as text, cut to what the judge reads ("" for none)."""
+    if response is None:
+        return ""
+    text = response if isinstance(response, str) else json.dumps(response, ensure_ascii=False,
+                                                                  default=str)  # fmt: skip
+    return text[:RESPONSE_CHARS]
+
+
 def render(agent: str, event: str, context: str | None) -> str:
     """What to print on stdout to give ``context`` to the agent ("" when nothing is to be
     said: the agent then goes on as if there were no hook)."""

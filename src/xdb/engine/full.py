@@ -22,7 +22,7 @@ import os
 import sys
 
 from xdb.engine import client
-from xdb.engine.dialects import HookEvent, render
+from xdb.engine.dialects import HookEvent, render, response_text
 
 TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
 if TYPE_CHECKING:
@@ -36,7 +36,6 @@ TIMEOUT_MARGIN_S = 2.0
 ROUTES = {"pre-tool-use": "check", "session-start": "session_start"}
 # What runs detached (never blocking the agent): the judge, and extraction at the end.
 WORKERS = {"post-tool-use": "judge", "stop": "extract"}
-RESPONSE_CHARS = 2000  # of a tool's result, passed to the judge
 DIRECT_TIMEOUT_S = 5.0  # the most a hook waits on the database itself
 
 
@@ -49,7 +48,7 @@ def request_of(call: HookEvent) -> dict[str, Any] | None:
     if call.event == "post-tool-use" and call.tool_name:
         return {**base, "tool_name": call.tool_name, "tool_input": call.tool_input,
                 "tool_use_id": call.call_id,
-                "tool_response": _start_of(call.tool_response)}  # fmt: skip
+                "tool_response": response_text(call.tool_response) or None}  # fmt: skip
     if call.event == "session-start":
         return base
     if call.event == "stop" and call.transcript_path:
@@ -81,14 +80,6 @@ def context(
     else:
         found = asks(ROUTES[call.event], request).get("context")
     return found if isinstance(found, str) and found else None
-
-
-def _start_of(response: Any) -> Any:
-    """A tool's result, cut to what the judge reads (its start), as JSON."""
-    if response is None:
-        return None
-    text = response if isinstance(response, str) else json.dumps(response, default=str)
-    return text[:RESPONSE_CHARS]
 
 
 def ask(name: str, request: dict[str, Any]) -> dict[str, Any]:

@@ -15,19 +15,18 @@ Every summarizer returns at most ``max_chars`` characters and never raises.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import os
 import re
 import threading
-import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import httpx
 
+from xdb.chat import ChatFailed, complete
 from xdb.errors import InvalidRequest
 
 __all__ = ["ChatSummarizer", "ExtractiveSummarizer", "Summarizer", "summarizer_from_env"]
@@ -35,7 +34,6 @@ __all__ = ["ChatSummarizer", "ExtractiveSummarizer", "Summarizer", "summarizer_f
 log = logging.getLogger(__name__)
 
 MAX_INPUT_CHARS = 12_000  # what a chat model is shown: a year's merge must not blow the request
-_MAX_ANSWER_BYTES = 1_000_000  # a summary is short; a larger answer is a misbehaving server
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")  # "3.14" and "file.py" are not ends
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -133,10 +131,6 @@ class ExtractiveSummarizer:
         return " ".join(sentences[i] for i in sorted(chosen))
 
 
-class _Fallback(Exception):
-    """Why the model's answer cannot be used (internal: never leaves ``summarize``)."""
-
-
 class ChatSummarizer:
     """Summaries by a chat model; on any failure, ``fallback``'s summary, the reason kept in
     ``last_fallback`` (``None`` after a success) and counted in ``fallbacks``."""
@@ -191,36 +185,7 @@ class ChatSummarizer:
         }
 
     def _ask(self, payload: dict[str, Any]) -> str:
-        deadline = time.monotonic() + self.timeout_s
-        try:
-            with self._client.stream("POST", self._url, json=payload) as resp:
-                body = bytearray()
-                for chunk in resp.iter_bytes():
-                    body += chunk
-                    if len(body) > _MAX_ANSWER_BYTES:
-                        raise _Fallback(f"answer larger than {_MAX_ANSWER_BYTES} bytes")
-                    if time.monotonic() > deadline:
-                        raise _Fallback(f"timed out (no whole answer within {self.timeout_s}s)")
-        except httpx.TimeoutException as exc:
-            raise _Fallback(f"timed out after {self.timeout_s}s ({type(exc).__name__})") from None
-        except httpx.ConnectError as exc:
-            raise _Fallback(f"cannot connect to {self._url} ({exc})") from None
-        except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL is not an HTTPError
-            raise _Fallback(f"request failed ({type(exc).__name__}: {exc})") from None
-        text = body.decode("utf-8", "replace")
-        if not 200 <= resp.status_code < 300:
-            raise _Fallback(f"HTTP {resp.status_code}: {text[:200]!r}")
-        try:
-            answer = json.loads(body)
-        except ValueError:
-            raise _Fallback(f"answer is not JSON: {text[:200]!r}") from None
-        try:
-            content = answer["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            raise _Fallback(f"no choices[0].message.content in {text[:200]!r}") from None
-        if not isinstance(content, str) or not content.strip():
-            raise _Fallback(f"empty answer: {text[:200]!r}")
-        return content.strip()
+        return complete(self._client, self._url, payload, self.timeout_s)
 
     def summarize(self, texts: Sequence[str], *, level: str, max_chars: int) -> str:
         if max_chars <= 0 or not texts or not _join(texts).strip():
@@ -228,7 +193,7 @@ class ChatSummarizer:
         try:
             answer = _cut(self._ask(self._payload(texts, level, max_chars)), max_chars)
         except Exception as exc:  # never raise: compression falls back and goes on
-            reason = str(exc) if isinstance(exc, _Fallback) else f"{type(exc).__name__}: {exc}"
+            reason = str(exc) if isinstance(exc, ChatFailed) else f"{type(exc).__name__}: {exc}"
             with self._lock:
                 if reason != self.last_fallback:  # log changes, not every call of an outage
                     log.warning(

@@ -4,11 +4,9 @@ recorded as the judge's feedback."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from xdb.engine import judge
 from xdb.engine.brain import brain_from_env
+from xdb.engine.dialects import response_text
 from xdb.errors import NotFound, PermissionDenied
 from xdb.models.engine import (
     CheckRequest,
@@ -52,7 +50,7 @@ def _judge(ctx: Context, req: JudgeRequest) -> JudgeResponse:
             ctx.store.put_learning_object(session)
         return JudgeResponse(verdicts=[], pending=len(entries), context=context)
     call = int(session.body.get("calls", 0)) + 1
-    output = _output_text(req.tool_response)
+    output = response_text(req.tool_response)
     brain = brain_from_env()
     still, verdicts = [], []
     for entry in entries:
@@ -86,12 +84,3 @@ def _judge(ctx: Context, req: JudgeRequest) -> JudgeResponse:
 
 
 _PENDING = frozenset(judge.Pending.__dataclass_fields__)
-
-
-def _output_text(response: Any) -> str:
-    """A tool's result as text, for the brain (its start is enough)."""
-    if response is None:
-        return ""
-    if isinstance(response, str):
-        return response[:2000]
-    return json.dumps(response, ensure_ascii=False, default=str)[:2000]
