@@ -237,6 +237,7 @@ def test_every_method_returns_its_response_model(db: xdb.Database, tmp_path: Pat
     db.create_tag(name="Deception", tag_type="concept")
     assert db.recent(n=2).timesteps
     assert db.tags(tag_type="concept").tags
+    assert db.annotations().session_id == db.session_id
     assert db.concept_packs().packs
     db.get_concept("Deception")
     assert db.delete_episode(episode_id=episode_id).deleted

@@ -124,6 +124,7 @@ if TYPE_CHECKING:
     )
     from xdb.models.log import (
         ActivationRange,
+        AnnotationsResponse,
         CommentResponse,
         CreateTagResponse,
         QueryResponse,
@@ -495,6 +496,31 @@ class Operations:
         if session_id is not None:
             payload["session_id"] = session_id
         return cast("RecentResponse", self.run(REGISTRY["xdb.recent"], payload))
+
+    def annotations(
+        self,
+        *,
+        session_id: str | None = None,
+        tick_range: TickRangeLike | None = None,
+        limit: int = 500,
+    ) -> AnnotationsResponse:
+        """The tags applied and comments made on a session's experience, in tick order: those on
+        timesteps and tick ranges in ``tick_range`` (all when absent), on its events, and on the
+        session itself.
+
+        Args:
+            session_id: Session; defaults to current. Default: None.
+            tick_range: Only marks on these ticks (and on events and the session). Default: None.
+            limit: At most this many of each. Default: 500.
+        """
+        payload: dict[str, Any] = {}
+        if session_id is not None:
+            payload["session_id"] = session_id
+        if tick_range is not None:
+            payload["tick_range"] = tick_range
+        if limit != 500:
+            payload["limit"] = limit
+        return cast("AnnotationsResponse", self.run(REGISTRY["xdb.annotations"], payload))
 
     def tags(
         self,

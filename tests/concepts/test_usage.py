@@ -139,3 +139,35 @@ def test_the_statistics_themselves() -> None:
     assert npmi(1, 10, 10, 100) == pytest.approx(0.0, abs=1e-9)  # independent: 10% x 10%
     assert npmi(1, 50, 50, 100) < 0  # less often than chance
     assert math.isclose(npmi(5, 5, 5, 5), 1.0)
+
+
+def test_counts_stay_exact_through_deletes_repeats_and_namespaces(target: str) -> None:
+    """SQLite keeps each concept's count by trigger and reads concept rows without their
+    episodes where the filter allows: deleting, repeating a tag in one episode and asking
+    for one namespace all count as the raw episodes do."""
+    with xdb.connect(target, embedder="hash") as db:
+        made = []
+        for n in range(8):  # "a" in every episode, "b" in n % 3 == 0, "c" in odd ones
+            tags = [{"concept_id": "a", "score": 0.5}]
+            if n % 3 == 0:  # said twice: one row, not two
+                tags += [{"concept_id": "b", "score": 0.4}, {"concept_id": "b", "score": 0.6}]
+            if n % 2:
+                tags += [{"concept_id": "c", "score": 0.3}]
+            ns = "left" if n < 5 else "right"
+            made.append(db.add_episode(content=f"e{n}", namespace=ns, concept_tags=tags))
+        db.delete_episode(made[0].episode_id)  # left: 1..4, right: 5..7
+
+        def listed(namespace: str | None) -> dict[str, tuple[int, float]]:
+            (s,) = db.concept_usage_summary(
+                concept_ids=["c"], namespace=namespace, min_cooccurrence=1
+            ).concept_summaries
+            return {c.concept_id: (c.episode_count, c.cooccurrence_score) for c in s.top_cooccurring_concepts}  # fmt: skip
+
+        # Everywhere: 7 episodes, c in 1 3 5 7 (4), a in all 7, b in 3 6 (2, one with c).
+        assert listed(None) == {"a": (4, round(npmi(4, 4, 7, 7), 6)),
+                                "b": (1, round(npmi(1, 4, 2, 7), 6))}  # fmt: skip
+        # left: 4 episodes, c in 1 3, b in 3.
+        assert listed("left") == {"a": (2, round(npmi(2, 2, 4, 4), 6)),
+                                  "b": (1, round(npmi(1, 2, 1, 4), 6))}  # fmt: skip
+        (s,) = db.concept_usage_summary(concept_ids=["b"], namespace="right").concept_summaries
+        assert (s.episode_count, s.avg_score) == (1, pytest.approx(0.6))

@@ -190,3 +190,30 @@ def test_current_session_resumes_latest(target: str) -> None:
         fresh = second.start_session()
         assert second.record(event_type="input", content="c").tick == 1
         assert second.session_id == fresh != first.session_id
+
+
+def test_annotations_are_read_back_in_tick_order_and_by_range(db: xdb.Database) -> None:
+    """Tags and comments come back with their targets: a timestep's and a range's where
+    they touch the ticks asked, an event's and the session's always."""
+    for n in range(1, 6):
+        db.record(event_type="output", content=f"t{n}", session_id="n", event_id=f"ev{n % 2}")
+    at = {"session_id": "n"}
+    db.tag(tag_name_or_id="late", tick_range={"start": 3, "end": 4}, note="why", **at)
+    db.tag(tag_name_or_id="first", timestep_id="ts-n-1")
+    db.tag(tag_name_or_id="odd", event_id="ev1", **at)
+    db.comment(content="on the whole session", **at)
+    db.comment(content="on tick 5", timestep_id="ts-n-5")
+    db.comment(content="on ticks 1-2", tick_range={"start": 1, "end": 2}, **at)
+    everything = db.annotations(**at)
+    assert everything.session_id == "n" and not everything.truncated
+    names = [(a.tag.name, a.application.target_type.value) for a in everything.tags]
+    assert names == [("odd", "event"), ("first", "timestep"), ("late", "range")]
+    assert everything.tags[2].application.note == "why"
+    assert [(c.content, c.timestep_id) for c in everything.comments] == [
+        ("on the whole session", None), ("on ticks 1-2", None), ("on tick 5", "ts-n-5")]  # fmt: skip
+    later = db.annotations(tick_range={"start": 4, "end": 9}, **at)
+    assert [a.tag.name for a in later.tags] == ["odd", "late"]
+    assert [c.content for c in later.comments] == ["on the whole session", "on tick 5"]
+    one = db.annotations(limit=1, **at)
+    assert one.truncated and len(one.tags) == 1 and len(one.comments) == 1
+    assert db.annotations(session_id="other").tags == []

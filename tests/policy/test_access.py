@@ -110,6 +110,7 @@ def reads(made: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "xdb.query": {"all_sessions": True, "text_search": SECRET},
         "xdb.recent": {"n": 50},
         "xdb.tags": {},
+        "xdb.annotations": {"session_id": "s1"},
         "xdb.status": {},
         "xdb.quota": {},
         "xdb.context": {},

@@ -167,6 +167,7 @@ def reads(episodes: list[str], concept: str) -> dict[str, dict[str, Any]]:
         },
         "xdb.recent": {"n": 10},
         "xdb.tags": {},
+        "xdb.annotations": {"session_id": "s1"},
         "xdb.status": {},
         "xdb.quota": {},
         "xdb.context": {},

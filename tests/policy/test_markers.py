@@ -73,6 +73,7 @@ def test_the_responses_that_name_concepts_are_the_ones_released() -> None:
         "xdb.query",
         "xdb.recent",
         "xdb.tags",
+        "xdb.annotations",
         "xdb.concepts",
         "xdb.get_concept",
         "xdb.find_concept",

@@ -98,3 +98,27 @@ def test_concept_rows_carry_their_episode_and_are_filled_in_on_upgrade(
         assert {e.src for e in found} == {"episode-001", "episode-003"}
     finally:
         store.close()
+
+
+def test_concept_rows_get_their_namespace_and_counts_on_upgrade(tmp_path: Path) -> None:
+    """SQLite's migration 16: concept rows carry their episode's namespace, and each
+    concept's episode count is kept; an older file gets both when it opens."""
+    where = str(tmp_path / "old.sqlite3")
+    store = _open("sqlite", where)
+    a, b = ("org/p::concept/A", 0.9, "stable"), ("org/p::concept/B", 0.4, "stable")
+    for n in (1, 2, 3):
+        store.add_episode(episode(n, f"episode {n}", concepts=[a, b][: n % 2 + 1]))
+    store.close()
+    rows = "SELECT c.concept_id, c.episode_seq, c.namespace FROM episode_concepts c"
+    counts = "SELECT concept_id, episodes FROM concept_counts ORDER BY 1"
+    written = sorted(_sql("sqlite", where, [rows]))
+    assert written == sorted(_sql("sqlite", where, [EXPECTED.replace("e.id, e.start_us, e.end_us", "e.namespace") + JOINED]))  # fmt: skip
+    assert _sql("sqlite", where, [counts]) == [("org/p::concept/A", 3), ("org/p::concept/B", 2)]
+    _sql("sqlite", where, [
+        "DROP TRIGGER concept_counted", "DROP TRIGGER concept_uncounted",
+        "DROP TABLE concept_counts", "ALTER TABLE episode_concepts DROP COLUMN namespace",
+        "DELETE FROM schema_migrations WHERE version = 16",
+    ])  # fmt: skip
+    _open("sqlite", where).close()  # migrates
+    assert sorted(_sql("sqlite", where, [rows])) == written
+    assert _sql("sqlite", where, [counts]) == [("org/p::concept/A", 3), ("org/p::concept/B", 2)]

@@ -347,6 +347,34 @@ class QueryResponse(BaseModel):
     )
 
 
+class AnnotationsRequest(Model):
+    """The tags applied and comments made on a session's experience, in tick order: those
+    on timesteps and tick ranges in ``tick_range`` (all when absent), on its events, and on
+    the session itself."""
+
+    session_id: str | None = Field(
+        default=None, min_length=1, description="Session; defaults to current."
+    )
+    tick_range: TickRange | None = Field(
+        default=None, description="Only marks on these ticks (and on events and the session)."
+    )
+    limit: int = Field(default=500, ge=1, le=5000, description="At most this many of each.")
+
+
+class AppliedTag(BaseModel):
+    """One application of a tag, with the tag."""
+
+    tag: Tag
+    application: TagApplication
+
+
+class AnnotationsResponse(BaseModel):
+    session_id: str
+    tags: list[AppliedTag]
+    comments: list[Comment]
+    truncated: bool = Field(description="True when either list stopped at the limit.")
+
+
 class RecentRequest(Model):
     """The N most recent timesteps of a session, oldest first."""
 

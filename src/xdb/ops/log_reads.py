@@ -9,6 +9,9 @@ from typing import Any
 from xdb.errors import InvalidRequest
 from xdb.fidelity.recall import matching_records
 from xdb.models.log import (
+    AnnotationsRequest,
+    AnnotationsResponse,
+    AppliedTag,
     QueryRequest,
     QueryResponse,
     RecentRequest,
@@ -88,6 +91,18 @@ def recent(ctx: Context, req: RecentRequest) -> RecentResponse:
     return RecentResponse(timesteps=ctx.store.recent(ctx.session(req.session_id), req.n))
 
 
+def session_annotations(ctx: Context, req: AnnotationsRequest) -> AnnotationsResponse:
+    session_id = ctx.session(req.session_id)
+    ticks = None if req.tick_range is None else (req.tick_range.start, req.tick_range.end)
+    applied, said, more = ctx.store.annotations(session_id, ticks, req.limit)
+    return AnnotationsResponse(
+        session_id=session_id,
+        tags=[AppliedTag(tag=tag, application=a) for a, tag in applied],
+        comments=said,
+        truncated=more,
+    )
+
+
 def tags(ctx: Context, req: TagsRequest) -> TagsResponse:
     return TagsResponse(
         tags=ctx.store.list_tags(
@@ -119,6 +134,17 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         summary="Get the N most recent timesteps of a session, oldest first.",
         http_get=("/v1/xdb/recent", "/v1/xdb/recent/{session_id}"),
         example="xdb recent -n 20",
+    ),
+    Operation(
+        name="annotations",
+        group="xdb",
+        request=AnnotationsRequest,
+        response=AnnotationsResponse,
+        handler=session_annotations,
+        readonly=True,
+        summary="The tags applied and comments made on a session's experience, in tick order.",
+        http_get=("/v1/xdb/annotations", "/v1/xdb/annotations/{session_id}"),
+        example="xdb annotations --session-id s1",
     ),
     Operation(
         name="tags",

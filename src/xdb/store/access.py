@@ -182,6 +182,11 @@ def sqlite_views() -> list[str]:
         " next_tick, s.created_us AS created_us, v.last_us AS last_us, v.n AS timesteps,"
         f" 0 AS pending {counted}"
     )
+    # Each concept's episodes, counted from the visible rows (the table counts them all).
+    out.append(
+        "CREATE TEMP VIEW concept_counts AS SELECT concept_id, count(*) AS episodes"
+        " FROM episode_concepts GROUP BY concept_id"
+    )
     out.append(
         "CREATE TEMP VIEW session_totals AS SELECT s.rowid AS made, s.session_id AS session_id,"
         " v.n AS timesteps, v.next_tick AS next_tick, s.created_us AS created_us,"

@@ -102,6 +102,12 @@ class LogStore(Protocol):
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]: ...
 
+    def annotations(
+        self, session_id: str, ticks: tuple[int, int] | None, limit: int
+    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
+        """A session's tag applications and comments (``tagging.session_annotations``)."""
+        ...
+
     def stats(self) -> dict[str, Any]:
         """Counts by tag type and fidelity, totals, storage bytes."""
         ...

@@ -108,15 +108,9 @@ def export_records(
         }
     for row in read(f"SELECT {timestep_columns} FROM timesteps ORDER BY seq"):
         yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
-    for row in read(
-        "SELECT id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
-        f" confidence, source, note, created_us, created_by FROM tag_applications ORDER BY {order}"
-    ):
+    for row in read(f"SELECT {rows.APPLICATION_COLUMNS} FROM tag_applications ORDER BY {order}"):
         yield {"kind": "tag_application", **rows.application(row).model_dump(mode="json")}
-    for row in read(
-        "SELECT id, session_id, target_type, tick, event_id, range_start, range_end, content,"
-        f" created_us, updated_us, created_by FROM comments ORDER BY {order}"
-    ):
+    for row in read(f"SELECT {rows.COMMENT_COLUMNS} FROM comments ORDER BY {order}"):
         yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
     # Before the episodes: an episode's import then finds its labels' exemplars.
     yield from learning_transfer.export_records(read, restricted)

@@ -113,6 +113,17 @@ def _target(
     }
 
 
+# The columns ``application`` and ``comment`` read, in their order.
+APPLICATION_COLUMNS = (
+    "id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
+    " confidence, source, note, created_us, created_by"
+)
+COMMENT_COLUMNS = (
+    "id, session_id, target_type, tick, event_id, range_start, range_end, content,"
+    " created_us, updated_us, created_by"
+)
+
+
 def application(row: Sequence[Any]) -> TagApplication:
     (aid, tag_id, ttype, session, tick, event, rs, re_, conf, source, note, cus, cby) = row
     return TagApplication(

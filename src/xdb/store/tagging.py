@@ -14,7 +14,7 @@ from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, Tag, TagApplication
 from xdb.store import access, rows
-from xdb.store.sqlbuild import Connection, Dialect, sql_where
+from xdb.store.sqlbuild import Connection, Dialect, chunks, sql_where
 from xdb.store.types import ResolvedTarget
 from xdb.timeutil import to_us
 
@@ -192,3 +192,39 @@ def list_tags_sql(
         f" WHERE a.tag_id = tags.id) FROM tags{sql_where(clauses)} ORDER BY created_us, id"
     )
     return sql, params
+
+
+def session_annotations(
+    conn: Connection, d: Dialect, session_id: str, ticks: tuple[int, int] | None, limit: int
+) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
+    """The tag applications (each with its tag) and comments on ``session_id``'s timesteps
+    and tick ranges overlapping ``ticks`` (every one when None), its events and itself, by
+    tick (a range by its first; events and the session first), then by time; whether
+    either list stopped at ``limit``."""
+    m = d.mark
+    where = f"session_id = {m}"
+    params: list[Any] = [session_id]
+    if ticks is not None:
+        where += (
+            f" AND ((tick IS NULL AND range_start IS NULL) OR tick BETWEEN {m} AND {m}"
+            f" OR (range_start <= {m} AND range_end >= {m}))"
+        )
+        params += [ticks[0], ticks[1], ticks[1], ticks[0]]
+    order = f" ORDER BY coalesce(tick, range_start, -1), created_us, id LIMIT {m}"
+    applied = conn.execute(
+        f"SELECT {rows.APPLICATION_COLUMNS} FROM tag_applications WHERE {where}{order}",
+        [*params, limit + 1],
+    ).fetchall()
+    said = conn.execute(
+        f"SELECT {rows.COMMENT_COLUMNS} FROM comments WHERE {where}{order}", [*params, limit + 1]
+    ).fetchall()
+    more = len(applied) > limit or len(said) > limit
+    found = [rows.application(r) for r in applied[:limit]]
+    tags: dict[str, Tag] = {}
+    for chunk in chunks(sorted({a.tag_id for a in found})):
+        chosen: list[Any] = []
+        cond = d.one_of("id", chunk, chosen)
+        for row in conn.execute(f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE {cond}", chosen):
+            tags[row[0]] = rows.tag(row)
+    pairs = [(a, tags[a.tag_id]) for a in found if a.tag_id in tags]
+    return pairs, [rows.comment(r) for r in said[:limit]], more

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.store.sqlbuild import Connection, Flavor, episode_where, sql_where
+from xdb.store.sqlbuild import Connection, Flavor, episode_where, sql_where, tag_where
 from xdb.store.types import EpisodeFilter
 
 
@@ -16,25 +16,29 @@ def carrying(
 ) -> list[tuple[int, int, float, bool]]:
     """(seq, start_us, best score, mostly candidate) of each episode passing ``flt`` that
     carries any of ``concept_ids``."""
-    clauses, params = episode_where(flt, f.d)
     tag_params: list[Any] = []
     cond = f.d.one_of("c.concept_id", concept_ids, tag_params)
+    source, clauses, params = _tag_rows(f, flt)
     sql = (
-        "SELECT e.seq, e.start_us, max(c.score),"
+        "SELECT c.episode_seq, c.start_us, max(c.score),"
         " sum(CASE WHEN c.kind = 'candidate' THEN 1 ELSE 0 END), count(*)"
-        f" FROM episode_concepts c JOIN episodes e ON {f.concept_join}"
-        f"{sql_where([cond, *clauses])} GROUP BY e.seq, e.start_us"
+        f" FROM {source}{sql_where([cond, *clauses])} GROUP BY c.episode_seq, c.start_us"
     )
     rows = conn.execute(sql, [*tag_params, *params]).fetchall()
     return [(int(r[0]), int(r[1]), float(r[2]), 2 * int(r[3]) > int(r[4])) for r in rows]
 
 
 def span(conn: Connection, f: Flavor, flt: EpisodeFilter) -> tuple[int, int | None, int | None]:
-    """(count, first start, last start) of the episodes passing ``flt``: one pass."""
+    """(count, first start, last start) of the episodes passing ``flt``. Three subqueries,
+    each answered from an index (asked as one aggregate, SQLite scanned every row: 80 ms
+    at 1M, against 9)."""
     clauses, params = episode_where(flt, f.d)
+    where = sql_where(clauses)
     n, first, last = conn.execute(
-        f"SELECT count(*), min(e.start_us), max(e.start_us) FROM episodes e{sql_where(clauses)}",
-        params,
+        f"SELECT (SELECT count(*) FROM episodes e{where}),"
+        f" (SELECT min(e.start_us) FROM episodes e{where}),"
+        f" (SELECT max(e.start_us) FROM episodes e{where})",
+        [*params, *params, *params],
     ).fetchone()
     return int(n), first, last
 
@@ -43,18 +47,35 @@ def buckets(
     conn: Connection, f: Flavor, flt: EpisodeFilter, lo: int, width: int, count: int
 ) -> list[int]:
     """How many episodes passing ``flt`` start in each of ``count`` buckets: bucket i holds
-    starts in [lo + i*width, lo + (i+1)*width), the ends clipped in. One pass."""
+    starts in [lo + i*width, lo + (i+1)*width), the ends clipped in. One statement of a
+    range count per bucket, each over the start-time index (grouping by bucket read every
+    row: 182 ms at 1M, against 38)."""
     clauses, params = episode_where(flt, f.d)
-    where = sql_where(clauses)
-    per = [0] * count
     m = f.d.mark
-    sql = (
-        f"SELECT (e.start_us - CAST({m} AS BIGINT)) / CAST({m} AS BIGINT) AS b, count(*)"
-        f" FROM episodes e{where} GROUP BY 1"
-    )
-    for b, n in conn.execute(sql, [lo, max(1, width), *params]):
-        per[min(max(int(b), 0), count - 1)] += int(n)
-    return per
+    counts: list[str] = []
+    values: list[Any] = []
+    for i in range(count):
+        bounds = []
+        if i > 0:
+            bounds.append(f"e.start_us >= {m}")
+        if i < count - 1:
+            bounds.append(f"e.start_us < {m}")
+        counts.append(f"(SELECT count(*) FROM episodes e{sql_where([*bounds, *clauses])})")
+        values += [lo + i * max(1, width)] if i > 0 else []
+        values += [lo + (i + 1) * max(1, width)] if i < count - 1 else []
+        values += params
+    row = conn.execute("SELECT " + ", ".join(counts), values).fetchone() if count else []
+    return [int(n) for n in row]
+
+
+def _tag_rows(f: Flavor, flt: EpisodeFilter) -> tuple[str, list[str], list[Any]]:
+    """What to read concept rows ``c`` from under ``flt``, and its conditions: the rows
+    alone where they carry all the filter asks (``tag_where``), else joined to episodes."""
+    on_rows = tag_where(flt, f.d)
+    if on_rows is not None:
+        return "episode_concepts c", on_rows[0], on_rows[1]
+    clauses, params = episode_where(flt, f.d)
+    return f"episode_concepts c JOIN episodes e ON {f.concept_join}", clauses, params
 
 
 def cooccurring(
@@ -68,30 +89,29 @@ def cooccurring(
     """(concept, episodes shared with ``group``, episodes carrying it) for the ``limit``
     concepts sharing the most episodes (at least ``min_count``) with any of ``group``."""
     d = f.d
-    clauses, params = episode_where(flt, d)
+    source, clauses, params = _tag_rows(f, flt)
     inner: list[Any] = []
     cond = d.one_of("c.concept_id", group, inner)
     outer: list[Any] = []
     not_group = d.one_of("c2.concept_id", group, outer)
     sql = (
         "SELECT c2.concept_id, count(*) FROM episode_concepts c2 WHERE c2.episode_seq IN ("
-        f"SELECT e.seq FROM episode_concepts c JOIN episodes e ON {f.concept_join}"
-        f"{sql_where([cond, *clauses])}) AND NOT ({not_group})"
-        f" GROUP BY c2.concept_id HAVING count(*) >= {d.mark}"
+        f"SELECT c.episode_seq FROM {source}{sql_where([cond, *clauses])})"
+        f" AND NOT ({not_group}) GROUP BY c2.concept_id HAVING count(*) >= {d.mark}"
         f" ORDER BY count(*) DESC, c2.concept_id LIMIT {d.mark}"
     )
     shared = conn.execute(sql, [*inner, *params, *outer, min_count, limit]).fetchall()
     if not shared:
         return []
     alone: list[Any] = []
-    cond = d.one_of("c.concept_id", [r[0] for r in shared], alone)
-    # Without conditions on episodes, a concept's count is its index range: no join (the
-    # concepts sharing most with a popular one are popular too; joining cost ~1 s at 1M).
-    joined = f" JOIN episodes e ON {f.concept_join}" if clauses else ""
-    sql = (
-        f"SELECT c.concept_id, count(*) FROM episode_concepts c{joined}"
-        f"{sql_where([cond, *clauses])} GROUP BY c.concept_id"
-    )
+    if not clauses and f.concept_counts:  # every episode: the kept counts
+        cond = d.one_of("concept_id", [r[0] for r in shared], alone)
+        sql = f"SELECT concept_id, episodes FROM concept_counts WHERE {cond}"
+        params = []
+    else:
+        cond = d.one_of("c.concept_id", [r[0] for r in shared], alone)
+        sql = f"SELECT c.concept_id, count(*) FROM {source}{sql_where([cond, *clauses])}"
+        sql += " GROUP BY c.concept_id"
     counts = {r[0]: int(r[1]) for r in conn.execute(sql, [*alone, *params])}
     return [(r[0], int(r[1]), counts.get(r[0], int(r[1]))) for r in shared]
 

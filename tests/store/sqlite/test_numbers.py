@@ -68,6 +68,12 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DROP TABLE memory_records",
         "DROP TABLE compactions",
         "DELETE FROM schema_migrations WHERE version = 15",
+        # and version 16 (concept usage without joins)
+        "DROP TRIGGER concept_counted",
+        "DROP TRIGGER concept_uncounted",
+        "DROP TABLE concept_counts",
+        "ALTER TABLE episode_concepts DROP COLUMN namespace",
+        "DELETE FROM schema_migrations WHERE version = 16",
     ):
         conn.execute(statement)
     conn.close()
@@ -90,4 +96,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 15  # this test's downgrade undoes versions 5 to 15
+    assert LATEST == 16  # this test's downgrade undoes versions 5 to 16

@@ -274,6 +274,13 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
         )
         return [rows.timestep(r) for r in reversed(found)]
 
+    def annotations(
+        self, session_id: str, ticks: tuple[int, int] | None, limit: int
+    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
+        return self._db.read(
+            lambda c: tagging.session_annotations(c, POSTGRES, session_id, ticks, limit)
+        )
+
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
         sql, params = tagging.list_tags_sql(tag_type, bud_status, POSTGRES)
         found = self._db.read(lambda c: c.execute(sql, params).fetchall())

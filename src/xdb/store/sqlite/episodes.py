@@ -36,10 +36,19 @@ def insert(conn: sqlite3.Connection, ep: NewEpisode) -> int:
     seq = int(cur.lastrowid or 0)
     conn.executemany(
         "INSERT INTO episode_concepts"
-        " (concept_id, episode_seq, score, kind, episode_id, start_us, end_us)"
-        " VALUES (?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET score = max(score, excluded.score)",
+        " (concept_id, episode_seq, score, kind, episode_id, start_us, end_us, namespace)"
+        " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET score = max(score, excluded.score)",
         [
-            (t["concept_id"], seq, t["score"], t["kind"], ep.id, ep.start_us, ep.end_us)
+            (
+                t["concept_id"],
+                seq,
+                t["score"],
+                t["kind"],
+                ep.id,
+                ep.start_us,
+                ep.end_us,
+                ep.namespace,
+            )
             for t in ep.concept_tags
         ],
     )

@@ -7,7 +7,7 @@ import sqlite3
 
 from xdb.store import access
 
-_NAMES = [*access.views("{col}", ""), "sessions", "session_totals"]
+_NAMES = [*access.views("{col}", ""), "sessions", "session_totals", "concept_counts"]
 
 
 def shadow(conn: sqlite3.Connection) -> None:

@@ -88,7 +88,7 @@ class _Tail:
 
 class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
     backend = "sqlite"
-    _flavor = Flavor(SQLITE, "e.seq = c.episode_seq", "json_each(t.activations) j")
+    _flavor = Flavor(SQLITE, "e.seq = c.episode_seq", "json_each(t.activations) j", True)
     # One writer per file: episodes need no lock of their own.
     _episode_hooks = EpisodeHooks(
         episodes.insert, episodes.delete, lambda conn: None, textindex.delete_hot
@@ -412,6 +412,14 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
             ).fetchall()
         )
         return [rows.timestep(r) for r in reversed(found)]
+
+    def annotations(
+        self, session_id: str, ticks: tuple[int, int] | None, limit: int
+    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
+        found: tuple[list[tuple[TagApplication, Tag]], list[Comment], bool] = self._read(
+            lambda c: tagging.session_annotations(c, SQLITE, session_id, ticks, limit)
+        )
+        return found
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
         sql, params = tagging.list_tags_sql(tag_type, bud_status, SQLITE)
