@@ -161,7 +161,8 @@ def test_counts_stay_exact_through_deletes_repeats_and_namespaces(target: str) -
             (s,) = db.concept_usage_summary(
                 concept_ids=["c"], namespace=namespace, min_cooccurrence=1
             ).concept_summaries
-            return {c.concept_id: (c.episode_count, c.cooccurrence_score) for c in s.top_cooccurring_concepts}  # fmt: skip
+            found = s.top_cooccurring_concepts
+            return {c.concept_id: (c.episode_count, c.cooccurrence_score) for c in found}
 
         # Everywhere: 7 episodes, c in 1 3 5 7 (4), a in all 7, b in 3 6 (2, one with c).
         assert listed(None) == {"a": (4, round(npmi(4, 4, 7, 7), 6)),

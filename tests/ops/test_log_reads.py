@@ -209,8 +209,9 @@ def test_annotations_are_read_back_in_tick_order_and_by_range(db: xdb.Database) 
     names = [(a.tag.name, a.application.target_type.value) for a in everything.tags]
     assert names == [("odd", "event"), ("first", "timestep"), ("late", "range")]
     assert everything.tags[2].application.note == "why"
-    assert [(c.content, c.timestep_id) for c in everything.comments] == [
-        ("on the whole session", None), ("on ticks 1-2", None), ("on tick 5", "ts-n-5")]  # fmt: skip
+    said = [(c.content, c.timestep_id) for c in everything.comments]
+    assert said == [("on the whole session", None), ("on ticks 1-2", None),
+                    ("on tick 5", "ts-n-5")]  # fmt: skip
     later = db.annotations(tick_range={"start": 4, "end": 9}, **at)
     assert [a.tag.name for a in later.tags] == ["odd", "late"]
     assert [c.content for c in later.comments] == ["on the whole session", "on tick 5"]
