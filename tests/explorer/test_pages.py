@@ -73,6 +73,9 @@ def test_every_page_answers_and_links(world: Any) -> None:
         session = client.get("/sessions/s1?zoom=tick").text
         assert "the weather report number 0" in session and 'class="concept cell"' in session
         assert "ev0" in session  # the events, as spans
+        marks = re.findall(r'<span class="mark tag" title="([^"]*)">', session)
+        assert "custom tag weather on ticks 1–2" in marks  # a mark on each window it touches
+        assert f'<a href="/concepts/{cid("Joy")}">Joy</a>' in session
         assert "a walk along the river" in session  # and the session's episodes
         cold = client.get("/sessions/s-cold").text
         assert "reply record" in cold  # compacted ticks are shown by their record

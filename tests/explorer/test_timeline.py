@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from xdb.explorer.timeline import episode_spans, spans, windows
-from xdb.models.log import Timestep
+from xdb.explorer.timeline import episode_spans, place_marks, spans, windows
+from xdb.models.log import AnnotationsResponse, Timestep
 
 START = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
 
@@ -47,3 +47,32 @@ def test_episodes_span_the_windows_they_overlap() -> None:
     early, late, outside = Hit(0, 40), Hit(3600, 8000), Hit(9000, 9999)
     spanned = [(f, lo) for _, f, lo in episode_spans(found, [early, late, outside])]
     assert spanned == [(0, 1), (2, 3), (None, None)]
+
+
+def test_tags_and_comments_mark_the_windows_they_touch() -> None:
+    def on(**target: object) -> dict[str, object]:
+        return {"id": "x", "session_id": "s", "created_at": START, "created_by": "me",
+                "target_type": "timestep", **target}  # fmt: skip
+
+    def tag(name: str, kind: str, **target: object) -> dict[str, object]:
+        return {"tag": {"id": f"tag-{name}", "name": name, "tag_type": kind, "created_at": START,
+                        "created_by": "me", "concept_id": "pack::concept/Joy"},
+                "application": {**on(**target), "tag_id": f"tag-{name}", "confidence": 1.0,
+                                "source": "manual", "note": "seen"}}  # fmt: skip
+
+    marked = AnnotationsResponse.model_validate({
+        "session_id": "s", "truncated": False,
+        "tags": [tag("joyful", "concept", timestep_id="ts-s-2"),
+                 tag("late", "custom", target_type="range", range_start=2, range_end=11),
+                 tag("tool", "custom", target_type="event", event_id="e2")],
+        "comments": [{**on(target_type="session"), "content": "all of it", "updated_at": START},
+                     {**on(timestep_id="ts-s-12"), "content": "x " * 50, "updated_at": START}],
+    })  # fmt: skip
+    found = windows(STEPS, "tick")  # ticks 1, 2, 11, 12
+    whole = place_marks(found, marked)
+    assert [m.label for m in whole] == ["all of it"]
+    assert [[m.label for m in w.marks] for w in found] == [
+        [], ["joyful", "late"], ["late", "tool"], ["x " * 29 + "x…"]]  # fmt: skip
+    joyful = found[1].marks[0]
+    assert joyful.href == "/concepts/pack::concept/Joy" and joyful.kind == "tag"
+    assert joyful.title == "concept tag joyful on ts-s-2: seen"

@@ -229,6 +229,9 @@ def _session(read: Reader, request: Request) -> HTMLResponse:
         asked["tick_range"] = {"start": int(params["from"]), "end": 2**63 - 1}
     found = read("xdb.query", asked)
     shown = timeline.windows(found.timesteps, zoom)
+    ticks = {"start": shown[0].first_tick, "end": shown[-1].last_tick} if shown else None
+    marked = read("xdb.annotations", {"session_id": session_id, "tick_range": ticks})
+    on_session = timeline.place_marks(shown, marked)
     context = read("xdb.context", {"session_id": session_id})
     episodes: list[Any] = []
     if found.timesteps:  # the session's episodes: those in its time, of this session
@@ -243,7 +246,7 @@ def _session(read: Reader, request: Request) -> HTMLResponse:
         )
     return _render("session.html", session_id=session_id, zoom=zoom, zooms=timeline.ZOOMS,
                    windows=shown, spans=timeline.spans(shown), records=found.records,
-                   episodes=episodes,
+                   episodes=episodes, on_session=on_session, marks_cut=marked.truncated,
                    total=found.total_count, context=context, later=later)  # fmt: skip
 
 

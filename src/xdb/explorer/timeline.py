@@ -1,7 +1,7 @@
 """A session's timeline for the explorer: its timesteps in windows (a zoom level: ticks,
 or minutes, hours, days), each with its time, what happened in it, its top concepts (the
 heat strip) and its fidelity tiers; events as spans across windows; COLD records in place
-of the ticks they replaced."""
+of the ticks they replaced; tags and comments as marks on the windows they touch."""
 
 from __future__ import annotations
 
@@ -10,10 +10,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
+
+from xdb.ids import parse_timestep_id
 
 ZOOMS = {"tick": 1, "10": 10, "100": 100, "1000": 1000, "minute": 60, "hour": 3600, "day": 86_400}
 TIME_ZOOMS = ("minute", "hour", "day")
 TOP = 3  # concepts a window shows
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A tag or a comment as the timeline shows it."""
+
+    kind: str  # "tag" or "comment"
+    label: str
+    title: str  # the whole text, and what it is on
+    href: str | None = None
 
 
 @dataclass
@@ -27,6 +40,7 @@ class Window:
     tiers: Counter[str] = field(default_factory=Counter)
     concepts: dict[str, float] = field(default_factory=dict)  # peak activation in it
     events: set[str] = field(default_factory=set)
+    marks: list[Mark] = field(default_factory=list)
 
     @property
     def top(self) -> list[tuple[str, float]]:
@@ -82,3 +96,54 @@ def spans(found: Sequence[Window]) -> list[tuple[str, int, int]]:
         for event in sorted(window.events):
             seen.setdefault(event, [number, number])[1] = number
     return [(event, first, last) for event, (first, last) in seen.items()]
+
+
+def place_marks(found: Sequence[Window], annotations: Any) -> list[Mark]:
+    """Put each tag application and comment of ``annotations`` (``xdb.annotations``) on
+    the windows it touches: a timestep's, a range's, an event's; returns those on the
+    whole session (and those touching no window shown)."""
+    whole: list[Mark] = []
+
+    def place(mark: Mark, target: Any) -> None:
+        tick = parse_timestep_id(target.timestep_id) if target.timestep_id else None
+        if tick is not None:
+            inside = [w for w in found if w.first_tick <= tick[1] <= w.last_tick]
+        elif target.range_start is not None and target.range_end is not None:
+            lo, hi = target.range_start, target.range_end
+            inside = [w for w in found if w.first_tick <= hi and lo <= w.last_tick]
+        elif target.event_id is not None:
+            inside = [w for w in found if target.event_id in w.events]
+        else:
+            inside = []
+        for window in inside:
+            window.marks.append(mark)
+        if not inside:
+            whole.append(mark)
+
+    for applied in annotations.tags:
+        tag, on = applied.tag, applied.application
+        href = None
+        if tag.tag_type.value == "concept":
+            href = f"/concepts/{quote(tag.concept_id or tag.name, safe='/:@')}"
+        elif tag.tag_type.value == "bud":
+            href = f"/buds/{quote(tag.id, safe='/:@')}"
+        note = f": {on.note}" if on.note else ""
+        title = f"{tag.tag_type.value} tag {tag.name} on {_target(on)}{note}"
+        place(Mark("tag", tag.name, title, href), on)
+    for said in annotations.comments:
+        text = " ".join(said.content.split())
+        label = text if len(text) <= 60 else text[:59] + "…"
+        place(
+            Mark("comment", label, f"comment by {said.created_by} on {_target(said)}: {text}"), said
+        )
+    return whole
+
+
+def _target(on: Any) -> str:
+    if on.timestep_id:
+        return str(on.timestep_id)
+    if on.range_start is not None:
+        return f"ticks {on.range_start}–{on.range_end}"
+    if on.event_id:
+        return f"event {on.event_id}"
+    return "the session"
