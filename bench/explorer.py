@@ -8,7 +8,9 @@ Pages are asked in process (FastAPI's TestClient: the ASGI app whole, no socket)
 rounds, each round every page once with its own parameters (another question, episode,
 concept), so machine noise falls on all of them. The corpus's concepts (C0..C299) are in
 no pack, so the concept page is timed as its data (``concept_usage_summary`` with
-activations, ``exemplars``, ``datasets``), without the pack lookup that would 404 here.
+activations, ``exemplars``, ``datasets``), without the pack lookup that would 404 here. The
+corpus has no log, so a session of 20,000 timesteps (events, activations, 400 tags and
+comments, 200 episodes) is recorded into it once, for the timeline.
 
 Target (issue 22): every page's data under 200 ms at p95.
 """
@@ -20,6 +22,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,8 @@ def run(args: argparse.Namespace) -> None:
             started = time.perf_counter()
             build(db, args.n)
             print(f"built {args.n:,} episodes in {time.perf_counter() - started:.0f} s")
+        if not db.query(session_id=SESSION, limit=1).timesteps:
+            record_session(db)
         started = time.perf_counter()
         client = TestClient(create_app(db, mcp=False))
         sample = client.get("/search?sort=time_desc&size=50").text
@@ -62,6 +67,8 @@ def run(args: argparse.Namespace) -> None:
                 "q": asked[i], "concept": f"C{rng.randint(0, 299)}",
                 "from": "2025-03-01", "to": "2025-05-01"}),
             "/episodes/ID": lambda i: client.get(f"/episodes/{ids[i]}"),
+            "/sessions/ID (1,000 ticks by 10)": lambda i: client.get(
+                f"/sessions/{SESSION}", params={"zoom": "10", "from": rng.randint(0, 19) * 1000}),
             "/graph?seed=ID&depth=2": lambda i: client.get(
                 "/graph", params={"seed": ids[i], "depth": 2}),
             "concept page data": lambda i: concept_data(db, f"C{rng.randint(0, 299)}"),
@@ -87,6 +94,33 @@ def run(args: argparse.Namespace) -> None:
             print(f"{name:<34} {p50:8.1f} {pct(samples, 0.95):8.1f} {p50 / base:10.1f}x")
         print("target: every page's data under 200 ms at p95")
         assert "hits" in sample or "empty" in sample
+
+
+SESSION = "bench-session"
+
+
+def record_session(db: xdb.Database) -> None:
+    """20,000 timesteps of one session: tool calls as events, activations of 3 of 300
+    concepts each, a tag on every 100 ticks and a comment on every 100 more, 200 episodes."""
+    rng = random.Random(5)
+    first = datetime(2026, 1, 1, tzinfo=UTC)  # after the corpus's year
+
+    def at(n: int) -> str:
+        return (first + timedelta(seconds=n)).isoformat()
+
+    for chunk in range(20):
+        db.record_batch([{
+            "session_id": SESSION, "event_type": "tool_call" if n % 50 < 5 else "output",
+            "content": f"step {n}", "event_id": f"ev{n // 50}" if n % 50 < 5 else None,
+            "timestamp": at(n), "concept_activations":
+                {f"C{rng.randint(0, 299)}": round(rng.random(), 3) for _ in range(3)},
+        } for n in range(chunk * 1000, (chunk + 1) * 1000)])  # fmt: skip
+    for n in range(0, 20_000, 100):
+        db.tag(tag_name_or_id=f"phase-{n // 1000}", session_id=SESSION,
+               tick_range={"start": n + 1, "end": n + 20})  # fmt: skip
+        db.comment(content=f"note on {n + 50}", timestep_id=f"ts-{SESSION}-{n + 50}")
+        window = {"start_time": at(n), "end_time": at(n + 99)}
+        db.add_episode(content=f"steps {n}-{n + 99}", session_id=SESSION, time_window=window)
 
 
 def concept_data(db: xdb.Database, concept: str) -> None:

@@ -895,6 +895,7 @@ class Operations:
         episode_kinds: Sequence[str] | None = None,
         label_filters: LabelFilterLike | None = None,
         namespace: str | None = None,
+        session_id: str | None = None,
         sort: SortLike | None = None,
         page: PageLike | None = None,
         wait_for_embeddings_s: float | None = None,
@@ -908,6 +909,7 @@ class Operations:
             episode_kinds: Default: None.
             label_filters: Episodes labelled (as exemplars) for a concept. Default: None.
             namespace: Only this scope (default all). Default: None.
+            session_id: Only this session's episodes. Default: None.
             sort: Default: None, meaning {'by': 'relevance', 'score_weight': 0.5, 'recency_weight':
                 0.0, 'seed': 0}.
             page: Default: None, meaning {'page_size': 20, 'cursor': None}.
@@ -930,6 +932,8 @@ class Operations:
             payload["label_filters"] = label_filters
         if namespace is not None:
             payload["namespace"] = namespace
+        if session_id is not None:
+            payload["session_id"] = session_id
         if sort is not None:
             payload["sort"] = sort
         if page is not None:

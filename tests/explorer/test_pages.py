@@ -64,6 +64,7 @@ def test_every_page_answers_and_links(world: Any) -> None:
         assert f'href="/concepts/{do_urlencode(cid("Joy"))}"' in detail
         first = client.get("/search?q=river&size=2").text
         assert "matched: words: river" in first
+        assert re.search(r"score from: words \(BM25\) [0-9.]+ \+", first)  # the ranking's parts
         following = re.search(r'href="(/search\?[^"]*cursor=[^"]+)"', first)
         assert following is not None  # the next page is a link anyone can share
         second = client.get(following.group(1).replace("&amp;", "&"))

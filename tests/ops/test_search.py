@@ -195,6 +195,24 @@ def test_recency_weight_prefers_newer_episodes(corpus: Any) -> None:
     assert [start[i] for i in recent] == sorted((start[i] for i in recent), reverse=True)
 
 
+def test_each_hit_says_what_each_signal_added_to_its_score(corpus: Any) -> None:
+    db, added = corpus
+    care = [{"concept_id": "Care"}]
+    mixed = db.search_episodes(text_query="kite", concept_filters=care,
+                               sort={"recency_weight": 0.3}, page={"page_size": 20}).episodes  # fmt: skip
+    assert mixed
+    for h in mixed:  # the parts, rounded, sum to the score
+        assert sum(h.signals.values()) == pytest.approx(h.score, abs=1e-5)
+        assert set(h.signals) <= {"bm25", "vector", "session", "concepts", "recency"}
+        assert ("bm25" in h.signals) == ("kite" in h.snippet)
+        assert ("concepts" in h.signals) == any(t.concept_id.endswith("Care") for t in h.concept_tags)
+    by_concept = db.search_episodes(concept_filters=care, page={"page_size": 3}).episodes
+    assert [set(h.signals) for h in by_concept] == [{"concepts"}] * 3
+    assert by_concept[0].signals["concepts"] == by_concept[0].score
+    by_time = db.search_episodes(text_query="kite", sort={"by": "time_desc"}).episodes
+    assert by_time and all(h.signals == {} for h in by_time)
+
+
 def test_random_order_is_reproducible_with_its_seed(corpus: Any) -> None:
     db, added = corpus
     one = walk(db, sort={"by": "random", "seed": 1})
@@ -388,3 +406,17 @@ def test_a_filtered_search_lifts_the_sessions_of_text_matches(target: str) -> No
         assert order[0] == made["a1"].episode_id
         # Without the boost b1 would come first: the newer of two equal scores.
         assert order.index(made["a2"].episode_id) < order.index(made["b1"].episode_id)
+
+
+def test_a_session_filter_keeps_that_sessions_episodes(target: str) -> None:
+    with xdb.connect(target, embedder="hash") as db:
+        for n in range(6):
+            db.add_episode(content=f"kite flying, part {n}", session_id=f"s{n % 2}",
+                           concept_tags=[{"concept_id": "Care", "score": 0.1 * (n + 1)}])  # fmt: skip
+        db.add_episode(content="kite without a session")
+        for sort in ({"by": "time_asc"}, {"by": "relevance"}):
+            for asked in ({"text_query": "kite"}, {"concept_filters": [{"concept_id": "Care"}]}):
+                hits = db.search_episodes(session_id="s1", sort=sort, **asked).episodes
+                assert sorted(h.snippet[-1] for h in hits) == ["1", "3", "5"], (sort, asked)
+                assert {h.session_id for h in hits} == {"s1"}
+        assert db.search_episodes(session_id="s9", text_query="kite").episodes == []

@@ -32,6 +32,10 @@ _ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+# How a hit's ranking signals (EpisodeHit.signals) are named on the page.
+_ENV.globals["signals"] = {"bm25": "words (BM25)", "vector": "meaning (vectors)",
+                           "session": "its session", "concepts": "concepts",
+                           "recency": "recency"}  # fmt: skip
 _STATUS = {"invalid_request": 400, "not_found": 404, "permission_denied": 403}
 
 
@@ -184,14 +188,13 @@ def _search(read: Reader, request: Request) -> HTMLResponse:
 
 def _why(hit: Any, asked: dict[str, Any]) -> list[str]:
     """What of the search a hit shows: the query's words in its text, the concepts asked
-    for that it carries (with their scores), the kinds asked for."""
+    for that it carries (with their scores), the kinds asked for. What each signal added
+    to its score is the ranking's own (``hit.signals``), shown beside."""
     reasons = []
     words = {w.lower() for w in str(asked.get("text_query") or "").split() if len(w) > 2}
     said = {w.strip(".,;:!?\"'()").lower() for w in f"{hit.summary} {hit.snippet}".split()}
     if words & said:
         reasons.append("words: " + ", ".join(sorted(words & said)))
-    elif words:
-        reasons.append("meaning (no word in common: the vectors found it)")
     tags = {t.concept_id: t.score for t in hit.concept_tags}
     for flt in asked.get("concept_filters", []):
         concept = flt["concept_id"]
@@ -234,11 +237,12 @@ def _session(read: Reader, request: Request) -> HTMLResponse:
     on_session = timeline.place_marks(shown, marked)
     context = read("xdb.context", {"session_id": session_id})
     episodes: list[Any] = []
-    if found.timesteps:  # the session's episodes: those in its time, of this session
+    if found.timesteps:  # the session's episodes from the first shown on
         window = {"start_time": found.timesteps[0].timestamp.isoformat()}
-        hits = read("experience.search_episodes", {"time_range": window,
-                    "sort": {"by": "time_asc"}, "page": {"page_size": 200}}).episodes  # fmt: skip
-        episodes = timeline.episode_spans(shown, [h for h in hits if h.session_id == session_id])
+        hits = read("experience.search_episodes", {"session_id": session_id,
+                    "time_range": window, "sort": {"by": "time_asc"},
+                    "page": {"page_size": 200}}).episodes  # fmt: skip
+        episodes = timeline.episode_spans(shown, hits)
     later = None
     if found.timesteps and found.total_count > len(found.timesteps):
         later = f"/sessions/{session_id}?" + urlencode(

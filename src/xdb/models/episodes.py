@@ -156,6 +156,12 @@ class EpisodeHit(BaseModel):
     motive_profile: Annotated[dict[str, float], ConceptKeys()]
     time_window: TimeWindow
     score: float = Field(description="Relevance (higher first); 0 for time and random sorts.")
+    signals: dict[str, float] = Field(
+        default_factory=dict,
+        description="What each ranking signal added to score (the parts sum to it): bm25 and"
+        " vector (text relevance), session (the lift from the best text match in its session),"
+        " concepts (the tags of the concept filters), recency. Empty for other sorts.",
+    )
     fidelity: str = Field(
         default="full",
         description="full, or the COLD level (reply, session, day, week, month, quarter,"
@@ -245,6 +251,7 @@ class SearchEpisodesRequest(Model):
     episode_kinds: list[NonEmpty] | None = None
     label_filters: LabelFilter | None = None
     namespace: NonEmpty | None = Field(default=None, description="Only this scope (default all).")
+    session_id: NonEmpty | None = Field(default=None, description="Only this session's episodes.")
     sort: Sort = Field(default_factory=Sort)
     page: Page = Field(default_factory=Page)
     wait_for_embeddings_s: float | None = Field(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,40 +94,88 @@ def fuse(
     now: int | None = None,
 ) -> Ranked:
     """(seq, score) best first, ties broken by newer seq first."""
-    bm25, vectors = signals.bm25, signals.vectors
-    text_scores: dict[int, float] = {}
-    for seq in bm25.keys() | vectors.keys():
-        if vectors and seq not in signals.unembedded:
-            text_scores[seq] = weights.text * bm25.get(seq, 0.0) + (1 - weights.text) * vectors.get(
-                seq, 0.0
-            )
-        else:
-            # Not embedded yet (the worker is behind): text alone, as if its vector agreed,
-            # so a search while the worker catches up is never worse than BM25 on these.
-            text_scores[seq] = bm25.get(seq, 0.0)
-    text_scores = _session_boost(text_scores, signals.places, weights.session_boost)
+    _, text_scores = _text_scores(signals, weights)
+    text_share, concept_share = _shares(signals, text_scores, score_weight)
     concept_scores = signals.concepts
-    if signals.has_text and concept_scores:
-        w = score_weight
-        seqs = text_scores.keys() | concept_scores.keys()
-        fused = {
-            s: (1 - w) * text_scores.get(s, 0.0) + w * concept_scores.get(s, 0.0) for s in seqs
-        }
-    else:
-        fused = text_scores or dict(concept_scores)
+    fused = {
+        s: text_share * text_scores.get(s, 0.0) + concept_share * concept_scores.get(s, 0.0)
+        for s in (text_scores.keys() if text_share else set())
+        | (concept_scores.keys() if concept_share else set())
+    }
     if exclude:
         fused = {s: v for s, v in fused.items() if s not in exclude}
     if recency_weight > 0 and fused:
         now = now_us() if now is None else now
         rw, places = recency_weight, signals.places
-        fused = {
-            s: (1 - rw) * v
-            + rw
-            * math.exp(-max(0, now - places.get(s, Place(None, now)).end_us) / RECENCY_SCALE_US)
-            for s, v in fused.items()
-        }
+        fused = {s: (1 - rw) * v + rw * _recency(places, s, now) for s, v in fused.items()}
     ranked = sorted(fused.items(), key=lambda item: (-item[1], -item[0]))
     return ranked[:MAX_CANDIDATES]
+
+
+def _text_scores(signals: Signals, weights: Weights) -> tuple[dict[int, float], dict[int, float]]:
+    """Each text match's relevance from its BM25 and vector scores, before and after the
+    session boost."""
+    bm25, vectors = signals.bm25, signals.vectors
+    plain: dict[int, float] = {}
+    for seq in bm25.keys() | vectors.keys():
+        b, v = _text_parts(signals, weights, seq)
+        plain[seq] = b + v
+    return plain, _session_boost(plain, signals.places, weights.session_boost)
+
+
+def _text_parts(signals: Signals, weights: Weights, seq: int) -> tuple[float, float]:
+    """What BM25 and the vectors add to ``seq``'s text relevance."""
+    b = signals.bm25.get(seq, 0.0)
+    if signals.vectors and seq not in signals.unembedded:
+        return weights.text * b, (1 - weights.text) * signals.vectors.get(seq, 0.0)
+    # Not embedded yet (the worker is behind): text alone, as if its vector agreed, so a
+    # search while the worker catches up is never worse than BM25 on these.
+    return b, 0.0
+
+
+def _shares(
+    signals: Signals, text_scores: dict[int, float], score_weight: float
+) -> tuple[float, float]:
+    """The shares of text relevance and of the concept score in the fused score: both
+    when there are both, else whichever there is."""
+    if signals.has_text and signals.concepts:
+        return 1 - score_weight, score_weight
+    return (1.0, 0.0) if text_scores else (0.0, 1.0)
+
+
+def _recency(places: Places, seq: int, now: int) -> float:
+    return math.exp(-max(0, now - places.get(seq, Place(None, now)).end_us) / RECENCY_SCALE_US)
+
+
+def explain(
+    signals: Signals,
+    seqs: Sequence[int],
+    weights: Weights,
+    score_weight: float,
+    recency_weight: float,
+    now: int,
+) -> dict[int, dict[str, float]]:
+    """What each signal added to each of ``seqs``' fused score (``fuse`` with the same
+    arguments; the parts sum to it): bm25 and vector (text relevance), session (the lift
+    from the best text match around it), concepts (the tags asked for), recency. Parts that
+    added nothing are left out."""
+    plain, boosted = _text_scores(signals, weights)
+    text_share, concept_share = _shares(signals, boosted, score_weight)
+    keep = 1 - recency_weight if recency_weight > 0 else 1.0
+    out: dict[int, dict[str, float]] = {}
+    for seq in seqs:
+        b, v = _text_parts(signals, weights, seq) if seq in plain else (0.0, 0.0)
+        parts = {
+            "bm25": keep * text_share * b,
+            "vector": keep * text_share * v,
+            "session": keep * text_share * (boosted.get(seq, 0.0) - plain.get(seq, 0.0)),
+            "concepts": keep * concept_share * signals.concepts.get(seq, 0.0),
+            "recency": recency_weight * _recency(signals.places, seq, now)
+            if recency_weight > 0
+            else 0.0,
+        }
+        out[seq] = {name: round(x, 6) for name, x in parts.items() if round(x, 6)}
+    return out
 
 
 def _session_boost(scores: dict[int, float], places: Places, boost: float) -> dict[int, float]:
@@ -252,8 +301,17 @@ class Ranking:
 
     def rank(self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None) -> Ranked:
         """(seq, score) best first; ties broken by newer seq first."""
+        return self.rank_explained(ctx, flt, exclude)[0]
+
+    def rank_explained(
+        self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None
+    ) -> tuple[Ranked, Callable[[Sequence[int]], dict[int, dict[str, float]]]]:
+        """``rank``, and what says which signal added what to the scores of given seqs."""
         signals = self.signals(ctx, flt)
-        return fuse(signals, self.weights, self.score_weight, self.recency_weight, exclude)
+        now = now_us()
+        w, sw, rw = self.weights, self.score_weight, self.recency_weight
+        ranked = fuse(signals, w, sw, rw, exclude, now)
+        return ranked, lambda seqs: explain(signals, seqs, w, sw, rw, now)
 
     def signals(self, ctx: Context, flt: EpisodeFilter, sessions: bool | None = None) -> Signals:
         """Read the lists. ``sessions``: read where the text matches sit even when these

@@ -58,6 +58,7 @@ def episode_filter(req: SearchEpisodesRequest) -> EpisodeFilter:
     tr, lf = req.time_range, req.label_filters
     return EpisodeFilter(
         namespace=req.namespace,
+        session_id=req.session_id,
         start_us=to_us(tr.start_time) if tr and tr.start_time else None,
         end_us=to_us(tr.end_time) if tr and tr.end_time else None,
         kinds=list(req.episode_kinds) if req.episode_kinds else None,
@@ -83,9 +84,12 @@ def shown_fields(ep: NewEpisode) -> dict[str, Any]:
     }
 
 
-def hit(stored: StoredEpisode, score: float) -> EpisodeHit:
+def hit(stored: StoredEpisode, score: float, signals: dict[str, float] | None = None) -> EpisodeHit:
     ep = stored.episode
-    return EpisodeHit(**shown_fields(ep), snippet=ep.content[:SNIPPET], score=round(score, 6))
+    return EpisodeHit(
+        **shown_fields(ep), snippet=ep.content[:SNIPPET], score=round(score, 6),
+        signals=signals or {},
+    )  # fmt: skip
 
 
 def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesResponse:
@@ -124,12 +128,13 @@ def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesR
         snapshot, max_vseq, last_score, last_seq = ctx.store.episode_max_seq(), None, None, None
     flt.max_seq = snapshot
     ranking = Ranking(text, present, sort.score_weight, sort.recency_weight, max_vseq)
-    ranked = ranking.rank(ctx, flt)
+    ranked, explain = ranking.rank_explained(ctx, flt)
     if last_seq is not None:
         ranked = [(s, v) for s, v in ranked if (v, s) < (last_score, last_seq)]
     page = ranked[:size]
     found = ctx.store.episodes_by_seqs([s for s, _ in page])
-    hits = [hit(found[s], v) for s, v in page if s in found]
+    why = explain([s for s, _ in page])
+    hits = [hit(found[s], v, why[s]) for s, v in page if s in found]
     next_cursor = None
     if len(ranked) > size:
         last = page[-1]
