@@ -196,16 +196,18 @@ def test_recency_weight_prefers_newer_episodes(corpus: Any) -> None:
 
 
 def test_each_hit_says_what_each_signal_added_to_its_score(corpus: Any) -> None:
-    db, added = corpus
+    db, _added = corpus
     care = [{"concept_id": "Care"}]
-    mixed = db.search_episodes(text_query="kite", concept_filters=care,
-                               sort={"recency_weight": 0.3}, page={"page_size": 20}).episodes  # fmt: skip
+    asked = {"sort": {"recency_weight": 0.3}, "page": {"page_size": 20}}
+    mixed = db.search_episodes(text_query="kite", concept_filters=care, **asked).episodes
     assert mixed
     for h in mixed:  # the parts, rounded, sum to the score
         assert sum(h.signals.values()) == pytest.approx(h.score, abs=1e-5)
         assert set(h.signals) <= {"bm25", "vector", "session", "concepts", "recency"}
         assert ("bm25" in h.signals) == ("kite" in h.snippet)
-        assert ("concepts" in h.signals) == any(t.concept_id.endswith("Care") for t in h.concept_tags)
+        assert ("concepts" in h.signals) == any(
+            t.concept_id.endswith("Care") for t in h.concept_tags
+        )
     by_concept = db.search_episodes(concept_filters=care, page={"page_size": 3}).episodes
     assert [set(h.signals) for h in by_concept] == [{"concepts"}] * 3
     assert by_concept[0].signals["concepts"] == by_concept[0].score
@@ -411,8 +413,8 @@ def test_a_filtered_search_lifts_the_sessions_of_text_matches(target: str) -> No
 def test_a_session_filter_keeps_that_sessions_episodes(target: str) -> None:
     with xdb.connect(target, embedder="hash") as db:
         for n in range(6):
-            db.add_episode(content=f"kite flying, part {n}", session_id=f"s{n % 2}",
-                           concept_tags=[{"concept_id": "Care", "score": 0.1 * (n + 1)}])  # fmt: skip
+            care = [{"concept_id": "Care", "score": 0.1 * (n + 1)}]
+            db.add_episode(content=f"kite, part {n}", session_id=f"s{n % 2}", concept_tags=care)
         db.add_episode(content="kite without a session")
         for sort in ({"by": "time_asc"}, {"by": "relevance"}):
             for asked in ({"text_query": "kite"}, {"concept_filters": [{"concept_id": "Care"}]}):
