@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> None:
         assert "hits" in sample or "empty" in sample
 
 
-SESSION = "bench-session"
+SESSION = "bench-timeline"
 
 
 def record_session(db: xdb.Database) -> None:
@@ -108,19 +108,20 @@ def record_session(db: xdb.Database) -> None:
     def at(n: int) -> str:
         return (first + timedelta(seconds=n)).isoformat()
 
-    for chunk in range(20):
+    for chunk in range(20):  # annotated as recorded: compaction may take the ticks later
+        ticks = range(chunk * 1000 + 1, (chunk + 1) * 1000 + 1)
         db.record_batch([{
             "session_id": SESSION, "event_type": "tool_call" if n % 50 < 5 else "output",
             "content": f"step {n}", "event_id": f"ev{n // 50}" if n % 50 < 5 else None,
             "timestamp": at(n), "concept_activations":
                 {f"C{rng.randint(0, 299)}": round(rng.random(), 3) for _ in range(3)},
-        } for n in range(chunk * 1000, (chunk + 1) * 1000)])  # fmt: skip
-    for n in range(0, 20_000, 100):
-        db.tag(tag_name_or_id=f"phase-{n // 1000}", session_id=SESSION,
-               tick_range={"start": n + 1, "end": n + 20})  # fmt: skip
-        db.comment(content=f"note on {n + 50}", timestep_id=f"ts-{SESSION}-{n + 50}")
-        window = {"start_time": at(n), "end_time": at(n + 99)}
-        db.add_episode(content=f"steps {n}-{n + 99}", session_id=SESSION, time_window=window)
+        } for n in ticks])  # fmt: skip
+        for n in ticks[::100]:
+            db.tag(tag_name_or_id=f"phase-{n // 1000}", session_id=SESSION,
+                   tick_range={"start": n, "end": n + 19})  # fmt: skip
+            db.comment(content=f"note on {n + 50}", timestep_id=f"ts-{SESSION}-{n + 50}")
+            window = {"start_time": at(n), "end_time": at(n + 99)}
+            db.add_episode(content=f"steps {n}-{n + 99}", session_id=SESSION, time_window=window)
 
 
 def concept_data(db: xdb.Database, concept: str) -> None:

@@ -118,6 +118,7 @@ def test_concept_rows_get_their_namespace_and_counts_on_upgrade(tmp_path: Path) 
     _sql("sqlite", where, [
         "DROP TRIGGER concept_counted", "DROP TRIGGER concept_uncounted",
         "DROP TABLE concept_counts", "ALTER TABLE episode_concepts DROP COLUMN namespace",
+        "DROP INDEX timesteps_kind_time",
         "DELETE FROM schema_migrations WHERE version = 16",
     ])  # fmt: skip
     _open("sqlite", where).close()  # migrates

@@ -73,6 +73,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DROP TRIGGER concept_uncounted",
         "DROP TABLE concept_counts",
         "ALTER TABLE episode_concepts DROP COLUMN namespace",
+        "DROP INDEX timesteps_kind_time",
         "DELETE FROM schema_migrations WHERE version = 16",
     ):
         conn.execute(statement)

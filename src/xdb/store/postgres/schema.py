@@ -301,6 +301,11 @@ def restricted_views(conn: Conn, applied: list[int]) -> None:
             conn.execute(statement.encode())
 
 
+# The latest timesteps of a type across sessions (the warnings the engine showed, as
+# steering) were a walk down the time index testing every row.
+TIMESTEPS_BY_KIND = "CREATE INDEX timesteps_kind_time ON timesteps (event_type, ts_us, seq)"
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (1, "extensions and text search", _functions),
     (2, "experience log", _run(_LOG)),
@@ -320,6 +325,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (12, "episodes under an access policy", _run(access.EPISODE_POLICIES)),
     (13, "the learning harness", lambda conn: learning.migrate(conn, POSTGRES)),
     (14, "fidelity: holds, records, compactions", lambda conn: fidelity.migrate(conn, POSTGRES)),
+    (15, "timesteps by type", _run(TIMESTEPS_BY_KIND)),
 ]
 ACCESS_VERSION = 11  # the columns the restricted views read come with it
 
