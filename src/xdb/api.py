@@ -440,6 +440,7 @@ class Operations:
         order: Literal["asc", "desc"] = "asc",
         limit: int = 100,
         cursor: str | None = None,
+        include_records: bool = True,
     ) -> QueryResponse:
         """Find timesteps by session, ticks, time, event type, tags, concept activations and text.
 
@@ -457,6 +458,8 @@ class Operations:
             order: By time, then tick. Default: 'asc'.
             limit: Page size. Default: 100.
             cursor: next_cursor of the previous page. Default: None.
+            include_records: Also the COLD records standing for compacted timesteps that match
+                (false: timesteps only, which saves reading up to 5,000 records). Default: True.
         """
         payload: dict[str, Any] = {}
         if session_id is not None:
@@ -481,6 +484,8 @@ class Operations:
             payload["limit"] = limit
         if cursor is not None:
             payload["cursor"] = cursor
+        if include_records is not True:
+            payload["include_records"] = include_records
         return cast("QueryResponse", self.run(REGISTRY["xdb.query"], payload))
 
     def recent(self, *, n: int = 100, session_id: str | None = None) -> RecentResponse:

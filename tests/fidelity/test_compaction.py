@@ -84,6 +84,8 @@ def test_compacting_twice_changes_nothing(db: xdb.Database) -> None:
     again = db.compact(keep_tokens=25)
     assert not again.compacted and again.timesteps_compacted == 0 and again.record_ids == []
     assert len(db.query(limit=100).records) == 2
+    alone = db.query(limit=100, include_records=False)  # the timesteps, without records
+    assert alone.records == [] and alone.timesteps == db.query(limit=100).timesteps
     assert db.context().compaction_count == 1
 
 

@@ -357,6 +357,7 @@ def _lessons(read: Reader, request: Request) -> HTMLResponse:
     # The warnings agents were shown: the engine records each as a steering timestep of
     # the xdb session <agent>-<session id>.
     warned = read("xdb.query", {"all_sessions": True, "event_types": ["steering"],
-                                "order": "desc", "limit": 20}).timesteps  # fmt: skip
+                                "order": "desc", "limit": 20,
+                                "include_records": False}).timesteps  # fmt: skip
     return _render("lessons.html", lessons=listed.lessons, stats=stats, tier=tier, topic=topic,
                    timeline=timeline, warned=warned)  # fmt: skip

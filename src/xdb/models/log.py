@@ -334,6 +334,11 @@ class QueryRequest(Model):
     order: Literal["asc", "desc"] = Field(default="asc", description="By time, then tick.")
     limit: int = Field(default=100, ge=1, le=10_000, description="Page size.")
     cursor: str | None = Field(default=None, description="next_cursor of the previous page.")
+    include_records: bool = Field(
+        default=True,
+        description="Also the COLD records standing for compacted timesteps that match (false:"
+        " timesteps only, which saves reading up to 5,000 records).",
+    )
 
 
 class QueryResponse(BaseModel):

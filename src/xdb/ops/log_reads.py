@@ -55,7 +55,9 @@ def query(ctx: Context, req: QueryRequest) -> QueryResponse:
             unknown_tag = True  # a tag nobody applied matches nothing
         else:
             flt.tag_ids.append(found.id)
-    digest = cursor.digest(req.model_dump(exclude={"cursor", "limit"}, mode="json"))
+    digest = cursor.digest(
+        req.model_dump(exclude={"cursor", "limit", "include_records"}, mode="json")
+    )
     after = None
     if req.cursor:
         after = cursor.decode_pair(req.cursor, digest)
@@ -69,7 +71,7 @@ def query(ctx: Context, req: QueryRequest) -> QueryResponse:
         # Compressed experience, at its lower fidelity: with the first page only.
         records=(
             matching_records(ctx.store, flt, req.limit, partial(visible_ids, ctx))
-            if after is None
+            if after is None and req.include_records
             else []
         ),
     )
