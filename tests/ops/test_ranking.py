@@ -77,6 +77,10 @@ def test_concepts_mix_with_text_by_score_weight_and_recency_by_age() -> None:
     assert aged[2] > aged[1]  # the old episode lost its lead to the new one
     assert abs(aged[1] - (0.5 * 0.8 + 0.5 * 2.718281828459045**-10)) < 1e-9
     assert fuse(signals, Weights(), exclude={1, 2}) == []
+    # At either end of the weight, the other list's episodes stay, ranked last at 0.
+    apart = Signals(bm25={1: 1.0}, concepts={2: 1.0}, has_text=True)
+    assert fuse(apart, Weights(1.0, 0.0), score_weight=0.0) == [(1, 1.0), (2, 0.0)]
+    assert fuse(apart, Weights(1.0, 0.0), score_weight=1.0) == [(2, 1.0), (1, 0.0)]
 
 
 def test_signals_read_once_fuse_as_the_ranking_does() -> None:

@@ -315,6 +315,14 @@ def test_counts_leave_out_what_is_hidden(world: Any) -> None:
     assert roots.total_count == 1
 
 
+def test_hidden_tags_take_no_place_on_a_page_of_annotations(world: Any) -> None:
+    db, _ = world  # on ticks 1-2 of s1, in this order: Joy, Anger, Hunch, weather
+    mine = db.annotations(session_id="s1", limit=2)
+    assert [a.tag.name for a in mine.tags] == ["Joy", "Anger"] and mine.truncated
+    theirs = db.as_caller(PARTNER).annotations(session_id="s1", limit=2)
+    assert [a.tag.name for a in theirs.tags] == ["Joy", "weather"] and not theirs.truncated
+
+
 def test_a_hush_hides_a_concept_from_self_until_lifted(world: Any) -> None:
     db, episodes = world
     admin = db.as_caller(ADMIN)

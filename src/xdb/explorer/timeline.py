@@ -101,7 +101,7 @@ def spans(found: Sequence[Window]) -> list[tuple[str, int, int]]:
 def place_marks(found: Sequence[Window], annotations: Any) -> list[Mark]:
     """Put each tag application and comment of ``annotations`` (``xdb.annotations``) on
     the windows it touches: a timestep's, a range's, an event's; returns those on the
-    whole session (and those touching no window shown)."""
+    whole session and those touching no window shown (compacted ticks, other pages)."""
     whole: list[Mark] = []
 
     def place(mark: Mark, target: Any) -> None:

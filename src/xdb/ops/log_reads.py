@@ -96,12 +96,20 @@ def recent(ctx: Context, req: RecentRequest) -> RecentResponse:
 def session_annotations(ctx: Context, req: AnnotationsRequest) -> AnnotationsResponse:
     session_id = ctx.session(req.session_id)
     ticks = None if req.tick_range is None else (req.tick_range.start, req.tick_range.end)
-    applied, said, more = ctx.store.annotations(session_id, ticks, req.limit)
+    limit = depth = req.limit
+    while True:
+        # Tags about concepts the caller may not see take no place (read deeper to fill the
+        # page), so that neither the page nor ``truncated`` tells where such tags are.
+        applied, said = ctx.store.annotations(session_id, ticks, depth)
+        shown = [(a, t) for a, t in applied if ctx.view.tag_visible(t, session_id)]
+        if len(shown) > limit or len(applied) <= depth:
+            break
+        depth *= 4
     return AnnotationsResponse(
         session_id=session_id,
-        tags=[AppliedTag(tag=tag, application=a) for a, tag in applied],
-        comments=said,
-        truncated=more,
+        tags=[AppliedTag(tag=tag, application=a) for a, tag in shown[:limit]],
+        comments=said[:limit],
+        truncated=len(shown) > limit or len(said) > limit,
     )
 
 

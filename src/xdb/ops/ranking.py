@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,10 +97,16 @@ def fuse(
     _, text_scores = _text_scores(signals, weights)
     text_share, concept_share = _shares(signals, text_scores, score_weight)
     concept_scores = signals.concepts
+    # Every episode of a list that takes part, even at a share of 0 (it keeps its place,
+    # and its recency, below the others).
+    seqs: Iterable[int]
+    if signals.has_text and concept_scores:
+        seqs = text_scores.keys() | concept_scores.keys()
+    else:
+        seqs = text_scores.keys() if text_scores else concept_scores.keys()
     fused = {
         s: text_share * text_scores.get(s, 0.0) + concept_share * concept_scores.get(s, 0.0)
-        for s in (text_scores.keys() if text_share else set())
-        | (concept_scores.keys() if concept_share else set())
+        for s in seqs
     }
     if exclude:
         fused = {s: v for s, v in fused.items() if s not in exclude}
@@ -174,7 +180,12 @@ def explain(
             if recency_weight > 0
             else 0.0,
         }
-        out[seq] = {name: round(x, 6) for name, x in parts.items() if round(x, 6)}
+        shown = {name: round(x, 6) for name, x in parts.items() if round(x, 6)}
+        if shown:  # the rounding's remainder goes to the largest part: they sum to the score
+            largest = max(shown, key=lambda name: shown[name])
+            shown[largest] = round(shown[largest] + round(sum(parts.values()), 6)
+                                   - sum(shown.values()), 6)  # fmt: skip
+        out[seq] = shown
     return out
 
 
@@ -298,6 +309,9 @@ class Ranking:
     max_vseq: int | None = None
     weights: Weights = DEFAULT_WEIGHTS
     query_vector: Any = None  # the text's embedding, when the caller already has it
+    # The moment recency is measured from: set by the first ranking, kept by a search's
+    # cursor so that every page scores alike (a later "now" moved scores between pages).
+    now: int | None = None
 
     def rank(self, ctx: Context, flt: EpisodeFilter, exclude: set[int] | None = None) -> Ranked:
         """(seq, score) best first; ties broken by newer seq first."""
@@ -308,7 +322,7 @@ class Ranking:
     ) -> tuple[Ranked, Callable[[Sequence[int]], dict[int, dict[str, float]]]]:
         """``rank``, and what says which signal added what to the scores of given seqs."""
         signals = self.signals(ctx, flt)
-        now = now_us()
+        now = self.now = now_us() if self.now is None else self.now
         w, sw, rw = self.weights, self.score_weight, self.recency_weight
         ranked = fuse(signals, w, sw, rw, exclude, now)
         return ranked, lambda seqs: explain(signals, seqs, w, sw, rw, now)

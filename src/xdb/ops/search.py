@@ -123,11 +123,12 @@ def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesR
                 field="wait_for_embeddings_s",
             )
     if position is not None:
-        snapshot, max_vseq, last_score, last_seq = _relevance_position(position)
+        snapshot, max_vseq, last_score, last_seq, now = _relevance_position(position)
     else:
         snapshot, max_vseq, last_score, last_seq = ctx.store.episode_max_seq(), None, None, None
+        now = None
     flt.max_seq = snapshot
-    ranking = Ranking(text, present, sort.score_weight, sort.recency_weight, max_vseq)
+    ranking = Ranking(text, present, sort.score_weight, sort.recency_weight, max_vseq, now=now)
     ranked, explain = ranking.rank_explained(ctx, flt)
     if last_seq is not None:
         ranked = [(s, v) for s, v in ranked if (v, s) < (last_score, last_seq)]
@@ -139,16 +140,20 @@ def search_episodes(ctx: Context, req: SearchEpisodesRequest) -> SearchEpisodesR
     if len(ranked) > size:
         last = page[-1]
         next_cursor = cursors.encode(
-            ["relevance", snapshot, ranking.max_vseq, last[1], last[0]], digest
+            ["relevance", snapshot, ranking.max_vseq, last[1], last[0], ranking.now], digest
         )
     return SearchEpisodesResponse(episodes=hits, next_cursor=next_cursor)
 
 
-def _relevance_position(position: list[Any]) -> tuple[int, int | None, float, int]:
+def _relevance_position(
+    position: list[Any],
+) -> tuple[int, int | None, float, int, int | None]:
     try:
-        kind, snapshot, max_vseq, score, seq = position
-        assert kind == "relevance"
-        return int(snapshot), (None if max_vseq is None else int(max_vseq)), float(score), int(seq)
+        # A cursor made before the moment was kept has 5 parts: recency from now, as then.
+        kind, snapshot, max_vseq, score, seq, now = [*position, None][:6]
+        assert kind == "relevance" and len(position) in (5, 6)
+        vseq = None if max_vseq is None else int(max_vseq)
+        return int(snapshot), vseq, float(score), int(seq), None if now is None else int(now)
     except (AssertionError, ValueError, TypeError):
         raise InvalidRequest(
             "cursor is malformed; pass the next_cursor of a previous page unchanged",

@@ -104,7 +104,7 @@ class LogStore(Protocol):
 
     def annotations(
         self, session_id: str, ticks: tuple[int, int] | None, limit: int
-    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
+    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
         """A session's tag applications and comments (``tagging.session_annotations``)."""
         ...
 

@@ -196,11 +196,11 @@ def list_tags_sql(
 
 def session_annotations(
     conn: Connection, d: Dialect, session_id: str, ticks: tuple[int, int] | None, limit: int
-) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
+) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
     """The tag applications (each with its tag) and comments on ``session_id``'s timesteps
     and tick ranges overlapping ``ticks`` (every one when None), its events and itself, by
-    tick (a range by its first; events and the session first), then by time; whether
-    either list stopped at ``limit``."""
+    tick (a range by its first; events and the session first), then by time: up to
+    ``limit`` + 1 of each, so that the caller can tell there are more."""
     m = d.mark
     where = f"session_id = {m}"
     params: list[Any] = [session_id]
@@ -218,8 +218,7 @@ def session_annotations(
     said = conn.execute(
         f"SELECT {rows.COMMENT_COLUMNS} FROM comments WHERE {where}{order}", [*params, limit + 1]
     ).fetchall()
-    more = len(applied) > limit or len(said) > limit
-    found = [rows.application(r) for r in applied[:limit]]
+    found = [rows.application(r) for r in applied]
     tags: dict[str, Tag] = {}
     for chunk in chunks(sorted({a.tag_id for a in found})):
         chosen: list[Any] = []
@@ -227,4 +226,4 @@ def session_annotations(
         for row in conn.execute(f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE {cond}", chosen):
             tags[row[0]] = rows.tag(row)
     pairs = [(a, tags[a.tag_id]) for a in found if a.tag_id in tags]
-    return pairs, [rows.comment(r) for r in said[:limit]], more
+    return pairs, [rows.comment(r) for r in said]

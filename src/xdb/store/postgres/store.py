@@ -276,7 +276,7 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
 
     def annotations(
         self, session_id: str, ticks: tuple[int, int] | None, limit: int
-    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
+    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
         return self._db.read(
             lambda c: tagging.session_annotations(c, POSTGRES, session_id, ticks, limit)
         )

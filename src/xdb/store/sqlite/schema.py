@@ -38,7 +38,7 @@ TIMESTEPS_BY_KIND = "CREATE INDEX timesteps_kind_time ON timesteps (event_type, 
 _CONCEPT_USAGE = [
     "ALTER TABLE episode_concepts ADD COLUMN namespace TEXT NOT NULL DEFAULT ''",
     "UPDATE episode_concepts SET namespace ="
-    " (SELECT namespace FROM episodes WHERE seq = episode_seq)",
+    " coalesce((SELECT namespace FROM episodes WHERE seq = episode_seq), '')",
     "CREATE TABLE concept_counts (concept_id TEXT PRIMARY KEY, episodes INTEGER NOT NULL)"
     " WITHOUT ROWID",
     "INSERT INTO concept_counts SELECT concept_id, count(*) FROM episode_concepts"

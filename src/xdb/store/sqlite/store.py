@@ -415,8 +415,8 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
 
     def annotations(
         self, session_id: str, ticks: tuple[int, int] | None, limit: int
-    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment], bool]:
-        found: tuple[list[tuple[TagApplication, Tag]], list[Comment], bool] = self._read(
+    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
+        found: tuple[list[tuple[TagApplication, Tag]], list[Comment]] = self._read(
             lambda c: tagging.session_annotations(c, SQLITE, session_id, ticks, limit)
         )
         return found
