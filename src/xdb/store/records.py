@@ -200,16 +200,6 @@ def tick(timestep_id: str | None, number: int) -> int | None:
     return parsed[1]
 
 
-APPLICATION_COLUMNS = (
-    "id, tag_id, target_type, session_id, tick, event_id, range_start, range_end,"
-    " confidence, source, note, created_us, created_by"
-)
-COMMENT_COLUMNS = (
-    "id, session_id, target_type, tick, event_id, range_start, range_end, content,"
-    " created_us, updated_us, created_by"
-)
-
-
 def annotation_row(
     kind: str,
     body: dict[str, Any],
@@ -224,7 +214,7 @@ def annotation_row(
         c = parse(Comment, body, number, kind)
         return (
             "comments",
-            COMMENT_COLUMNS,
+            rows.COMMENT_COLUMNS,
             (
                 c.id,
                 c.session_id,
@@ -245,7 +235,7 @@ def annotation_row(
         raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
     return (
         "tag_applications",
-        APPLICATION_COLUMNS,
+        rows.APPLICATION_COLUMNS,
         (
             a.id,
             tag_id,
