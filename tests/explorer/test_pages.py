@@ -125,3 +125,16 @@ def test_a_browser_signs_in_with_a_key_that_only_reads(world: Any) -> None:
         assert write.status_code == 401  # a cookie is never a key for a write
         client.get("/logout")
         assert client.get("/", headers=html).status_code == 303
+
+
+def test_an_episode_page_lists_the_tool_calls_it_covers(target: str) -> None:
+    with xdb.connect(target, embedder="hash", session_id="work") as db:
+        db.record(event_type="input", content="list the files")
+        db.record(event_type="tool_call", content="ls -la /srv", event_id="call-1")
+        db.record(event_type="tool_response", content="total 0 README", event_id="call-1",
+                  event_end=True)  # fmt: skip
+        (made,) = db.search_episodes(text_query="README").episodes
+        with served(create_app(db, mcp=False)) as url, httpx.Client(base_url=url) as client:
+            page = client.get(f"/episodes/{made.episode_id}").text
+    assert "Tool calls" in page and "ls -la /srv" in page and "total 0 README" in page
+    assert 'href="/sessions/work?zoom=tick&amp;from=2"' in page

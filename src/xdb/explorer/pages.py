@@ -218,7 +218,28 @@ def _episode(read: Reader, request: Request) -> HTMLResponse:
         "experience.similar_episodes", {"seed_episode_id": episode_id, "max_results": 10}
     )
     return _render("episode.html", episode=detail.episode, graph=detail.graph_neighbors,
-                   similar=similar.neighbors)  # fmt: skip
+                   similar=similar.neighbors, tools=_tool_calls(read, detail.episode))  # fmt: skip
+
+
+def _tool_calls(read: Reader, episode: Any) -> list[Any]:
+    """The tool calls and responses the episode covers: its provenance's ticks, or else its
+    time window in its session (an episode without a session covers none it can name)."""
+    where = episode.provenance
+    session = where.session_id or episode.session_id
+    if session is None:
+        return []
+    asked: dict[str, Any] = {"session_id": session, "event_types": ["tool_call", "tool_response"],
+                             "limit": 50, "include_records": False}  # fmt: skip
+    if where.start_tick is not None and where.end_tick is not None:
+        asked["tick_range"] = {"start": where.start_tick, "end": where.end_tick}
+    else:
+        window = episode.time_window
+        asked["time_range"] = {"start_time": window.start_time.isoformat(),
+                               "end_time": window.end_time.isoformat()}  # fmt: skip
+    try:
+        return list(read("xdb.query", asked).timesteps)
+    except XdbError:  # a session the caller may not read: no tool calls to show
+        return []
 
 
 def _session(read: Reader, request: Request) -> HTMLResponse:
