@@ -92,9 +92,11 @@ def fuse(
     recency_weight: float = 0.0,
     exclude: set[int] | None = None,
     now: int | None = None,
+    text: TextScores | None = None,
 ) -> Ranked:
-    """(seq, score) best first, ties broken by newer seq first."""
-    _, text_scores = _text_scores(signals, weights)
+    """(seq, score) best first, ties broken by newer seq first. ``text``: the signals'
+    ``text_scores_of``, when the caller has them already."""
+    _, text_scores = text or text_scores_of(signals, weights)
     text_share, concept_share = _shares(signals, text_scores, score_weight)
     concept_scores = signals.concepts
     # Every episode of a list that takes part, even at a share of 0 (it keeps its place,
@@ -118,7 +120,10 @@ def fuse(
     return ranked[:MAX_CANDIDATES]
 
 
-def _text_scores(signals: Signals, weights: Weights) -> tuple[dict[int, float], dict[int, float]]:
+TextScores = tuple[dict[int, float], dict[int, float]]  # before and after the session boost
+
+
+def text_scores_of(signals: Signals, weights: Weights) -> TextScores:
     """Each text match's relevance from its BM25 and vector scores, before and after the
     session boost."""
     bm25, vectors = signals.bm25, signals.vectors
@@ -160,12 +165,13 @@ def explain(
     score_weight: float,
     recency_weight: float,
     now: int,
+    text: TextScores | None = None,
 ) -> dict[int, dict[str, float]]:
     """What each signal added to each of ``seqs``' fused score (``fuse`` with the same
     arguments; the parts sum to it): bm25 and vector (text relevance), session (the lift
     from the best text match around it), concepts (the tags asked for), recency. Parts that
     added nothing are left out."""
-    plain, boosted = _text_scores(signals, weights)
+    plain, boosted = text or text_scores_of(signals, weights)
     text_share, concept_share = _shares(signals, boosted, score_weight)
     keep = 1 - recency_weight if recency_weight > 0 else 1.0
     out: dict[int, dict[str, float]] = {}
@@ -324,8 +330,9 @@ class Ranking:
         signals = self.signals(ctx, flt)
         now = self.now = now_us() if self.now is None else self.now
         w, sw, rw = self.weights, self.score_weight, self.recency_weight
-        ranked = fuse(signals, w, sw, rw, exclude, now)
-        return ranked, lambda seqs: explain(signals, seqs, w, sw, rw, now)
+        text = text_scores_of(signals, w)  # once, for the ranking and its explanation
+        ranked = fuse(signals, w, sw, rw, exclude, now, text)
+        return ranked, lambda seqs: explain(signals, seqs, w, sw, rw, now, text)
 
     def signals(self, ctx: Context, flt: EpisodeFilter, sessions: bool | None = None) -> Signals:
         """Read the lists. ``sessions``: read where the text matches sit even when these

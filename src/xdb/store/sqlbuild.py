@@ -201,6 +201,17 @@ def tag_where(flt: EpisodeFilter, d: Dialect) -> tuple[list[str], list[Any]] | N
     return clauses, params
 
 
+def tag_rows(flt: EpisodeFilter, d: Dialect, join: str) -> tuple[str, list[str], list[Any]]:
+    """What to read concept rows ``c`` from under ``flt``, and its conditions: the rows
+    alone where they carry all the filter asks (``tag_where``), else joined to episodes
+    ``e`` by ``join``."""
+    on_rows = tag_where(flt, d)
+    if on_rows is not None:
+        return "episode_concepts c", on_rows[0], on_rows[1]
+    clauses, params = episode_where(flt, d)
+    return f"episode_concepts c JOIN episodes e ON {join}", clauses, params
+
+
 def concept_scores(
     conn: Connection,
     flt: EpisodeFilter,
@@ -214,13 +225,11 @@ def concept_scores(
     distribution column, so each shard joins its own rows)."""
     params: list[Any] = []
     clauses = [d.one_of("c.concept_id", concept_ids, params)]
-    on_rows = tag_where(flt, d)
-    where, where_params = on_rows or episode_where(flt, d)
+    source, where, where_params = tag_rows(flt, d, join)
     clauses += where
     params += where_params
-    source = "" if on_rows is not None else f" JOIN episodes e ON {join}"
     sql = (
-        f"SELECT c.episode_seq, sum(c.score) FROM episode_concepts c{source}"
+        f"SELECT c.episode_seq, sum(c.score) FROM {source}"
         f"{sql_where(clauses)} GROUP BY c.episode_seq"
         f" ORDER BY 2 DESC, c.episode_seq DESC LIMIT {d.mark}"
     )

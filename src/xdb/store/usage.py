@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.store.sqlbuild import Connection, Flavor, episode_where, sql_where, tag_where
+from xdb.store.sqlbuild import Connection, Flavor, episode_where, sql_where, tag_rows
 from xdb.store.types import EpisodeFilter
 
 
@@ -18,7 +18,7 @@ def carrying(
     carries any of ``concept_ids``."""
     tag_params: list[Any] = []
     cond = f.d.one_of("c.concept_id", concept_ids, tag_params)
-    source, clauses, params = _tag_rows(f, flt)
+    source, clauses, params = tag_rows(flt, f.d, f.concept_join)
     sql = (
         "SELECT c.episode_seq, c.start_us, max(c.score),"
         " sum(CASE WHEN c.kind = 'candidate' THEN 1 ELSE 0 END), count(*)"
@@ -68,16 +68,6 @@ def buckets(
     return [int(n) for n in row]
 
 
-def _tag_rows(f: Flavor, flt: EpisodeFilter) -> tuple[str, list[str], list[Any]]:
-    """What to read concept rows ``c`` from under ``flt``, and its conditions: the rows
-    alone where they carry all the filter asks (``tag_where``), else joined to episodes."""
-    on_rows = tag_where(flt, f.d)
-    if on_rows is not None:
-        return "episode_concepts c", on_rows[0], on_rows[1]
-    clauses, params = episode_where(flt, f.d)
-    return f"episode_concepts c JOIN episodes e ON {f.concept_join}", clauses, params
-
-
 def cooccurring(
     conn: Connection,
     f: Flavor,
@@ -89,7 +79,7 @@ def cooccurring(
     """(concept, episodes shared with ``group``, episodes carrying it) for the ``limit``
     concepts sharing the most episodes (at least ``min_count``) with any of ``group``."""
     d = f.d
-    source, clauses, params = _tag_rows(f, flt)
+    source, clauses, params = tag_rows(flt, f.d, f.concept_join)
     inner: list[Any] = []
     cond = d.one_of("c.concept_id", group, inner)
     outer: list[Any] = []
