@@ -206,7 +206,10 @@ class ContextResponse(BaseModel):
     current_tokens: int = Field(description="Tokens in HOT timesteps (pinned ones are WARM).")
     utilization: float
     session_id: str
-    current_tick: int
+    current_tick: int | None = Field(
+        description="The session's latest tick; null for a caller that access policies keep"
+        " from part of the log."
+    )
     compaction_count: int
     threshold: float = Field(description="Utilization at which compaction runs by itself.")
 

@@ -109,7 +109,10 @@ class Comment(Targeted):
 class SessionSummary(BaseModel):
     session_id: str
     timesteps: int
-    current_tick: int
+    current_tick: int | None = Field(
+        description="The session's latest tick; null for a caller that access policies keep"
+        " from part of the log (its ticks would say how much it does not read)."
+    )
     first_time: datetime | None = None
     last_time: datetime | None = None
 
@@ -461,7 +464,10 @@ class EmbeddingStats(BaseModel):
 class StatusResponse(BaseModel):
     be_id: str
     session_id: str
-    current_tick: int
+    current_tick: int | None = Field(
+        description="The session's latest tick; null for a caller that access policies keep"
+        " from part of the log."
+    )
     tag_stats: TagStats
     experience_stats: ExperienceStats
     storage_stats: StorageStats

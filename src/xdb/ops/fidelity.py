@@ -203,8 +203,9 @@ def context(ctx: Context, req: ContextRequest) -> ContextResponse:
     session = ctx.session(req.session_id)
     contract = effective(ctx.store, ctx.caller.id)
     tokens, tick, compactions = ctx.store.hot_window(session)
+    hiding = reading() is not None
     if (
-        reading() is not None
+        hiding
         and tick < 0
         and not ctx.store.memory_records([session], (None, None), (None, None), False, 1)
     ):
@@ -215,7 +216,8 @@ def context(ctx: Context, req: ContextRequest) -> ContextResponse:
         current_tokens=tokens,
         utilization=round(tokens / window, 6),
         session_id=session,
-        current_tick=max(tick, 0),
+        # The session's tick counts what the caller does not read too: withheld.
+        current_tick=None if hiding else max(tick, 0),
         compaction_count=compactions,
         threshold=contract.compaction_threshold,
     )

@@ -24,6 +24,11 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     stats = ctx.store.stats()
     total_sessions, recent_sessions = ctx.store.sessions(10)
     summary = ctx.store.session_summary(session)
+    hiding = reading() is not None
+    if hiding:
+        # A session's tick counts what the caller does not read too: withheld (its counts
+        # are the store's views', of what it reads).
+        recent_sessions = [s.model_copy(update={"current_tick": None}) for s in recent_sessions]
     # connect(quota_bytes=...) if given, else the resource contract's cold_storage_bytes.
     quota = (
         ctx.settings.get("quota_bytes") or effective(ctx.store, ctx.caller.id).cold_storage_bytes
@@ -35,7 +40,6 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     by_fidelity["cold"] = ctx.store.cold_timesteps()
     by_type = {t: stats["tags_by_type"].get(t, 0) for t in ("concept", "entity", "bud", "custom")}
     applications = stats["tag_applications"]
-    hiding = reading() is not None
     if ctx.view.restricted:
         # Counts of what the caller may see: tags about hidden concepts are not counted,
         # nor are their applications.
@@ -47,7 +51,7 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
         embedding=_embedding_stats(ctx),
         be_id=ctx.caller.id,
         session_id=session,
-        current_tick=summary.current_tick if summary else 0,
+        current_tick=None if hiding else summary.current_tick if summary else 0,
         tag_stats=TagStats(total_tags=sum(by_type.values()), by_type=by_type),
         experience_stats=ExperienceStats(
             total_timesteps=sum(by_fidelity.values()),

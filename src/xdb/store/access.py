@@ -171,15 +171,17 @@ def sqlite_views() -> list[str]:
             body = body.replace("SELECT * FROM", "SELECT rowid AS rowid, * FROM", 1)
         out.append(f"CREATE TEMP VIEW {name} AS {body}")
     # The sessions' totals, counted from the visible timesteps (the table's own counters
-    # count every one); a session with none visible is not listed.
+    # count every one, and its start may be a hidden timestep's); a session with none
+    # visible is not listed.
     counted = (
         "FROM main.sessions s JOIN (SELECT session_id, count(*) AS n, max(tick) + 1 AS"
-        " next_tick, max(ts_us) AS last_us FROM timesteps GROUP BY session_id) v"
+        " next_tick, min(ts_us) AS first_us, max(ts_us) AS last_us FROM timesteps"
+        " GROUP BY session_id) v"
         " ON v.session_id = s.session_id"
     )
     out.append(
         "CREATE TEMP VIEW sessions AS SELECT s.session_id AS session_id, v.next_tick AS"
-        " next_tick, s.created_us AS created_us, v.last_us AS last_us, v.n AS timesteps,"
+        " next_tick, v.first_us AS created_us, v.last_us AS last_us, v.n AS timesteps,"
         f" 0 AS pending {counted}"
     )
     # Each concept's episodes, counted from the visible rows (the table counts them all).
@@ -189,7 +191,7 @@ def sqlite_views() -> list[str]:
     )
     out.append(
         "CREATE TEMP VIEW session_totals AS SELECT s.rowid AS made, s.session_id AS session_id,"
-        " v.n AS timesteps, v.next_tick AS next_tick, s.created_us AS created_us,"
+        " v.n AS timesteps, v.next_tick AS next_tick, v.first_us AS created_us,"
         f" v.last_us AS last_us {counted}"
     )
     return out
@@ -219,9 +221,10 @@ def pg_views(base: str) -> list[str]:
         f'CREATE VIEW "{schema}".{name} AS {body}' for name, body in views(ok, qualified).items()
     ]
     out.append(
-        f'CREATE VIEW "{schema}".sessions AS SELECT s.session_id, v.next_tick, s.created_us,'
-        f" v.last_us, v.n AS timesteps, s.pos FROM {qualified}sessions s JOIN (SELECT"
-        " session_id, count(*) AS n, max(tick) + 1 AS next_tick, max(ts_us) AS last_us FROM"
+        f'CREATE VIEW "{schema}".sessions AS SELECT s.session_id, v.next_tick,'
+        f" v.first_us AS created_us, v.last_us, v.n AS timesteps, s.pos FROM {qualified}sessions"
+        " s JOIN (SELECT session_id, count(*) AS n, max(tick) + 1 AS next_tick, min(ts_us) AS"
+        " first_us, max(ts_us) AS last_us FROM"
         f' "{schema}".timesteps GROUP BY session_id) v ON v.session_id = s.session_id'
     )
     return out
