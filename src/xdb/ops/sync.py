@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +27,17 @@ from xdb.models.sync import (
 )
 from xdb.ops.pages import every_member
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import policy_named
+from xdb.paths import place, root_of
+from xdb.policy.access import both, policy_named
+from xdb.policy.access import readable as access_readable
 from xdb.policy.disclosure import Visibility
 from xdb.policy.load import visibility
+from xdb.store.access import Readable, reading, reading_as
 from xdb.store.graph_edges import CONCEPT_NODE
 from xdb.timeutil import from_us, now_us
 
 FORMAT = "xdb-sync/1"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 ALL = 1 << 62
 
 
@@ -58,6 +64,17 @@ def _receiver(ctx: Context, req: SyncExportRequest) -> tuple[Visibility | None, 
         id=f"sync:{req.to or 'bundle'}", roles=("partner",), disclosure_policy_id=policy
     )
     return visibility(ctx.store, receiver, objects), policy
+
+
+def _partner_reads(ctx: Context, req: SyncExportRequest) -> Readable | None:
+    """What a bundle for a treaty may hold: the objects its partner reads through the API
+    (a caller of the treaty; its access policies, as ``Database.run`` applies them), of
+    those the caller itself reads. Without a treaty the receiver is unknown: the caller's."""
+    if req.treaty_id is None:
+        return reading()
+    partner = Caller(id=f"sync:{req.to or 'bundle'}", roles=("partner",),
+                     treaty_ids=(req.treaty_id,))  # fmt: skip
+    return both(reading(), access_readable(ctx.policy_objects, partner))
 
 
 def _gather(ctx: Context, req: SyncExportRequest) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -180,9 +197,10 @@ def _members(ctx: Context, dataset_id: str, vis: Visibility | None, shareable: A
 
 
 def sync_export(ctx: Context, req: SyncExportRequest) -> SyncExportResponse:
-    objects, left = _gather(ctx, req)
+    with reading_as(_partner_reads(ctx, req)):  # the store's views hold what it may read
+        objects, left = _gather(ctx, req)
     _, policy = _receiver(ctx, req)
-    root = Path(req.path).expanduser()
+    root = place(root_of(ctx.settings), "path", req.path, write=True)  # xdb.paths
     at = now_us()
     bundle_id = f"sync-{req.to or 'bundle'}-{from_us(at).strftime('%Y%m%dT%H%M%S%fZ')}"
     entries = []
@@ -215,11 +233,14 @@ def _refuse(message: str) -> InvalidRequest:
     return InvalidRequest(f"path: {message}; nothing was imported", field="path")
 
 
-def read_bundle(path: str) -> tuple[str, list[dict[str, Any]]]:
-    """The bundle's id and its objects, each verified against its hash."""
+def read_bundle(
+    path: str, inside: Callable[[Path], Path] = lambda p: p
+) -> tuple[str, list[dict[str, Any]]]:
+    """The bundle's id and its objects, each verified against its hash. ``inside`` checks
+    each file before it is read (a link in the bundle may not lead out of the data root)."""
     root = Path(path).expanduser()
     try:
-        manifest = json.loads((root / "manifest.json").read_bytes())
+        manifest = json.loads(inside(root / "manifest.json").read_bytes())
     except FileNotFoundError:
         raise _refuse(f"no manifest.json in {path!r} (give the bundle's directory)") from None
     except (ValueError, UnicodeDecodeError):
@@ -231,7 +252,9 @@ def read_bundle(path: str) -> tuple[str, list[dict[str, Any]]]:
     objects = []
     for entry in manifest.get("objects") or []:
         digest = str(entry.get("sha256", ""))
-        file = root / "objects" / f"{digest}.json"
+        if not _SHA256.fullmatch(digest):  # a name like ../../x would read outside the bundle
+            raise _refuse(f"object {entry.get('id')!r} has no SHA-256 (got {digest[:80]!r})")
+        file = inside(root / "objects" / f"{digest}.json")
         try:
             data = file.read_bytes()
         except OSError:
@@ -256,7 +279,13 @@ def read_bundle(path: str) -> tuple[str, list[dict[str, Any]]]:
 
 
 def sync_import(ctx: Context, req: SyncImportRequest) -> SyncImportResponse:
-    bundle_id, objects = read_bundle(req.path)
+    data_root = root_of(ctx.settings)
+    bundle = place(data_root, "path", req.path)  # xdb.paths, as each file read below
+
+    def inside(file: Path) -> Path:
+        return place(data_root, "path", str(file))
+
+    bundle_id, objects = read_bundle(str(bundle), inside)
     try:
         report = ctx.store.sync_merge(objects, now_us(), ctx.caller.id)
     except (KeyError, TypeError, ValueError) as exc:  # a well-hashed object of a bad shape

@@ -78,6 +78,13 @@ def readable(objects: Objects, caller: Caller, exporting: bool = False) -> Reada
     return Readable(granted, ok(default))
 
 
+def both(a: Readable | None, b: Readable | None) -> Readable | None:
+    """What two readers may both read (None: every policy)."""
+    if a is None or b is None:
+        return b if a is None else a
+    return Readable(a.policies & b.policies, a.default and b.default)
+
+
 def policy_named(objects: Objects, policy_id: str | None, field: str) -> AccessPolicy:
     """The policy an object carries (None: the default), or a NotFound naming ``field``."""
     if policy_id is None:

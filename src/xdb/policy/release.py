@@ -167,6 +167,12 @@ class Release:
             raise RuntimeError(f"policy: {type(response).__name__} is about a hidden concept")
         return typing.cast(BaseModel, out)
 
+    def release_record(self, record: BaseModel) -> BaseModel | None:
+        """One object leaving on its own (an export's record), walked as a response is;
+        None when it is about a concept the caller may not see (left out whole)."""
+        out = self._model(record, None)
+        return None if out is _DROP else typing.cast(BaseModel, out)
+
     def _visible(self, value: str, candidate: bool, session: str | None) -> bool:
         if value in self.stand_ins:
             return self.vis.unknown_visible()

@@ -588,10 +588,14 @@ class Store(
     # own, caught up from the shared change log).
     text_index_path: str | None
 
-    def export_records(self, readable: Readable | None = None) -> Iterator[dict[str, Any]]:
+    def export_records(
+        self, readable: Readable | None = None, *, restricted: bool = False
+    ) -> Iterator[dict[str, Any]]:
         """Every stored object as a plain dict with a "kind" key, in a restorable order;
         given ``readable``, only the objects under those access policies, and neither the
-        policy objects nor which object carries which policy (``store/access.py``)."""
+        policy objects nor which object carries which policy (``store/access.py``);
+        ``restricted``: leave those out too when every object is read (for a caller who
+        sees fewer concepts than the file holder)."""
         ...
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:

@@ -520,11 +520,13 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
 
     # ------------------------------------------------------------------ export / import
 
-    def export_records(self, readable: access.Readable | None = None) -> Iterator[dict[str, Any]]:
+    def export_records(
+        self, readable: access.Readable | None = None, *, restricted: bool = False
+    ) -> Iterator[dict[str, Any]]:
         if self.memory:
             with self._memory_lock:
                 if readable is None:
-                    yield from transfer.export_records(self._wconn)
+                    yield from transfer.export_records(self._wconn, restricted=restricted)
                     return
                 restricted_reader.shadow(self._wconn)
                 try:
@@ -539,7 +541,9 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
                 if readable is not None:  # the export reads through the caller's views
                     restricted_reader.shadow(conn)
                     restricted_reader.read_as(conn, readable)
-                yield from transfer.export_records(conn, restricted=readable is not None)
+                yield from transfer.export_records(
+                    conn, restricted=restricted or readable is not None
+                )
             finally:
                 conn.close()
 
