@@ -120,7 +120,8 @@ def build(
     already); returns the concepts by popularity and the seconds the build took (0 if
     reused)."""
     t0 = time.perf_counter()
-    with xdb.connect(path, embedder="hash") as db:
+    # The pack is read from its folder: the data root (xdb.paths) for this handle.
+    with xdb.connect(path, embedder="hash", data_root=pack.parent) as db:
         # Graph and concept operations read no vectors: keep the embedder from starting
         # (import_records wakes it), so that it neither slows the build nor the timings.
         db.indexer.close()
@@ -208,7 +209,9 @@ def bench_import(folder: Path, pack: Path, repeats: int) -> list[Row]:
         t = time.perf_counter()
         parsed = [json.loads(f.read_text(encoding="utf-8")) for f in files]
         base.append(time.perf_counter() - t)
-        with xdb.connect(folder / f"import-{i}.sqlite3", embedder="hash") as db:
+        with xdb.connect(
+            folder / f"import-{i}.sqlite3", embedder="hash", data_root=pack.parent
+        ) as db:
             db.indexer.close()
             db.store.episode_max_seq()  # the schema made before the clock starts
             t = time.perf_counter()

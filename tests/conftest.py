@@ -185,3 +185,54 @@ def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
     url = postgres_server.lend_database()
     yield url
     postgres_server.give_back(url)
+
+
+# --------------------------------------------------------------------------- files stay in tmp
+
+REPO = Path(__file__).resolve().parents[1]
+# Ignored outputs that a run may make in the checkout on purpose: caches, the venv, the
+# package's egg-info, the browser test's screenshots.
+_OUTPUTS = (".venv/", ".mypy_cache/", ".ruff_cache/", ".pytest_cache/", "test-artifacts/")
+
+
+def _checkout_files() -> set[str] | None:
+    """Untracked paths in the checkout, ignored ones included (as git lists them: an
+    ignored folder as one entry), less the outputs above; None outside a git checkout."""
+    try:
+        listed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=all", "--ignored=matching"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = set()
+    for line in listed.splitlines():
+        state, path = line[:2], line[3:]
+        if state not in ("??", "!!") or path.startswith(_OUTPUTS):
+            continue
+        if "__pycache__/" in path or ".egg-info/" in path or path.endswith(".py"):
+            continue  # bytecode; a new module is a person's work in progress, not a test's
+        found.add(path)
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _files_stay_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every file a test makes goes under the session's temporary directory: the data root
+    (``XDB_DATA_ROOT``, where operations put the files callers name) is that directory, for
+    this process and the servers and commands it starts. And the run fails if the checkout
+    gains files (a test that wrote into the working directory, as the sync bundles the fuzz
+    test once left at the repository's root)."""
+    before = _checkout_files()
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDB_DATA_ROOT", str(tmp_path_factory.getbasetemp()))
+    yield
+    patch.undo()
+    after = _checkout_files()
+    if before is not None and after is not None and after - before:
+        gained = ", ".join(sorted(after - before)[:20])
+        pytest.fail(f"the test run wrote into the checkout: {gained}", pytrace=False)

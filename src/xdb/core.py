@@ -32,11 +32,13 @@ from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
 from xdb.ops.fidelity import FidelityState
 from xdb.ops.registry import REGISTRY, Context, Operation, operations
+from xdb.paths import chosen_root, root_of
 from xdb.policy.access import readable as access_readable
 from xdb.policy.audit_calls import SELF_AUDITED as _SELF_AUDITED
 from xdb.policy.audit_calls import call_entry
 from xdb.policy.authorize import authorize
-from xdb.policy.load import named_caller, stored
+from xdb.policy.export import exported
+from xdb.policy.load import named_caller
 from xdb.policy.release import Release
 from xdb.store.access import reading_as
 from xdb.store.audit import PendingCall, call_pending
@@ -44,6 +46,8 @@ from xdb.store.protocol import Store
 from xdb.timeutil import now_us
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from xdb.embed.protocol import Embedder
 
 
@@ -64,11 +68,13 @@ class Database(Operations):
         embedder: str | Embedder | None = None,
         embed_wait: float | None = None,
         audit: bool = True,
+        data_root: str | os.PathLike[str] | None = None,
     ) -> None:
         """``embed_wait``: how many seconds ``close`` waits for the episodes this handle
         added to get vectors (None: ``XDB_EMBED_WAIT``, else 30; ``inf``: no bound).
         ``audit``: keep the audit log (every timestep as recorded, every call); only a
-        benchmark's baseline turns it off.
+        benchmark's baseline turns it off. ``data_root``: where operations' files go
+        (``xdb.paths``; None: ``XDB_DATA_ROOT``, else the user data directory's).
         Opening starts the embedding worker, which resumes any backlog in the background."""
         operations()  # make sure every operation is registered
         try:
@@ -84,6 +90,7 @@ class Database(Operations):
         self._settings: dict[str, Any] = {
             "quota_bytes": quota_bytes,
             "audit": audit,
+            "data_root": chosen_root(data_root, None),
             "fidelity": FidelityState(),
         }
         self.indexer = Indexer(store, partial(_embedder, embedder), partial(_model_id, embedder))
@@ -102,6 +109,15 @@ class Database(Operations):
         self.embedding_left: int | None = None  # set by close()
         # Last: a backlog any process left is embedded while this handle is open.
         self.indexer.start()
+
+    @property
+    def data_root(self) -> Path:
+        """The only folder a call's paths may lead to, but the terminal's (``xdb.paths``)."""
+        return root_of(self._settings)
+
+    @data_root.setter
+    def data_root(self, root: str | os.PathLike[str]) -> None:
+        self._settings["data_root"] = chosen_root(root, None)
 
     # ------------------------------------------------------------------ sessions
 
@@ -256,9 +272,10 @@ class Database(Operations):
         """Every stored object this handle's caller may read, as a JSON-ready dict (the JSONL
         export format). ``sharing``: also leave out objects whose access policy does not
         allow export (what may leave this database). An export that leaves anything out
-        carries neither the policy objects nor which object carries which policy."""
-        readable = access_readable(stored(self.store), self.caller, exporting=sharing)
-        return self.store.export_records(readable)
+        carries neither the policy objects nor which object carries which policy; one
+        by a caller who sees fewer concepts leaves each record through the API's release
+        (``policy/export.py``). The file holder's whole export is a backup: no release."""
+        return exported(self.store, self.caller, sharing)
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         """Restore exported records in one transaction; returns counts per kind. Imported
@@ -315,6 +332,7 @@ def connect(
     create: bool = True,
     embed_wait: float | None = None,
     audit: bool = True,
+    data_root: str | os.PathLike[str] | None = None,
 ) -> Database:
     """Open (creating if needed) an experience database.
 
@@ -329,6 +347,9 @@ def connect(
 
     ``embed_wait``: how long ``close()`` waits for the episodes this handle added to get
     vectors, in seconds; None means ``XDB_EMBED_WAIT``, else 30 (see ``Database``).
+
+    ``data_root``: the only folder operations' paths may lead to (but the terminal's);
+    None means ``XDB_DATA_ROOT``, else ``<stem>-files`` beside the file (docs/policy.md).
     """
     from xdb.config import default_db, prepare_location
 
@@ -352,6 +373,7 @@ def connect(
         embedder=embedder,
         embed_wait=wait,
         audit=audit,
+        data_root=chosen_root(data_root, location),
     )
 
 

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import random
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -216,8 +217,13 @@ def pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def populated(path: Path, pack: Path) -> tuple[xdb.Database, list[str]]:
-    """A database with something in it, and the ids that name its things."""
-    db = xdb.connect(path, session_id="s1", embedder="hash")
+    """A database with something in it, and the ids that name its things. Its data root
+    is a folder of the test's own: the fuzzed paths (sync bundles named "Child" or
+    "0000-01-01", datasets exported to "s1") land there, and the pack is copied in, where
+    every caller may read it."""
+    files = path.parent / f"{path.stem}-files"
+    pack = Path(shutil.copytree(pack, files / pack.name))
+    db = xdb.connect(path, session_id="s1", embedder="hash", data_root=files)
     made = db.record(event_type="input", content="is the applicant eligible", event_id="e1")
     db.record(event_type="output", content="yes", event_id="e1", event_end=True)
     db.tag(tag_name_or_id="interesting", timestep_id=made.timestep_id)
@@ -633,12 +639,15 @@ def test_the_stdio_server_survives_fuzzed_lines(tmp_path: Path, pack: Path) -> N
         ).encode()
         + b"\n"
     )
+    command = ["--db", str(tmp_path / "stdio.sqlite3"), "mcp"]
+    command += ["--data-root", str(tmp_path / "stdio-files")]
     done = subprocess.run(
-        [sys.executable, "-m", "xdb", "--db", str(tmp_path / "stdio.sqlite3"), "mcp"],
+        [sys.executable, "-m", "xdb", *command],
         input=b"".join(lines),
         capture_output=True,
         timeout=120,
         env={**os.environ, "XDB_EMBEDDER": "hash"},
+        cwd=tmp_path,  # a path the fuzz names that escaped the data root would land here
     )
     err = done.stderr.decode(errors="replace")
     assert done.returncode == 0, err[-4000:]

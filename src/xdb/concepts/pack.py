@@ -10,6 +10,7 @@ for everything else.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,8 +66,10 @@ def _is_layer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def read_pack(directory: str | Path) -> Pack:
-    """Every concept of the pack in ``directory``; a clear error for anything malformed."""
+def read_pack(directory: str | Path, inside: Callable[[Path], Path] = lambda p: p) -> Pack:
+    """Every concept of the pack in ``directory``; a clear error for anything malformed.
+    ``inside`` checks each file before it is read (``xdb.paths``: a link in the pack may
+    not lead out of the data root)."""
     try:
         root = Path(directory).expanduser()
         if not root.is_dir():
@@ -74,8 +77,8 @@ def read_pack(directory: str | Path) -> Pack:
         files = sorted((root / "concepts").glob("layer*/*.json"))
     except OSError as exc:  # is_dir() raises for a name too long, a loop of links...
         raise path_error("path", directory, exc) from None
-    manifest = _load(root / "pack.json", "pack.json")
-    hierarchy = _load(root / "hierarchy.json", "hierarchy.json")
+    manifest = _load(inside(root / "pack.json"), "pack.json")
+    hierarchy = _load(inside(root / "hierarchy.json"), "hierarchy.json")
     spec_id = manifest.get("spec_id") if isinstance(manifest, dict) else None
     if not isinstance(spec_id, str) or not spec_id:
         raise InvalidRequest("path: pack.json has no spec_id", field="path")
@@ -84,7 +87,7 @@ def read_pack(directory: str | Path) -> Pack:
         raise InvalidRequest("path: hierarchy.json needs a child_to_parent object", field="path")
     if not files:
         raise InvalidRequest(f"path: no concepts/layerN/*.json under {root}", field="path")
-    raw: list[dict[str, Any]] = [_load(f, f.name) for f in files]
+    raw: list[dict[str, Any]] = [_load(inside(f), f.name) for f in files]
     for f, d in zip(files, raw, strict=True):
         if not (isinstance(d, dict) and _is_term(d.get("term")) and _is_layer(d.get("layer"))):
             raise InvalidRequest(

@@ -289,6 +289,12 @@ _NOTES = [
     "session: the one given to `connect(session_id=...)` (CLI `--session` or "
     "`XDB_SESSION`), else the most recently active session in the database, else a new "
     "one, created by its first record.",
+    "- **Files: the data root.** The paths `export_dataset`, `sync.export`, `sync.import`, "
+    "`import_concepts` and `engine.extract` take lead inside the database's data root for "
+    "every caller over HTTP, MCP and Python (`connect(data_root=...)`, `xdb serve|mcp "
+    "--data-root`, else `XDB_DATA_ROOT`, else `<stem>-files` beside the database file); the "
+    "CLI's own commands take any path. A file that exists is replaced only with `overwrite`. "
+    "See [policy.md](policy.md#files-the-data-root).",
     "- **Query ordering.** `query` returns timesteps ordered by time, then by insertion "
     'order; `order: "desc"` reverses it. Pages are keyset-based: pass `next_cursor` back as '
     "`cursor` with the same filters to get every match exactly once; `total_count` counts "

@@ -20,7 +20,10 @@ class ImportConceptsRequest(Model):
     is read by the process serving the request. Importing a version again changes nothing;
     two versions of a pack can be loaded side by side."""
 
-    path: NonEmpty = Field(description="The pack's directory (the one holding pack.json).")
+    path: NonEmpty = Field(
+        description="The pack's directory (the one holding pack.json); over HTTP, MCP and"
+        " Python, inside the data root (docs/policy.md)."
+    )
 
 
 class ImportConceptsResponse(BaseModel):

@@ -209,7 +209,10 @@ class ExtractRequest(Model):
 
     agent: NonEmpty = Field(default="claude", description="claude, codex or gemini (its format).")
     session_id: NonEmpty
-    transcript_path: NonEmpty = Field(description="The transcript file, where xdb runs.")
+    transcript_path: NonEmpty = Field(
+        description="The transcript file, where xdb runs; over HTTP, MCP and Python, inside the"
+        " data root or the agent's transcript folder (docs/policy.md)."
+    )
     cwd: str | None = Field(default=None, description="The project's directory.")
 
 

@@ -219,10 +219,14 @@ class ExportDatasetRequest(Model):
     member (JSON lines, or parquet through pyarrow), on the machine running xdb."""
 
     dataset_id: NonEmpty
-    path: NonEmpty = Field(description="The file to write (replaced whole).")
+    path: NonEmpty = Field(
+        description="The file to write: a new one unless overwrite; over HTTP, MCP and Python,"
+        " inside the data root (docs/policy.md)."
+    )
     format: ExportFormat | None = Field(
         default=None, description="jsonl or parquet (default: from the path's extension)."
     )
+    overwrite: bool = Field(default=False, description="Replace the file if it exists.")
 
 
 class ExportDatasetResponse(BaseModel):

@@ -24,7 +24,10 @@ class SyncExportRequest(Model):
     receiving tribe's disclosure policy (or treaty) so is every object about a concept it
     may not see."""
 
-    path: NonEmpty = Field(description="The bundle's directory (made; empty if it exists).")
+    path: NonEmpty = Field(
+        description="The bundle's directory (made; empty if it exists); over HTTP, MCP and"
+        " Python, inside the data root (docs/policy.md)."
+    )
     to: str | None = Field(default=None, description="Who it is for, e.g. tribeA-repo.")
     disclosure_policy_id: str | None = Field(
         default=None, description="The receiving tribe's disclosure policy: what it may see."
@@ -51,7 +54,10 @@ class SyncImportRequest(Model):
     importing twice changes nothing. An object stored with other content (a candidate
     concept whose definition diverges) is reported as a conflict, never overwritten."""
 
-    path: NonEmpty = Field(description="The bundle's directory.")
+    path: NonEmpty = Field(
+        description="The bundle's directory; over HTTP, MCP and Python, inside the data root"
+        " (docs/policy.md)."
+    )
 
 
 class SyncConflict(BaseModel):

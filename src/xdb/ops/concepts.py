@@ -29,11 +29,14 @@ from xdb.models.concepts import (
 )
 from xdb.ops import concept_views
 from xdb.ops.registry import Context, Operation
+from xdb.paths import place, root_of
 from xdb.timeutil import from_us, now_us
 
 
 def import_concepts(ctx: Context, req: ImportConceptsRequest) -> ImportConceptsResponse:
-    pack = read_pack(req.path)
+    data_root = root_of(ctx.settings)
+    directory = place(data_root, "path", req.path)  # xdb.paths, as each file read below
+    pack = read_pack(directory, lambda file: place(data_root, "path", str(file)))
     pack.info.imported_us = now_us()
     created = ctx.store.import_concept_pack(pack.info, pack.concepts, pack.related, ctx.caller.id)
     return ImportConceptsResponse(

@@ -14,6 +14,24 @@ from xdb.errors import InvalidRequest
 from xdb.models.engine import AddLessonRequest, ExtractRequest, ExtractResponse
 from xdb.ops.engine import SAME_QUESTION, _jaccard, _load, _search, add_lesson
 from xdb.ops.registry import Context, Operation
+from xdb.paths import place, root_of
+
+# Where each agent writes its session transcripts (its Stop hook names one of them).
+# (the variable that moves its folder, if any; the folder in the home; the transcripts')
+TRANSCRIPTS: dict[str, tuple[str | None, str, str]] = {
+    "claude": ("CLAUDE_CONFIG_DIR", ".claude", "projects"),
+    "codex": ("CODEX_HOME", ".codex", "sessions"),
+    "gemini": (None, ".gemini", "tmp"),
+}
+
+
+def transcript_home(agent: str) -> Path:
+    """The folder ``agent`` keeps its transcripts in, on this machine: besides the data
+    root, the one place ``engine.extract`` reads for any caller but the terminal."""
+    variable, folder, inner = TRANSCRIPTS[agent]
+    base = os.environ.get(variable) if variable else None
+    return Path(base).expanduser() / inner if base else Path.home() / folder / inner
+
 
 READERS = {"claude": rules.claude_steps, "codex": rules.codex_steps, "gemini": rules.gemini_steps}
 MAX_BYTES = 64 * 1024 * 1024
@@ -25,7 +43,9 @@ def extract(ctx: Context, req: ExtractRequest) -> ExtractResponse:
         raise InvalidRequest(
             f"agent {req.agent!r}: transcripts are read for {', '.join(READERS)}", field="agent"
         )
-    path = Path(req.transcript_path)
+    # The data root, or the folder where the agent keeps its transcripts (xdb.paths).
+    home = transcript_home(req.agent)
+    path = place(root_of(ctx.settings), "transcript_path", req.transcript_path, also=[home])
     try:
         if path.stat().st_size > MAX_BYTES:
             raise InvalidRequest(f"transcript_path: {path} is over 64 MiB", field="transcript_path")
