@@ -452,7 +452,8 @@ def test_requests_the_sdk_cannot_read_are_answered_and_none_keeps_it_waiting(
         {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": status},
     ]
     # Nested past what Python's json can read: first (the quick front reads it) and later
-    # (read for its id once the SDK has refused it); each stopped the server.
+    # (read for its id once the SDK has refused it); each stopped the server, then each was
+    # passed over in silence; now both are refused by the nesting limit (test_nesting).
     deep = b'{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": ' + b'{"k":' * 5000
     deep += b"1" + b"}" * 5001 + b"\n"
     done = subprocess.run(
@@ -463,7 +464,8 @@ def test_requests_the_sdk_cannot_read_are_answered_and_none_keeps_it_waiting(
     )
     assert done.returncode == 0, done.stderr
     got = {m["id"]: m for m in map(json.loads, done.stdout.decode().splitlines())}
-    assert set(got) - {"asked"} == {3, 4, 5, 6, 7}  # "asked": unless cancelled in time
+    assert set(got) - {"asked"} == {3, 4, 5, 6, 7, 8}  # "asked": unless cancelled in time
+    assert "nesting limit" in got[8]["error"]["message"]
     assert "result" in got[5]
     errors = {n: (got[n]["error"]["code"], got[n]["error"]["message"]) for n in (3, 4, 6, 7)}
     assert errors[3] == (-32600, "invalid request: jsonrpc: Input should be '2.0'")

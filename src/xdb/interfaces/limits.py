@@ -12,6 +12,10 @@ A line over the limit is read and dropped in pieces (at most ``_PIECE`` bytes bu
 what is kept) and answered with a JSON-RPC error; an HTTP body over its limit is refused
 with 413 once its ``Content-Length`` or the bytes counted so far pass the limit.
 
+And one limit of depth, fixed: a message (a line, or an HTTP body other than a form) that
+nests arrays and objects more than ``nesting.MAX_NESTING`` (128) levels deep is refused
+unread, a line with a JSON-RPC error and a body with 400 (``nesting``).
+
 This module imports nothing heavy: ``stdio`` uses it while the SDK loads.
 """
 
@@ -19,13 +23,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from xdb.errors import InvalidRequest
+from xdb.interfaces.nesting import MAX_NESTING, too_deep
+
+log = logging.getLogger("xdb.http")
 
 MESSAGE_LIMIT_ENV = "XDB_MAX_MESSAGE_BYTES"
 BODY_LIMIT_ENV = "XDB_MAX_BODY_BYTES"
@@ -104,14 +113,17 @@ class Oversized:
 
 
 class BoundedLines:
-    """``readline`` that never returns (nor holds) a line over ``limit`` bytes.
+    """``readline`` that never returns (nor holds) a line over ``limit`` bytes, nor one
+    nested past ``MAX_NESTING``.
 
-    A longer line is read on in pieces and dropped; ``refuse`` is told about it, and reading
-    goes on with the next line. Memory stays at ``limit`` plus a piece, whatever comes in.
+    A longer line is read on in pieces and dropped; ``refuse`` is given the JSON-RPC error
+    that answers it (``refusal``), and reading goes on with the next line; a line nested too
+    deep likewise (``nesting_refusal``). Memory stays at ``limit`` plus a piece, whatever
+    comes in.
     """
 
     def __init__(
-        self, pieces: Pieces, limit: int, refuse: Callable[[Oversized], Awaitable[None]]
+        self, pieces: Pieces, limit: int, refuse: Callable[[dict[str, Any]], Awaitable[None]]
     ) -> None:
         self._pieces = pieces
         self.limit = limit
@@ -120,9 +132,12 @@ class BoundedLines:
     async def readline(self) -> bytes:
         while True:
             line = await self._read()
-            if not isinstance(line, Oversized):
+            if isinstance(line, Oversized):
+                await self._refuse(refusal(line, self.limit))
+            elif too_deep(line):
+                await self._refuse(nesting_refusal(line))
+            else:
                 return line
-            await self._refuse(line)
 
     async def _read(self) -> bytes | Oversized:
         parts: list[bytes] = []
@@ -181,8 +196,14 @@ def _head_id(head: bytes) -> bytes | None:
     return None
 
 
+def _peeked(line: bytes) -> Oversized:
+    """What ``request_id`` reads of a line it must not parse (one nested too deep)."""
+    return Oversized(len(line), line[:_PEEK], line[-_PEEK:])
+
+
 def request_id(line: Oversized) -> int | str | None:
-    """The JSON-RPC id of an oversized request, when its first or last bytes show it."""
+    """The JSON-RPC id of a request that is not parsed, when its first or last bytes show
+    it."""
     if b'"method"' not in line.head and b'"method"' not in line.tail:
         return None  # not a request (or not JSON-RPC at all): nothing waits for an answer
     text = _head_id(line.head)
@@ -214,14 +235,40 @@ def refusal(line: Oversized, limit: int) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id(line), "error": error}
 
 
+def nesting_message(what: str) -> str:
+    return (
+        f"{what} nests arrays and objects more than {MAX_NESTING} levels deep, over the "
+        "nesting limit (xdb.interfaces.nesting.MAX_NESTING); it was not read: send flatter data"
+    )
+
+
+def nesting_refusal(line: bytes) -> dict[str, Any]:
+    """The JSON-RPC error answering a line nested too deep, with the request's id when the
+    line's first or last bytes show it (as ``refusal``)."""
+    error = {"code": INVALID_REQUEST, "message": nesting_message("the message")}
+    return {"jsonrpc": "2.0", "id": request_id(_peeked(line)), "error": error}
+
+
 # --------------------------------------------------------------------------- HTTP bodies
 
 
-def jsonrpc_error(message: str) -> bytes:
-    """A refused MCP body's answer: id null, since the body was not read (the SDK's client
-    gives the error to the call it posted all the same)."""
-    error = {"code": INVALID_REQUEST, "message": message}
-    return json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode("utf-8")
+@dataclass(frozen=True)
+class Refusal:
+    """A body refused unread, for the ``error`` that writes the answer its clients read."""
+
+    status: int  # 413: over the size limit; 400: nested past the nesting limit
+    kind: str  # the error envelope's type: payload_too_large, invalid_request
+    message: str
+    request_id: int | str | None = None  # a JSON-RPC request's, when its bytes show it
+
+
+def jsonrpc_error(refused: Refusal) -> bytes:
+    """A refused MCP body's answer: the request's id when the body's first or last bytes show
+    it, else null (a body over the size limit is not read; the SDK's client gives the error
+    to the call it posted all the same)."""
+    error = {"code": INVALID_REQUEST, "message": refused.message}
+    answer = {"jsonrpc": "2.0", "id": refused.request_id, "error": error}
+    return json.dumps(answer).encode("utf-8")
 
 
 Scope = MutableMapping[str, Any]
@@ -232,25 +279,31 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over its path's limit is answered with 413.
+    """ASGI middleware: a request body over its path's limit is answered with 413, one
+    nested past ``MAX_NESTING`` with 400.
 
     ``limit(path)`` is the path's limit and the setting that sets it (None: not checked
-    here); ``error(message)`` the response body, in the shape the path's clients read. The
+    here); ``error(refusal)`` the response body, in the shape the path's clients read. The
     body is counted as it arrives (a ``Content-Length`` over the limit is refused before
     reading any of it), held up to the limit and handed to the app once complete: every
     route here reads its body whole anyway, and the app never sees a body it would have to
-    refuse half-read.
+    refuse half-read. A complete body's depth is checked before any parser recurses into
+    it (a form's is not: it is no JSON, and a bracket in a password means nothing).
     """
 
     def __init__(
         self,
         app: ASGIApp,
         limit: Callable[[str], tuple[int, str] | None],
-        error: Callable[[str], bytes],
+        error: Callable[[Refusal], bytes],
+        fail_open: Callable[[str], bool] = lambda path: False,
     ) -> None:
         self.app = app
         self._limit = limit
         self._error = error
+        # Paths whose clients read any answer but 200 as a failure of their own (a coding
+        # agent's hook: "go on" is 200 and {}), so a refusal is answered that way.
+        self._fail_open = fail_open
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = self._limit(scope["path"]) if scope["type"] == "http" else None
@@ -282,6 +335,14 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        if not _is_form(headers.get(b"content-type", b"")):
+            body = b"".join(m.get("body", b"") for m in kept if m["type"] == "http.request")
+            if too_deep(body):
+                where = f"{scope.get('method', 'POST')} {scope['path']}"
+                said = nesting_message(f"the request body of {where}")
+                asked = request_id(_peeked(body))
+                await self._answer(scope, send, Refusal(400, "invalid_request", said, asked))
+                return
 
         async def replay() -> Message:
             return kept.popleft() if kept else await receive()
@@ -294,13 +355,20 @@ class BodyLimit:
             f"the request body ({size}) is over the limit of {limit[0]:,} bytes for {where} "
             f"({limit[1]}); send less in one request"
         )
-        body = self._error(message)
+        await self._answer(scope, send, Refusal(413, "payload_too_large", message))
+
+    async def _answer(self, scope: Scope, send: Send, refused: Refusal) -> None:
+        status, body = refused.status, self._error(refused)
+        if self._fail_open(scope["path"]):
+            log.warning("%s %s refused: %s", scope.get("method"), scope["path"], refused.message)
+            status, body = 200, b"{}"
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
         ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        if refused.status == 413:
+            headers.append((b"connection", b"close"))  # the rest of the body is not read
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
@@ -317,6 +385,11 @@ async def _drain(receive: Receive) -> int | None:
             return size
         if size > _DRAIN:
             return None
+
+
+def _is_form(content_type: bytes) -> bool:
+    kind = content_type.split(b";", 1)[0].strip().lower()
+    return kind in (b"application/x-www-form-urlencoded", b"multipart/form-data")
 
 
 def _int(value: bytes | None) -> int | None:

@@ -18,7 +18,8 @@ writer tasks (``mcp_lines.serve_lines``): a call takes 6 turns of the event loop
 
 A line longer than the message limit (``XDB_MAX_MESSAGE_BYTES``, 64 MiB by default) is
 read on and dropped in pieces, never held whole, and answered here with a JSON-RPC error;
-the next line is served as usual (``limits``).
+so is a line nested more than 128 levels deep (``nesting``); the next line is served as
+usual (``limits``).
 
 This module does not import the SDK: it is what runs while the SDK loads.
 """
@@ -34,14 +35,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from xdb.interfaces.limits import (
-    BoundedLines,
-    Oversized,
-    Pieces,
-    StreamPieces,
-    message_limit,
-    refusal,
-)
+from xdb.interfaces.limits import BoundedLines, Pieces, StreamPieces, message_limit
 
 if TYPE_CHECKING:
     from xdb.core import Database
@@ -255,11 +249,12 @@ async def _serve(
 ) -> None:
     pieces, writer = await _open(*_claim_stdio())
 
-    async def refuse(line: Oversized) -> None:
+    async def refuse(reply: dict[str, Any]) -> None:
         # Answered here, before the SDK sees anything: its reader would have to hold the
         # whole line, and the asyncio stream's limit error ended the SDK's session (every
-        # later call got "Connection closed"). One line on stderr says it too.
-        reply = refusal(line, limit)
+        # later call got "Connection closed"); a line nested past every parser's depth was
+        # passed over in silence, the client's call waiting for ever. One line on stderr
+        # says it too.
         print(f"xdb mcp: {reply['error']['message']}", file=sys.stderr, flush=True)
         writer.write(json.dumps(reply, separators=(",", ":")).encode("utf-8") + b"\n")
         await writer.drain()
@@ -302,8 +297,9 @@ def serve(
 
     The SDK import, ``open_db`` and the server's construction run on a worker thread while
     the opening requests are answered (blocks until the client leaves). A line (one message)
-    over ``line_limit`` bytes (default: ``XDB_MAX_MESSAGE_BYTES``, else 64 MiB) is dropped
-    unread and answered with a JSON-RPC error (``limits``).
+    over ``line_limit`` bytes (default: ``XDB_MAX_MESSAGE_BYTES``, else 64 MiB), or nested
+    past ``nesting.MAX_NESTING``, is dropped unread and answered with a JSON-RPC error
+    (``limits``).
     """
     limit = message_limit() if line_limit is None else line_limit
     opened: list[Database] = []

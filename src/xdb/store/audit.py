@@ -6,7 +6,9 @@ without the key can forge a chain) over the previous record's hash and the recor
 fields, so editing, removing, inserting or reordering a record breaks the chain at that
 record, and ``verify`` names it. Retention (``prune``) removes the oldest records and
 appends a checkpoint naming the last record removed and its hash, so the chain still
-verifies from what is left and a removal without a checkpoint does not.
+verifies from what is left and a removal without a checkpoint does not. With the key, a
+seal beside the log says where the chain ends, so removing its newest records is caught
+too (``audit_seal``); without it, a log cut short is a valid shorter chain.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from pydantic_core import to_json
 
+from xdb.store import audit_seal
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 GENESIS = "0" * 64
@@ -222,6 +225,8 @@ def append(
         return known_head or head(conn)
     if lock:
         conn.execute(f"SELECT pg_advisory_xact_lock({d.mark})", (APPEND_LOCK,))
+    if key is FROM_ENV:
+        key = signing_key()
     start = known_head or head(conn)
     records = chain(start, entries, key)
     if records[-1].seq // CHECKPOINT_EVERY > start[0] // CHECKPOINT_EVERY:
@@ -234,11 +239,19 @@ def append(
         )
         records.append(checkpoint)
     sql = _INSERT_SQLITE if d.mark == "?" else _INSERT_POSTGRES
+    end = records[-1].seq, records[-1].hash
+    if key and d.arrays and len(records) == 1:
+        # PostgreSQL: the seal moves in the INSERT's own statement (a round trip less).
+        seal_sql, seal_values = audit_seal.statement(d.mark, key, start, end)
+        conn.execute(f"WITH appended AS ({sql}) {seal_sql}", (*records[0], *seal_values))
+        return end
     if len(records) == 1:
         conn.execute(sql, records[0])
     else:
         many(conn, sql, records)
-    return records[-1].seq, records[-1].hash
+    if key:
+        audit_seal.advance(conn, d.mark, key, start, end)
+    return end
 
 
 def read(
@@ -286,12 +299,16 @@ class Verdict(NamedTuple):
     head: str  # the hash of the last record that verified
 
 
-def verify(records: Iterable[AuditRecord]) -> Verdict:
+def verify(
+    records: Iterable[AuditRecord], seal: audit_seal.Seal | None = None, sealed: bool = False
+) -> Verdict:
     """Walk the chain: numbers consecutive, each record linked to the one before, each hash
     its fields' own. A log that starts after 1 must be continued by a checkpoint that
-    names the record before its first (retention removed those)."""
+    names the record before its first (retention removed those). ``sealed``: with the key,
+    the chain must also end where ``seal`` (the stored head seal, or None) says."""
     count, expected_seq, prev = 0, 0, GENESIS
     key = signing_key()
+    last: tuple[int, str] | None = None
     first: AuditRecord | None = None
     accounted = True  # whether the records before the first are (a checkpoint says so)
     for r in records:
@@ -317,9 +334,14 @@ def verify(records: Iterable[AuditRecord]) -> Verdict:
             )
         count += 1
         expected_seq, prev = r.seq + 1, r.hash
+        last = r.seq, r.hash
     if first is not None and not accounted:
         why = "the records before it were removed without a checkpoint"
         return Verdict(count, first.seq, why, prev)
+    if sealed and key:
+        wrong = audit_seal.check(seal, last, key)
+        if wrong is not None:
+            return Verdict(count, wrong[0], wrong[1], prev)
     return Verdict(count, None, None, prev)
 
 
@@ -328,7 +350,7 @@ def verify_snapshot(conn: Connection, d: Dialect) -> Verdict:
     prune or an append while it reads is not mistaken for a removed record."""
     conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ" if d.arrays else "BEGIN")
     try:
-        return verify(scan(conn, d))
+        return verify(scan(conn, d), audit_seal.read(conn), sealed=True)
     finally:
         conn.execute("COMMIT")
 

@@ -75,6 +75,9 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "ALTER TABLE episode_concepts DROP COLUMN namespace",
         "DROP INDEX timesteps_kind_time",
         "DELETE FROM schema_migrations WHERE version = 16",
+        # and version 17 (the audit log's head seal)
+        "DROP TABLE audit_seal",
+        "DELETE FROM schema_migrations WHERE version = 17",
     ):
         conn.execute(statement)
     conn.close()
@@ -97,4 +100,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 16  # this test's downgrade undoes versions 5 to 16
+    assert LATEST == 17  # this test's downgrade undoes versions 5 to 17

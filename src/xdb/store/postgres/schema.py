@@ -25,7 +25,16 @@ from psycopg import sql
 from psycopg.rows import TupleRow
 
 from xdb.errors import MigrationError
-from xdb.store import access, audit, concepts, fidelity, graph_edges, learning, policy_objects
+from xdb.store import (
+    access,
+    audit,
+    audit_seal,
+    concepts,
+    fidelity,
+    graph_edges,
+    learning,
+    policy_objects,
+)
 from xdb.store.postgres import vector_index
 from xdb.store.sqlbuild import POSTGRES
 
@@ -326,6 +335,9 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (13, "the learning harness", lambda conn: learning.migrate(conn, POSTGRES)),
     (14, "fidelity: holds, records, compactions", lambda conn: fidelity.migrate(conn, POSTGRES)),
     (15, "timesteps by type", _run(TIMESTEPS_BY_KIND)),
+    # Where the audit log ends, MACed with XDB_AUDIT_KEY: removing its newest records is
+    # caught.
+    (16, "the audit log's head seal", lambda c: audit_seal.migrate(c, "%s", audit.signing_key())),
 ]
 ACCESS_VERSION = 11  # the columns the restricted views read come with it
 

@@ -11,7 +11,16 @@ import time
 from collections.abc import Callable
 
 from xdb.errors import MigrationError
-from xdb.store import access, audit, concepts, fidelity, graph_edges, learning, policy_objects
+from xdb.store import (
+    access,
+    audit,
+    audit_seal,
+    concepts,
+    fidelity,
+    graph_edges,
+    learning,
+    policy_objects,
+)
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import sessions
 
@@ -278,6 +287,10 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     (14, "the learning harness", lambda conn: learning.migrate(conn, SQLITE)),
     (15, "fidelity: holds, records, compactions", lambda conn: fidelity.migrate(conn, SQLITE)),
     (16, "concept usage without joins; timesteps by type", _CONCEPT_USAGE),
+    # Where the audit log ends, MACed with XDB_AUDIT_KEY: removing its newest records is
+    # caught. A version before 17 would append without moving the seal, so it must not open
+    # a file written since.
+    (17, "the audit log's head seal", lambda c: audit_seal.migrate(c, "?", audit.signing_key())),
 ]
 
 
