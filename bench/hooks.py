@@ -98,7 +98,8 @@ def run(args: argparse.Namespace, folder: Path) -> None:
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
-        client = httpx.Client(timeout=30)
+        # As Claude Code's http hook posts: JSON (the serve refuses any other body type).
+        client = httpx.Client(timeout=30, headers={"Content-Type": "application/json"})
         for _ in range(600):  # until it answers (the model loads first)
             try:
                 client.get(f"{url}/healthz")

@@ -70,7 +70,8 @@ def test_the_cli_group_and_the_http_route(tmp_path: Path) -> None:
     path = tmp_path / "x.sqlite3"
     with xdb.connect(path, embedder="hash") as db:
         old, newer, _ = _lived(db)
-        client = TestClient(create_app(db, mcp=False))
+        # (a Host the serve answers to: TestClient's own, "testserver", is not one)
+        client = TestClient(create_app(db, mcp=False), base_url="http://localhost")
         answer = client.get("/api/timeline", params={"topic": "DbContext"})
         assert answer.status_code == 200
         assert {les["lesson_id"] for les in answer.json()["lessons"]} == {old, newer}

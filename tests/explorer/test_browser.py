@@ -50,6 +50,9 @@ def test_search_open_an_episode_and_a_concepts_chart(
     db, _ = world
     with served(create_app(db, mcp=False)) as url:
         page = browser.new_page()
+        # The pages' Content-Security-Policy (interfaces.guard) must block nothing they use.
+        refused: list[str] = []
+        page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else 0)
         page.goto(url + "/")
         assert page.locator("h1").inner_text() == "What the agent lived through"
         shot(page, "overview")
@@ -90,6 +93,7 @@ def test_search_open_an_episode_and_a_concepts_chart(
         page.keyboard.press("Enter")
         page.wait_for_url(re.compile(r"/search"))
         page.close()
+    assert not refused, refused
 
 
 def test_a_treaty_partners_pages_show_no_hidden_concept(

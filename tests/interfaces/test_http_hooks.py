@@ -48,14 +48,16 @@ def test_a_served_hook_warns_skips_and_runs_as_the_keys_caller(db: xdb.Database)
         assert answer["hookEventName"] == "PreToolUse"
         assert answer["additionalContext"].startswith("Last time registering the EF Core")
         assert httpx.post(hook, json=EDIT).content == b"{}"  # once a session
-        bad = httpx.post(f"{url}/v1/hook/claude/pre-tool-use", content=b"{not json")
+        bad = httpx.post(f"{url}/v1/hook/claude/pre-tool-use", content=b"{not json",
+                         headers={"Content-Type": "application/json"})  # fmt: skip
         assert (bad.status_code, bad.content) == (200, b"{}")
         unknown = httpx.post(f"{url}/v1/hook/cursor/pre-tool-use", json=EDIT)
         assert (unknown.status_code, unknown.content) == (200, b"{}")
 
 
 def test_after_the_tool_the_judge_runs_once_the_answer_is_sent(db: xdb.Database) -> None:
-    client = TestClient(create_app(db, mcp=False))  # runs background work before returning
+    # Runs background work before returning; as localhost, a Host the serve answers to.
+    client = TestClient(create_app(db, mcp=False), base_url="http://localhost")
     client.post("/v1/hook/claude/pre-tool-use", json=EDIT)
     after: dict[str, Any] = {**EDIT, "hook_event_name": "PostToolUse", "tool_response": "ok"}
     assert client.post("/v1/hook/claude/post-tool-use", json=after).content == b"{}"
@@ -103,3 +105,9 @@ def test_refusals_and_big_bodies_still_let_the_agent_go_on(db: xdb.Database) -> 
         big = {**EDIT, "tool_name": "Write", "tool_input": written}
         answered = httpx.post(f"{url}/v1/hook/claude/post-tool-use", json=big, timeout=60)
         assert (answered.status_code, answered.content) == (200, b"{}")
+    # Over the bulk limit too: refused unread, and still "go on".
+    with served(create_app(db, mcp=False, message_limit=1_000_000)) as url:
+        answered = httpx.post(f"{url}/v1/hook/claude/post-tool-use", json=big, timeout=60)
+        assert (answered.status_code, answered.content) == (200, b"{}")
+        sessions = db.status().sessions.total
+        assert sessions == 0  # nothing of the refused call was written

@@ -34,6 +34,8 @@ from xdb.interfaces import cli_options
 from xdb.interfaces.fields import choices, describe, field_kind, json_example, value_metavar
 from xdb.models.common import Caller
 from xdb.ops.registry import Operation, operations
+from xdb.paths import ENV as DATA_ROOT_ENV
+from xdb.paths import at_terminal
 
 # --------------------------------------------------------------------------- generated commands
 
@@ -150,8 +152,13 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
             # new file behind, and a typo in --db does not hide it.
             model = op.request.model_validate(request)
         except ValidationError as exc:
+            if click.get_current_context().find_root().obj.get("caller") is not None:
+                # A named caller who may not run it is told so, whatever it typed: the core
+                # authorizes (and audits a refusal) before it validates (docs/policy.md).
+                database(create=False).run(op, request)
             raise from_validation_errors(exc.errors()) from None
-        response = database(create=not op.readonly).run(op, model)
+        with at_terminal():  # the person at the terminal names any path (xdb.paths)
+            response = database(create=not op.readonly).run(op, model)
         data = response.model_dump(mode="json")
         if not jsonl:
             emit(data)
@@ -326,7 +333,8 @@ def _concepts_group(listing: click.Command) -> click.Group:
         Also: MCP tool xdb_import_concepts, HTTP POST /v1/xdb/import-concepts.
         """
         path = str(Path(directory).resolve())
-        emit(database().call("import_concepts", {"path": path}).model_dump(mode="json"))
+        with at_terminal():
+            emit(database().call("import_concepts", {"path": path}).model_dump(mode="json"))
 
     return group
 
@@ -387,6 +395,17 @@ cli.add_command(_subcommand_group("lessons", _LESSONS_HELP, as_auditor=False))
 # --------------------------------------------------------------------------- hand-written commands
 
 
+# Where the servers' callers may read and write files (xdb.paths); the CLI's own commands
+# are the person at the terminal's, who names any path.
+_DATA_ROOT = click.option(
+    "--data-root",
+    metavar="DIR",
+    help=f"The only folder where callers' paths may lead (export_dataset, sync, concept "
+    f"packs, transcripts). Default: ${DATA_ROOT_ENV}, else <db stem>-files beside the "
+    "database file (docs/policy.md).",
+)
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
@@ -399,11 +418,30 @@ cli.add_command(_subcommand_group("lessons", _LESSONS_HELP, as_auditor=False))
     type=click.FloatRange(min=0),
     help="Seconds between maintenance runs (compression, retention, space); 0: never.",
 )
-def serve(host: str, port: int, dotted_names: bool, mcp: bool, maintenance_every: float) -> None:
+@_DATA_ROOT
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME[:PORT]",
+    help="Also answer requests addressed to this host name (repeatable): the Host a proxy or "
+    "a DNS name reaches the server by. Others are refused with 421 (DNS rebinding).",
+)
+def serve(
+    host: str,
+    port: int,
+    dotted_names: bool,
+    mcp: bool,
+    maintenance_every: float,
+    data_root: str | None,
+    allowed_hosts: tuple[str, ...],
+) -> None:
     """Serve the database over HTTP (and MCP streamable HTTP at /mcp) until interrupted."""
     from xdb.interfaces.http import serve as run_http
 
     db = database()
+    if data_root is not None:
+        db.data_root = data_root
     # Over the network the database answers as the agent (or --caller), never as an admin.
     db.caller = act_as(db, click.get_current_context().find_root().obj.get("caller"), Caller())
     run_http(
@@ -413,6 +451,7 @@ def serve(host: str, port: int, dotted_names: bool, mcp: bool, maintenance_every
         mcp=mcp,
         dotted_names=dotted_names,
         maintenance_every=maintenance_every,
+        allowed_hosts=allowed_hosts,
     )
 
 
@@ -490,7 +529,8 @@ def hooks_uninstall(agent: str, project: bool) -> None:
     + ", ".join(sorted({op.group for op in operations()}))
     + ".",
 )
-def mcp_command(dotted_names: bool, toolsets: str | None) -> None:
+@_DATA_ROOT
+def mcp_command(dotted_names: bool, toolsets: str | None, data_root: str | None) -> None:
     """Serve the database as an MCP server over stdin/stdout."""
     groups = None
     if toolsets is not None:
@@ -512,7 +552,7 @@ def mcp_command(dotted_names: bool, toolsets: str | None) -> None:
     caller_id = click.get_current_context().find_root().obj.get("caller")
 
     def open_db() -> Database:
-        db = connect(path, session_id=session)
+        db = connect(path, session_id=session, data_root=data_root)
         try:
             db.caller = act_as(db, caller_id, Caller())  # the agent, not an admin
         except XdbError:

@@ -49,6 +49,8 @@ def add_hook_routes(app: FastAPI, db: Database) -> None:
     def quietly(name: str, request: dict[str, Any], caller: Caller | None) -> None:
         try:
             run(name, request, caller)
+        except XdbError as exc:  # refused or bad input (a transcript outside the root): a line
+            log.warning("hook work %s refused: %s", name, exc)
         except Exception:  # nobody waits for it: a failure leaves the warning pending
             log.exception("hook work %s failed", name)
 
@@ -71,7 +73,12 @@ def add_hook_routes(app: FastAPI, db: Database) -> None:
         try:
             if agent not in AGENTS or event not in EVENTS:
                 return _nothing()
-            call = parse(agent, event, (await request.body()).decode("utf-8", "replace"))
+            text = (await request.body()).decode("utf-8", "replace")
+            try:
+                call = parse(agent, event, text)
+            except (ValueError, RecursionError) as exc:  # the sender's fault: no traceback
+                log.warning("hook %s %s: the body is not a hook call: %s", agent, event, exc)
+                return _nothing()
             if event == "pre-tool-use" and is_read_only(call.tool_name or "", call.tool_input):
                 return _nothing()  # layer 1, on the event loop: no thread, no database
             if event == "user-prompt":

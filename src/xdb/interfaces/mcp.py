@@ -267,6 +267,7 @@ def streamable_http(
     groups: set[str] | None = None,
     allowed_hosts: Sequence[str] = (),
     message_limit: int | None = None,
+    guarded: bool = False,
 ) -> tuple[ASGIApp, Callable[[], AbstractAsyncContextManager[None]]]:
     """An ASGI app serving the MCP streamable HTTP endpoint, and the lifespan it needs.
 
@@ -287,7 +288,9 @@ def streamable_http(
     straight to the ASGI app. The endpoint is stateless and answers with JSON rather than SSE:
     the tools never talk back to the client mid-call, so there is no session to keep.
     Requests are refused unless their Host is localhost/127.0.0.1/[::1] (any port) or one of
-    ``allowed_hosts`` (``"host:port"`` or ``"host:*"``), against DNS rebinding. A body over
+    ``allowed_hosts`` (``"host:port"`` or ``"host:*"``), against DNS rebinding, and a page
+    on another origin may not post (``guarded``: the host app checks both already, as
+    ``xdb serve`` does for every route with ``interfaces.guard``). A body over
     ``message_limit`` bytes (None: ``XDB_MAX_MESSAGE_BYTES``, else 64 MiB) is answered with
     413 and a JSON-RPC error naming the limit, which the SDK's client hands to the caller.
     """
@@ -296,7 +299,7 @@ def streamable_http(
     local = ("127.0.0.1", "localhost", "[::1]")
     hosts = [*local, *(f"{h}:*" for h in local), *allowed_hosts]
     security = TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
+        enable_dns_rebinding_protection=not guarded,
         allowed_hosts=hosts,
         allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")],
     )
