@@ -803,7 +803,8 @@ class Operations:
         versions of a pack can be loaded side by side.
 
         Args:
-            path: The pack's directory (the one holding pack.json). Required.
+            path: The pack's directory (the one holding pack.json); over HTTP, MCP and Python,
+                inside the data root (docs/policy.md). Required.
         """
         payload: dict[str, Any] = {"path": path}
         return cast("ImportConceptsResponse", self.run(REGISTRY["xdb.import_concepts"], payload))
@@ -1417,19 +1418,28 @@ class Operations:
         return cast("DatasetResponse", self.run(REGISTRY["experience.dataset"], payload))
 
     def export_dataset(
-        self, *, dataset_id: str, path: str, format: ExportFormatLike | None = None
+        self,
+        *,
+        dataset_id: str,
+        path: str,
+        format: ExportFormatLike | None = None,
+        overwrite: bool = False,
     ) -> ExportDatasetResponse:
         """Write a dataset for a training script: text, label, confidence and provenance per member
         (JSON lines, or parquet through pyarrow), on the machine running xdb.
 
         Args:
             dataset_id: Required.
-            path: The file to write (replaced whole). Required.
+            path: The file to write: a new one unless overwrite; over HTTP, MCP and Python, inside
+                the data root (docs/policy.md). Required.
             format: jsonl or parquet (default: from the path's extension). Default: None.
+            overwrite: Replace the file if it exists. Default: False.
         """
         payload: dict[str, Any] = {"dataset_id": dataset_id, "path": path}
         if format is not None:
             payload["format"] = format
+        if overwrite is not False:
+            payload["overwrite"] = overwrite
         return cast(
             "ExportDatasetResponse", self.run(REGISTRY["experience.export_dataset"], payload)
         )
@@ -1795,7 +1805,8 @@ class Operations:
 
         Args:
             session_id: Required.
-            transcript_path: The transcript file, where xdb runs. Required.
+            transcript_path: The transcript file, where xdb runs; over HTTP, MCP and Python, inside
+                the data root or the agent's transcript folder (docs/policy.md). Required.
             agent: claude, codex or gemini (its format). Default: 'claude'.
             cwd: The project's directory. Default: None.
         """
@@ -2326,7 +2337,8 @@ class Operations:
         tribe's disclosure policy (or treaty) so is every object about a concept it may not see.
 
         Args:
-            path: The bundle's directory (made; empty if it exists). Required.
+            path: The bundle's directory (made; empty if it exists); over HTTP, MCP and Python,
+                inside the data root (docs/policy.md). Required.
             to: Who it is for, e.g. tribeA-repo. Default: None.
             disclosure_policy_id: The receiving tribe's disclosure policy: what it may see. Default:
                 None.
@@ -2355,7 +2367,8 @@ class Operations:
         diverges) is reported as a conflict, never overwritten.
 
         Args:
-            path: The bundle's directory. Required.
+            path: The bundle's directory; over HTTP, MCP and Python, inside the data root
+                (docs/policy.md). Required.
         """
         payload: dict[str, Any] = {"path": path}
         return cast("SyncImportResponse", self.run(REGISTRY["sync.import"], payload))
