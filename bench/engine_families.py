@@ -7,7 +7,7 @@ lessons on other topics so the lesson store is not only the ones that matter."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Call = dict[str, Any]
@@ -28,10 +28,22 @@ def bash(command: str) -> Call:
 
 @dataclass
 class Family:
+    """A mistake: its lesson (``xdb add-lesson``'s fields), ways of making it again, and the
+    fix. The development set (``bench.engine_devset``) adds the call the lesson was learned
+    from (``failing``), safe variants sharing its words (``near_misses``), unrelated calls of
+    the same project (``innocent``), what it is about (``topic``) and whether the mistake is
+    something done (``defect="present"``) or something left out (``"missing"``: a flag, an
+    argument, a guard)."""
+
     name: str
     lesson: dict[str, str]
     repeats: list[Call]
     fix: Call
+    failing: Call | None = None
+    near_misses: list[Call] = field(default_factory=list)
+    innocent: list[Call] = field(default_factory=list)
+    topic: str = ""
+    defect: str = "present"
 
 
 FAMILIES = [

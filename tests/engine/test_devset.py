@@ -1,0 +1,83 @@
+"""The engine's development set is well-formed, and its cross-validation harness runs."""
+
+import json
+import math
+from pathlib import Path
+
+from bench.engine_cv import current_params, figures, folds, run, tune
+from bench.engine_devset import DEVSET, kind_of
+from bench.engine_families import FAMILIES
+
+from xdb.engine.dialects import parse
+from xdb.models.engine import AddLessonRequest
+
+LESSON_KEYS = {"question", "answer", "language", "framework", "domain"}
+
+
+def calls_of(family):
+    return [family.failing, *family.repeats, family.fix, *family.near_misses, *family.innocent]
+
+
+def test_sixty_families_each_complete() -> None:
+    assert len(DEVSET) >= 60
+    assert len({f.name for f in DEVSET}) == len(DEVSET)
+    assert len({f.lesson["question"] for f in DEVSET}) == len(DEVSET)
+    for family in DEVSET:
+        assert family.failing is not None, family.name
+        assert len(family.repeats) >= 3, family.name
+        assert len(family.near_misses) >= 2, family.name
+        assert len(family.innocent) >= 2, family.name
+        assert family.topic and family.defect in ("present", "missing"), family.name
+        assert set(family.lesson) <= LESSON_KEYS, family.name
+        AddLessonRequest.model_validate(family.lesson)  # as ``xdb add-lesson`` takes it
+        mistakes = [family.failing, *family.repeats]
+        safe = [family.fix, *family.near_misses, *family.innocent]
+        assert not [c for c in safe if c in mistakes], family.name  # no call is both
+        assert len({json.dumps(c, sort_keys=True) for c in calls_of(family)}) == len(
+            calls_of(family)
+        ), family.name
+
+
+def test_the_replay_families_are_kept_unchanged() -> None:
+    for old, new in zip(FAMILIES, DEVSET, strict=False):
+        assert (old.name, old.lesson, old.repeats, old.fix) == (
+            new.name,
+            new.lesson,
+            new.repeats,
+            new.fix,
+        )
+
+
+def test_calls_have_the_shape_the_hooks_take() -> None:
+    kinds = set()
+    for family in DEVSET:
+        for call in calls_of(family):
+            kinds.add(kind_of(call))
+            data = call["tool_input"]
+            if call["tool_name"] == "Bash":
+                assert set(data) == {"command"} and data["command"].strip()
+            elif call["tool_name"] == "Edit":
+                assert set(data) == {"file_path", "old_string", "new_string"}
+                assert data["file_path"].startswith("/") and data["new_string"]
+            else:
+                assert set(data) == {"file_path", "content"} and data["file_path"].startswith("/")
+            payload = {"session_id": "s", "cwd": "/w/shop", "hook_event_name": "PreToolUse", **call}
+            event = parse("claude", "pre-tool-use", json.dumps(payload))
+            assert (event.tool_name, event.tool_input) == (call["tool_name"], data)
+    assert kinds == {"shell", "edit", "write"}
+
+
+def test_the_harness_scores_three_families(tmp_path: Path) -> None:
+    chosen = [f for f in DEVSET if f.name in ("dbcontext", "git-clean", "helm-atomic")]
+    got = run(tmp_path, chosen, k=3, seed=1, n_filler=3, embedder="hash")
+    inside, pooled = figures(got["in-sample"]), figures(got["cv"])
+    assert len(got["folds"]) == 3 and sorted(len(f) for f in folds(chosen, 3, 1)) == [1, 1, 1]
+    assert len(got["in-sample"].probes) == sum(
+        2 + len(f.repeats) + len(f.near_misses) + len(f.innocent) for f in chosen
+    )
+    for key in ("recall", "near misses warned", "innocent warned", "fixes warned"):
+        assert 0.0 <= inside[key] <= 1.0
+    # Nothing is tuned yet: the held-out figures are the in-sample ones.
+    assert tune(chosen) == current_params()
+    for key, value in inside.items():
+        assert value == pooled[key] or (math.isnan(value) and math.isnan(pooled[key]))
