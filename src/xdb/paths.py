@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from xdb.errors import Conflict, InvalidRequest, PermissionDenied
+from xdb.errors import Conflict, InvalidRequest, PermissionDenied, path_error
 
 ENV = "XDB_DATA_ROOT"
 
@@ -117,8 +117,13 @@ def place(
 
 def refuse_existing(field: str, path: Path, given: str, overwrite: bool) -> None:
     """Nothing is replaced unless the call says so: a file (or a link) at ``path`` is a
-    conflict without ``overwrite``."""
-    if not overwrite and (path.exists() or path.is_symlink()):
+    conflict without ``overwrite``. A name the filesystem cannot hold (too long) is the
+    caller's mistake, as the write would have said."""
+    try:
+        there = not overwrite and (path.exists() or path.is_symlink())
+    except OSError as exc:  # exists() lets ENAMETOOLONG and the like through
+        raise path_error(field, given, exc) from None
+    if there:
         raise Conflict(
             f"{field}: {_shown(given)!r} exists; set overwrite to replace it, or name a new file",
             field=field,

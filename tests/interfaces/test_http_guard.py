@@ -153,6 +153,21 @@ def test_every_write_route_takes_only_json_from_its_own_origin(db: xdb.Database)
     assert db.query(all_sessions=True).total_count == before[0] + 2
 
 
+def test_mcp_refuses_another_origin_whatever_the_method(db: xdb.Database) -> None:
+    """A GET opens MCP's event stream, which a page elsewhere could hold open by the
+    dozen: the MCP transport checks every request's Origin (its SDK did, before the guard
+    took over), not only a write's."""
+    stream = {"Accept": "text/event-stream"}
+    with served(create_app(db)) as url, httpx.Client(base_url=url, timeout=10) as client:
+        for method in ("GET", "DELETE", "OPTIONS"):
+            for foreign in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+                refused = client.request(method, "/mcp", headers={**stream, **foreign})
+                assert "origin" in error(refused, 403, "forbidden_origin"), (method, foreign)
+        # Its own origin is not refused (a stateless serve has no stream to open: 405).
+        own = client.request("DELETE", "/mcp", headers={"Origin": url})
+        assert own.status_code != 403, own.text
+
+
 # --------------------------------------------------------------------------- the Host header
 
 

@@ -261,6 +261,19 @@ async def test_an_existing_file_is_replaced_only_when_asked(world: World, skin: 
     assert (world.root / "full" / "note.txt").read_text() == "keep\n"
 
 
+@pytest.mark.parametrize("operation", sorted(OPERATIONS))
+async def test_a_name_the_filesystem_cannot_hold_is_the_callers_mistake(
+    world: World, skin: Skin, operation: str
+) -> None:
+    """A name past the filesystem's limit (255 bytes a name here) is an invalid request
+    naming the field, never an internal error (export_dataset's was a 500)."""
+    field, _, _ = OPERATIONS[operation]
+    for path in ("x" * 5000 + ".jsonl", "d/" * 3000 + "x.jsonl"):
+        failure = await skin.call(operation, world.request(operation, path))
+        assert isinstance(failure, Failure), failure
+        assert (failure.type, failure.field) == ("invalid_request", field), failure
+
+
 # --------------------------------------------------------------------------- inside the root
 
 

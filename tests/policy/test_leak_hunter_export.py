@@ -94,6 +94,28 @@ def test_a_partners_export_holds_no_hidden_concept_and_nothing_private(
     assert cid("Joy") in text and SHARED in text
 
 
+def test_a_partners_cold_records_name_only_what_its_export_holds(
+    guarded: Any, module_target: str
+) -> None:
+    """A COLD record lists the tags, comments and exemplars its timesteps carried: the
+    partner's names only those it reads (as ``query``'s records do), not the hidden
+    concept's tag (s-cold's timesteps were tagged Anger before they were compacted)."""
+    db, _ = guarded
+    records = partner_export(module_target)
+    held = {r["id"] for r in records if isinstance(r.get("id"), str)}
+    cold = [r for r in records if r["kind"] == "memory_record"]
+    assert cold
+    named = {i for r in cold for f in ("tag_ids", "comment_ids", "exemplar_ids")
+             for i in r["body"].get(f, ())}  # fmt: skip
+    assert named <= held, named - held
+    anger = {t.id for t in db.tags().tags if t.name == "Anger"}
+    assert anger and not anger & named
+    shown = db.as_caller(PARTNER).query(session_id="s-cold", limit=1000).records
+    assert {r["id"]: list(r["body"]["tag_ids"]) for r in cold if r["session_id"] == "s-cold"} == {
+        m.record_id: m.tag_ids for m in shown
+    }
+
+
 def test_a_caller_who_reads_every_object_but_sees_fewer_concepts_exports_none_hidden(
     guarded: Any, module_target: str
 ) -> None:

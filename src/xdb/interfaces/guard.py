@@ -15,7 +15,8 @@ middleware in front of every route, MCP at ``/mcp`` included.
   another origin (403): an ``Origin`` that is not the serve's own, or ``Sec-Fetch-Site``
   other than same-origin or none. Clients that are not browsers send neither. The hook
   route fails open (200, ``{}``, which the agent reads as "go on") and runs nothing.
-  ``/mcp`` keeps the MCP SDK's own content-type rule.
+  ``/mcp`` keeps the MCP SDK's own content-type rule, and refuses another origin whatever
+  the method (a GET opens its event stream), as the MCP transport asks of every server.
 - **Headers**: every answer says ``X-Frame-Options: DENY``, ``X-Content-Type-Options:
   nosniff`` and a ``Content-Security-Policy``: nothing at all for JSON; for the explorer's
   pages only its own stylesheet and script (its heat cells set a CSS variable inline).
@@ -206,7 +207,8 @@ class Guard:
                     "'xdb serve --allowed-host NAME' to allow a name (DNS rebinding protection)"
                 ),
             )
-        if scope["method"] in _READS:
+        # MCP checks every request's Origin, a GET's (its event stream) too, as its SDK does.
+        if scope["method"] in _READS and path != MCP_PATH:
             return None
         foreign = origin is not None and not same_origin(
             origin, scope.get("scheme", "http"), host or _server(scope)
@@ -216,8 +218,9 @@ class Guard:
                 403,
                 "forbidden_origin",
                 (
-                    f"a write from another origin ({origin or 'a cross-site page'}) is refused: "
-                    "only the server's own pages and clients that are not browsers may write"
+                    f"a {'request to MCP' if path == MCP_PATH else 'write'} from another "
+                    f"origin ({origin or 'a cross-site page'}) is refused: only the server's "
+                    "own pages and clients that are not browsers may make one"
                 ),
             )
         if path == MCP_PATH or (kind is None and not (length or chunked)):

@@ -12,14 +12,16 @@ members, a training run's artifacts), as the API never reaches them. Counts and 
 hierarchy are the caller's (``as_seen``): a pack counts the concepts the caller sees (one
 with none is left out), a concept shows its nearest visible ancestor and its visible
 children's count, and no raw ``details`` (they name other concepts in lists and prose), as
-``get_concept`` answers a restricted caller. Fields the models do not declare pass as they
-are; the kinds with no model (sessions, comments, graph nodes) name no concept, and a
-kind this module does not know is refused, never let out unread.
+``get_concept`` answers a restricted caller. A COLD record names only the tags, comments
+and exemplars the export holds (``among``), as ``query``'s records list them. Fields the
+models do not declare pass as they are; the kinds with no model (sessions, comments, graph
+nodes) name no concept, and a kind this module does not know is refused, never let out
+unread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -48,6 +50,11 @@ class _Record(BaseModel):
         """The record with its counts and hierarchy as the caller sees them (None: none)."""
         return self
 
+    def among(self, passed: Mapping[str, bool]) -> _Record:
+        """The record naming only objects the export holds (``passed``: each id read
+        before it, and whether its record was let out)."""
+        return self
+
 
 class _Scored(_Record):
     """An entry of a concept list: an episode's, a dataset member's, a COLD record's."""
@@ -73,6 +80,9 @@ class TagRecord(Tag):
     def as_seen(self, vis: Visibility) -> TagRecord:
         return self
 
+    def among(self, passed: Mapping[str, bool]) -> TagRecord:
+        return self
+
 
 class TimestepRecord(Timestep):
     """A timestep record is the API's timestep (its activations, hushed by session)."""
@@ -83,6 +93,9 @@ class TimestepRecord(Timestep):
         return []
 
     def as_seen(self, vis: Visibility) -> TimestepRecord:
+        return self
+
+    def among(self, passed: Mapping[str, bool]) -> TimestepRecord:
         return self
 
 
@@ -177,11 +190,30 @@ class DatasetMemberRecord(_Record):
 
 class _MemoryBody(_Record):
     concepts: list[_Scored] = Field(default_factory=list)
+    tag_ids: dict[str, int] = Field(default_factory=dict)
+    comment_ids: list[str] = Field(default_factory=list)
+    exemplar_ids: list[str] = Field(default_factory=list)
 
 
 class MemoryRecordRecord(_Record):
     session_id: str | None = None
     body: _MemoryBody
+
+    def among(self, passed: Mapping[str, bool]) -> MemoryRecordRecord:
+        """The tags, comments and exemplars its timesteps carried, of those the caller
+        reads (as ``query``'s records list them): a hidden concept's tag, an object under a
+        policy it may not read are named by no record (all are exported before these)."""
+        body = self.body
+        fields = {"tag_ids", "comment_ids", "exemplar_ids"} & body.model_fields_set
+        if not fields:
+            return self
+        kept = {
+            "tag_ids": {t: n for t, n in body.tag_ids.items() if passed.get(t)},
+            "comment_ids": [c for c in body.comment_ids if passed.get(c)],
+            "exemplar_ids": [e for e in body.exemplar_ids if passed.get(e)],
+        }
+        seen = body.model_copy(update={f: kept[f] for f in fields})
+        return self.model_copy(update={"body": seen})
 
 
 class ConceptPackRecord(_Record):
@@ -255,7 +287,9 @@ def exported(store: Store, caller: Caller, sharing: bool = False) -> Iterator[di
     release = Release(Context(store, caller, lambda: "", _objects=objects))
     vis = release.vis
     if vis.policies is None and (readable is None or not vis.restricted):
-        return store.export_records(readable)  # the file holder's: whole, a backup
+        # The file holder's is whole (a backup); one kept from some objects gets the
+        # store's views, whose COLD records name only what the caller reads.
+        return store.export_records(readable)
     return released(store.export_records(readable, restricted=True), release)
 
 
@@ -268,6 +302,8 @@ def released(records: Iterable[dict[str, Any]], release: Release) -> Iterator[di
     for record in records:
         model = model_of(record)
         if model is None:
+            if isinstance(record.get("id"), str):  # a comment: named by COLD records
+                passed[record["id"]] = True
             yield record
         else:
             yield from _settle(model.model_validate(record), record, release, passed, waiting)
@@ -287,7 +323,7 @@ def _settle(
         return
     kept = None
     if all(passed[o] for o in owners):
-        seen = read.as_seen(release.vis)
+        seen = read.among(passed).as_seen(release.vis)
         kept = None if seen is None else release.release_record(seen)
     key = record.get("id")
     if isinstance(key, str):
