@@ -124,7 +124,8 @@ class Database(Operations):
     @property
     def session_id(self) -> str:
         """The current session: the one given to connect(), else the most recently active
-        one in the database, else a new one (made by the first record).
+        one in the database that no agent's hook made (``store.session_origin``), else a
+        new one (made by the first record).
 
         Once the database has a session the handle keeps it. Before then this is a proposed
         id, kept only if this handle's record is the first: processes that start on an

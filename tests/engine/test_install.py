@@ -5,23 +5,29 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import xdb
 from tests.local_http import JsonHandler, serving
 from tests.serving import served
-from xdb.engine.install import install, settings_path, uninstall
+from xdb.engine.install import install, is_hook_command, settings_path, uninstall
 from xdb.interfaces.http import create_app
+
+# What install writes to run this xdb: the script beside the interpreter, by absolute path.
+XDB = shlex.quote(str(Path(sys.executable).absolute().with_name("xdb")))
 
 USERS_OWN = {
     "claude": {
@@ -59,7 +65,7 @@ def test_install_then_uninstall_leaves_the_file_as_it_was(
     for event, groups in USERS_OWN[agent]["hooks"].items():  # theirs first, untouched
         assert installed["hooks"][event][: len(groups)] == groups
     commands = [h["command"] for gs in installed["hooks"].values() for g in gs for h in g["hooks"]]
-    assert sum(c.startswith(f"xdb hook {agent} ") for c in commands) == 5
+    assert sum(c.startswith(f"{XDB} hook {agent} ") for c in commands) == 5
     assert install(agent, tmp_path).read_text() == path.read_text()  # again: no change
     assert uninstall(agent, tmp_path) == (path, 5)
     assert path.read_text(encoding="utf-8") == original
@@ -74,7 +80,7 @@ def test_install_makes_a_missing_file_and_names_each_agents_events(tmp_path: Pat
     gemini = json.loads(install("gemini", tmp_path).read_text())["hooks"]
     assert set(gemini) == {"BeforeTool", "AfterTool", "AfterAgent", "SessionStart",
                            "BeforeAgent"}  # fmt: skip
-    assert gemini["BeforeTool"][0]["hooks"][0]["command"] == "xdb hook gemini pre-tool-use"
+    assert gemini["BeforeTool"][0]["hooks"][0]["command"] == f"{XDB} hook gemini pre-tool-use"
     uninstall("claude", tmp_path)
     assert not settings_path("claude", tmp_path).exists()  # it made the file: it goes
 
@@ -236,3 +242,129 @@ def test_a_serve_that_hangs_fails_open_in_time(lessons_db: dict[str, str]) -> No
         finally:
             release.set()
     assert (done.returncode, done.stdout) == (0, "")
+
+
+# The hook payloads each agent sends before an edit of Startup.cs (the lesson's case).
+BEFORE: dict[str, dict[str, Any]] = {
+    "claude": EDIT,
+    "codex": {**EDIT, "tool_name": "apply_patch"},
+    "gemini": {**EDIT, "hook_event_name": "BeforeTool", "tool_name": "replace"},
+}
+# Where each agent puts the warning in its answer.
+WARNING: dict[str, Callable[[Any], str]] = {
+    "claude": lambda out: out["hookSpecificOutput"]["additionalContext"],
+    "codex": lambda out: out["hookSpecificOutput"]["additionalContext"],
+    "gemini": lambda out: out["systemMessage"],
+}
+BARE_PATH = "/usr/bin:/bin"  # what an agent started outside the venv has: no xdb on it
+
+
+def as_the_agent_runs_it(
+    line: str, payload: dict[str, Any], env: dict[str, str], cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    """The settings' command run as the agents run theirs: by a shell, in the project, with
+    the agent's environment (no venv on ``PATH``, no ``XDB_DB``)."""
+    return subprocess.run(["/bin/sh", "-c", line], input=json.dumps(payload), cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_the_written_command_runs_without_xdb_on_the_path_and_names_the_database(
+    agent: str, lessons_db: dict[str, str], tmp_path: Path
+) -> None:
+    assert shutil.which("xdb", path=BARE_PATH) is None  # a bare "xdb" would be exit 127
+    project = tmp_path / "project dir"  # a space: the words are quoted for the shell
+    project.mkdir()
+    database = Path(lessons_db["XDB_DB"])
+    relative = os.path.relpath(database, project)
+    env = {"HOME": str(tmp_path / "home"), "PATH": BARE_PATH, "XDB_EMBEDDER": "hash",
+           "XDB_ENGINE_URL": lessons_db["XDB_ENGINE_URL"]}  # fmt: skip
+    line = [sys.executable, "-m", "xdb", "hooks", "install", agent, "--project", "--db", relative]
+    done = subprocess.run(line, cwd=project, env={**os.environ, **env, "PATH": os.environ["PATH"]},
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    path = Path(json.loads(done.stdout)["settings"])
+    assert path == settings_path(agent, project)
+    hooks = json.loads(path.read_text())["hooks"]
+    commands = {g["hooks"][0]["command"] for gs in hooks.values() for g in gs}
+    at = shlex.quote(str(database))
+    assert commands == {
+        f"{XDB} --db {at} hook {agent} {event}"
+        for event in ("pre-tool-use", "post-tool-use", "stop", "session-start", "user-prompt")
+    }
+    before = next(c for c in commands if c.endswith(" pre-tool-use"))
+    warned = as_the_agent_runs_it(before, BEFORE[agent], env, project)
+    assert warned.returncode == 0, warned.stderr
+    assert WARNING[agent](json.loads(warned.stdout)).startswith("Last time registering the EF")
+    for event in ("session-start", "user-prompt", "stop"):  # the others answer too: exit 0
+        other = next(c for c in commands if c.endswith(f" {event}"))
+        ran = as_the_agent_runs_it(other, {**EDIT, "hook_event_name": event}, env, project)
+        assert (ran.returncode, ran.stderr) == (0, ""), other
+    # The hook opened the database it names (its session holds the warning), not the default.
+    assert not (tmp_path / "home").exists()
+    with xdb.connect(database, embedder="hash") as db:
+        assert db.lessons().lessons[0].hits == 1
+    uninstall(agent, project)
+    assert not path.exists()
+
+
+def test_an_older_install_is_replaced_in_place_and_every_form_is_uninstalled(
+    tmp_path: Path,
+) -> None:
+    path = settings_path("claude", tmp_path)
+    path.parent.mkdir(parents=True)
+    original = json.dumps(USERS_OWN["claude"], indent=2) + "\n"
+    path.write_text(original)
+    install("claude", tmp_path, xdb=["xdb"])  # what an older xdb wrote: a bare "xdb"
+    old = json.loads(path.read_text())["hooks"]
+    assert old["PreToolUse"][1]["hooks"][0]["command"] == "xdb hook claude pre-tool-use"
+    install("claude", tmp_path, db="agent.sqlite3")
+    new: dict[str, Any] = json.loads(path.read_text())["hooks"]
+    theirs: Any = USERS_OWN["claude"]
+    assert new["PreToolUse"][0] == theirs["hooks"]["PreToolUse"][0]  # the user's own, as it was
+    assert len(new["PreToolUse"]) == 2  # xdb's group replaced where it was, not added
+    assert new["PreToolUse"][1]["hooks"][0]["command"] == (
+        f"{XDB} --db {shlex.quote(os.path.abspath('agent.sqlite3'))} hook claude pre-tool-use"
+    )
+    assert uninstall("claude", tmp_path) == (path, 5)
+    assert path.read_text() == original
+
+
+def test_what_counts_as_xdbs_hook_command() -> None:
+    for line in [
+        "xdb hook claude pre-tool-use",
+        "/home/me/.venv/bin/xdb hook codex stop",
+        "'/opt/my tools/bin/xdb' --db '/data/a b.sqlite3' hook gemini session-start",
+        "/usr/bin/python3 -m xdb hook claude user-prompt",
+        "/usr/bin/python3 -m xdb --db postgresql://h/db hook claude post-tool-use",
+        "xdb --db=/x.sqlite3 hook claude stop",
+    ]:
+        assert is_hook_command(line), line
+    for line in [
+        "~/bin/guard.sh",
+        "echo xdb hook claude pre-tool-use",
+        "/usr/bin/xdb-lint hook claude pre-tool-use",
+        "xdb hook claude something-else",
+        "xdb hook claude pre-tool-use && rm -rf x",
+        "xdb 'unclosed",
+    ]:
+        assert not is_hook_command(line), line
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["--db", "{db}", "hook", "claude", "pre-tool-use"], ["--db={db}", "hook", "claude",
+     "pre-tool-use"], ["hook", "claude", "pre-tool-use", "--db", "{db}"],
+     ["hook", "claude", "pre-tool-use", "--db={db}"]],
+)  # fmt: skip
+def test_the_hook_opens_the_database_its_db_names(
+    words: list[str], lessons_db: dict[str, str]
+) -> None:
+    xdb_script = Path(sys.executable).absolute().with_name("xdb")
+    line = [str(xdb_script), *(w.format(db=lessons_db["XDB_DB"]) for w in words)]
+    env = {k: v for k, v in os.environ.items() if k != "XDB_DB"}
+    env.update({k: v for k, v in lessons_db.items() if k != "XDB_DB"})
+    done = subprocess.run(line, input=json.dumps(EDIT), capture_output=True, text=True,
+                          env=env, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("Last time registering the EF Core DbContext")

@@ -8,15 +8,18 @@ settings, merged in without disturbing what is there, and removed exactly.
 | gemini | ``~/.gemini/settings.json`` | ``.gemini/settings.json`` |
 
 Each file keeps ``{"hooks": {EVENT: [{"matcher": ..., "hooks": [{"type": "command",
-"command": ...}]}]}}``. xdb adds one matcher group per event whose command starts
-``xdb hook `` (or, with Claude Code's ``http`` hook type, whose URL ends
-``/v1/hook/claude/EVENT``), and uninstalling removes those groups (and an event, or the
-``hooks`` key, left empty by it): the file's other keys, events and groups stay as they
-were. Installing keeps the file's bytes beside it (``settings.json.xdb-before``, or
-``.xdb-absent`` when there was no file), and uninstalling puts them back when nothing else
-changed meanwhile, so a file installed and uninstalled is the file it was, byte for byte
-(its layout, line endings and empty entries included); otherwise the file is written back
-with the indentation it had.
+"command": ...}]}]}}``. xdb adds one matcher group per event whose command runs this xdb by
+its absolute path, so the agent finds it whatever its ``PATH`` (``/abs/.venv/bin/xdb [--db
+/abs/x.sqlite3] hook AGENT EVENT``, quoted for the shell; ``command``), or, with Claude Code's
+``http`` hook type, whose URL ends ``/v1/hook/claude/EVENT``. Installing again writes the
+same entries (a group of an older install, such as a bare ``xdb hook ...``, is replaced in
+place), and uninstalling removes xdb's groups, by any path or database and with or
+without ``--db`` (and an event, or the ``hooks`` key, left empty by it): the file's other
+keys, events and groups stay as they were. Installing keeps the file's bytes beside it
+(``settings.json.xdb-before``, or ``.xdb-absent`` when there was no file), and uninstalling
+puts them back when nothing else changed meanwhile, so a file installed and uninstalled is
+the file it was, byte for byte (its layout, line endings and empty entries included);
+otherwise the file is written back with the indentation it had.
 """
 
 from __future__ import annotations
@@ -24,14 +27,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
-from xdb.engine.dialects import EVENTS, NATIVE
+from xdb.engine.dialects import AGENTS, EVENTS, NATIVE
 
-__all__ = ["MARK", "install", "settings_path", "uninstall"]
+__all__ = ["command", "install", "settings_path", "uninstall"]
 
-MARK = "xdb hook "
 HTTP_MARK = re.compile(r"/v1/hook/(claude|codex|gemini)/[a-z-]+$")
 FILES = {
     "claude": (".claude", "settings.json"),
@@ -70,12 +74,64 @@ def _write(path: Path, data: dict[str, Any], indent: str | int | None, end: str)
     tmp.replace(path)  # never a half-written settings file
 
 
+def xdb_executable() -> list[str]:
+    """The words that run this xdb by absolute path: the ``xdb`` script beside the running
+    interpreter, else the script this process was started as, else ``python -m xdb``."""
+    here = Path(os.path.abspath(sys.executable))
+    for name in ("xdb", "xdb.exe"):
+        script = here.with_name(name)
+        if script.is_file() and os.access(script, os.X_OK):
+            return [str(script)]
+    started = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if started is not None and started.name in ("xdb", "xdb.exe") and started.is_file():
+        return [str(started.resolve())]
+    return [str(here), "-m", "xdb"]
+
+
+def database_word(db: str) -> str:
+    """``--db``'s value as the hook command names it: a file by its absolute path (the agent
+    runs the hook in its own directory), a URL or ``:memory:`` as given."""
+    if "://" in db or db == ":memory:" or db.startswith("file:"):
+        return db
+    return os.path.abspath(os.path.expanduser(db))
+
+
+def command(agent: str, event: str, db: str | None = None, xdb: list[str] | None = None) -> str:
+    """The shell command of xdb's hook for ``event``: ``/abs/xdb [--db DB] hook AGENT EVENT``."""
+    words = [*(xdb_executable() if xdb is None else xdb)]
+    if db is not None:
+        words += ["--db", database_word(db)]
+    return shlex.join([*words, "hook", agent, event])
+
+
+def is_hook_command(line: str) -> bool:
+    """Whether ``line`` is a command xdb's install wrote, of this version or an older one:
+    ``xdb`` (by any path, or ``PYTHON -m xdb``), an optional ``--db DB``, then ``hook AGENT
+    EVENT``."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return False
+    if len(words) < 4 or words[-3] != "hook" or words[-2] not in AGENTS:
+        return False
+    if words[-1] not in EVENTS:
+        return False
+    head = words[:-3]
+    if len(head) >= 3 and head[-2] == "--db":
+        head = head[:-2]
+    elif head and head[-1].startswith("--db="):
+        head = head[:-1]
+    if len(head) == 1:
+        return Path(head[0]).name in ("xdb", "xdb.exe")
+    return len(head) == 3 and head[1:] == ["-m", "xdb"]
+
+
 def _ours(group: Any) -> bool:
     hooks = group.get("hooks") if isinstance(group, dict) else None
     return isinstance(hooks, list) and any(
         isinstance(h, dict)
         and (
-            str(h.get("command", "")).startswith(MARK)
+            is_hook_command(str(h.get("command", "")))
             or bool(HTTP_MARK.search(str(h.get("url", ""))))
         )
         for h in hooks
@@ -83,14 +139,25 @@ def _ours(group: Any) -> bool:
 
 
 def install(
-    agent: str, project: Path | None = None, command: str = "xdb", url: str | None = None
+    agent: str,
+    project: Path | None = None,
+    xdb: list[str] | None = None,
+    url: str | None = None,
+    db: str | None = None,
 ) -> Path:
-    """Add xdb's hook for every event; return the file. Installing again changes nothing.
-    ``url``: Claude Code's ``http`` hooks, posting to the ``xdb serve`` at that address."""
+    """Add xdb's hook for every event; return the file. Installing again changes nothing;
+    an older install's entries are replaced. ``xdb``: the words that run xdb (default: this
+    one, by absolute path); ``db``: the database the hook opens (``--db``; default: the
+    hook's ``XDB_DB``, else the default file). ``url``: Claude Code's ``http`` hooks,
+    posting to the ``xdb serve`` at that address (which answers from its own database)."""
     if url is not None and agent != "claude":
         raise ValueError("only Claude Code has an http hook type; install command hooks")
     if url is not None and not re.match(r"https?://[^/\s]+", url):
         raise ValueError(f"url {url!r} is not an http(s) address such as http://127.0.0.1:8765")
+    if url is not None and db is not None:
+        raise ValueError(
+            "an http hook reaches the serve's own database: give --db to 'xdb serve' instead"
+        )
     path = settings_path(agent, project)
     data, indent, end = _read(path)
     hooks = data.setdefault("hooks", {})
@@ -101,11 +168,11 @@ def install(
     for event in EVENTS:
         native = NATIVE[agent][event]
         groups = hooks.setdefault(native, [])
-        if any(_ours(g) for g in groups):
-            continue
+        if not isinstance(groups, list):
+            raise ValueError(f"{path}: hooks.{native} is not a list")
         entry: dict[str, Any] = {
             "type": "command",
-            "command": f"{command} hook {agent} {event}",
+            "command": command(agent, event, db, xdb),
             "timeout": TIMEOUT[agent],
         }
         if url is not None:
@@ -122,7 +189,12 @@ def install(
         group: dict[str, Any] = {"hooks": [entry]}
         if event in ("pre-tool-use", "post-tool-use"):
             group = {"matcher": ".*" if agent == "gemini" else "*", **group}
-        groups.append(group)
+        mine = [i for i, g in enumerate(groups) if _ours(g)]
+        if not mine:
+            groups.append(group)
+        elif [groups[i] for i in mine] != [group]:  # an older install's: this one, in place
+            groups[mine[0]] = group
+            groups[:] = [g for i, g in enumerate(groups) if i not in mine[1:]]
     _write(path, data, indent, end)
     return path
 

@@ -467,6 +467,9 @@ def hook_command(agent: str, event: str) -> None:
     from xdb.engine import hook
     from xdb.engine.full import answer
 
+    db_path = click.get_current_context().find_root().obj.get("db_path")
+    if db_path:  # the database the hook opens when no serve answers (and its workers)
+        os.environ["XDB_DB"] = db_path
     hook.main([agent, event], full=answer)
 
 
@@ -495,11 +498,13 @@ _PROJECT = click.option(
     " http://127.0.0.1:8765) instead of a command per call.",
 )
 def hooks_install(agent: str, project: bool, url: str | None) -> None:
-    """Merge xdb's hook entries into the agent's settings file (others stay as they are)."""
+    """Merge xdb's hook entries into the agent's settings file (others stay as they are):
+    this xdb by absolute path, with the database when --db is given."""
     from xdb.engine.install import install
 
+    db = click.get_current_context().find_root().obj["given"].get("db_path")  # --db: named
     try:
-        path = install(agent, Path.cwd() if project else None, url=url)
+        path = install(agent, Path.cwd() if project else None, url=url, db=db)
     except (OSError, ValueError) as exc:
         raise XdbError(f"cannot install the {agent} hooks: {exc}") from None
     click.echo(json.dumps({"agent": agent, "settings": str(path), "installed": True}))

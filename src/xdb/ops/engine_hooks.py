@@ -48,7 +48,7 @@ from xdb.ops.engine import (
 )
 from xdb.ops.registry import Context, Operation
 from xdb.store.learning import LearningObject
-from xdb.store.types import NewTimestep
+from xdb.store.types import HOOK, NewTimestep
 from xdb.timeutil import now_us
 
 _PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "filename")
@@ -219,8 +219,10 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
     by_policy: dict[str | None, list[str]] = {}
     for lesson_id, warning in zip(chosen, warnings, strict=True):
         by_policy.setdefault(found[lesson_id][1].access_policy_id, []).append(warning.text)
+    # Marked as a hook's session (``store.session_origin``): never another skin's default.
     steps = [NewTimestep(f"{req.agent}-{req.session_id}", at, "steering", "system",
-                         "\n".join(texts), None, None, False, False, {}, access_policy_id=policy)
+                         "\n".join(texts), None, None, False, False, {}, access_policy_id=policy,
+                         session_origin=HOOK)
              for policy, texts in by_policy.items()]  # fmt: skip
     ctx.store.record(steps, None, ctx.audit_by)
     return CheckResponse(warnings=warnings, context=context, read_only=False)

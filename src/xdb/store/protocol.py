@@ -60,13 +60,14 @@ class LogStore(Protocol):
         ...
 
     def latest_session(self) -> str | None:
-        """The session with the most recent activity, if any."""
+        """The session with the most recent activity, if any, of those no hook made (a
+        session's origin, ``store.session_origin``): a handle's default session."""
         ...
 
     def claim_session(self, candidate: str, ts_us: int) -> str:
-        """The most recently active session, or ``candidate`` made as a new empty session
-        when there is none, decided in one write transaction: processes that start on an
-        empty database at once all get the same session."""
+        """``latest_session``, or ``candidate`` made as a new empty session when there is
+        none, decided in one write transaction: processes that start on an empty database
+        at once all get the same session."""
         ...
 
     def get_tag(self, tag_id: str) -> Tag | None: ...

@@ -21,6 +21,14 @@ class NewTimestep(NamedTuple):
     event_end: bool
     activations: dict[str, float]
     access_policy_id: str | None = None  # None: the database's default
+    # What a session this timestep makes is (None: an ordinary one; ``HOOK``: an agent's
+    # hook session, never a handle's default session). A session's origin is set when the
+    # session is made and never changes.
+    session_origin: str | None = None
+
+
+# The origin of the sessions the engine's hooks make (``<agent>-<the agent's session id>``).
+HOOK = "hook"
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,9 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         # and version 17 (the audit log's head seal)
         "DROP TABLE audit_seal",
         "DELETE FROM schema_migrations WHERE version = 17",
+        # and version 18 (where a session came from)
+        "ALTER TABLE sessions DROP COLUMN origin",
+        "DELETE FROM schema_migrations WHERE version = 18",
     ):
         conn.execute(statement)
     conn.close()
@@ -100,4 +103,4 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 17  # this test's downgrade undoes versions 5 to 17
+    assert LATEST == 18  # this test's downgrade undoes versions 5 to 18

@@ -34,6 +34,7 @@ from xdb.store import (
     graph_edges,
     learning,
     policy_objects,
+    session_origin,
 )
 from xdb.store.postgres import vector_index
 from xdb.store.sqlbuild import POSTGRES
@@ -338,6 +339,9 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # Where the audit log ends, MACed with XDB_AUDIT_KEY: removing its newest records is
     # caught.
     (16, "the audit log's head seal", lambda c: audit_seal.migrate(c, "%s", audit.signing_key())),
+    # The sessions the engine's hooks make are never a handle's default session; those made
+    # before are recognised by their names and contents (``session_origin``).
+    (17, "where a session came from", _run(f"{session_origin.COLUMN};{session_origin.BACKFILL}")),
 ]
 ACCESS_VERSION = 11  # the columns the restricted views read come with it
 

@@ -38,11 +38,13 @@ T = TypeVar("T")
 # batch minus their count, so ``new next_tick + rel`` counts up from the old next_tick.
 _RECORD_SQL = """
 WITH s AS (
-    INSERT INTO sessions AS x (session_id, next_tick, created_us, last_us, timesteps, pos)
-    SELECT sid, n + 1, first_us, last_us, n, pos FROM (
-        SELECT sid, n, first_us, last_us, nextval('sessions_pos') AS pos FROM (
-            SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::bigint[])
-                WITH ORDINALITY AS u(sid, n, first_us, last_us, o) ORDER BY o
+    INSERT INTO sessions AS x (session_id, next_tick, created_us, last_us, timesteps, pos,
+        origin)
+    SELECT sid, n + 1, first_us, last_us, n, pos, origin FROM (
+        SELECT sid, n, first_us, last_us, origin, nextval('sessions_pos') AS pos FROM (
+            SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::bigint[],
+                %s::text[]) WITH ORDINALITY AS u(sid, n, first_us, last_us, origin, o)
+                ORDER BY o
         ) appearing
     ) numbered ORDER BY sid
     ON CONFLICT (session_id) DO UPDATE SET next_tick = x.next_tick + excluded.timesteps,
@@ -60,7 +62,10 @@ WITH s AS (
 )
 SELECT session_id, next_tick FROM s
 """
-_LATEST_SESSION = "SELECT session_id FROM sessions ORDER BY last_us DESC, pos DESC LIMIT 1"
+# A handle's default session: the most recently active one that no hook made (its origin).
+_LATEST_SESSION = (
+    "SELECT session_id FROM sessions WHERE origin IS NULL ORDER BY last_us DESC, pos DESC LIMIT 1"
+)
 # A tag whose type and name are taken is skipped (``tagging.insert_tag``).
 _INSERT_TAG = (
     f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES ({POSTGRES.marks(10)}) ON CONFLICT DO NOTHING"
@@ -72,13 +77,16 @@ _EVENT_SQL = (
 
 
 def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
-    # Per session, in order of first appearance: [timesteps, first ts_us, latest ts_us].
+    # Per session, in order of first appearance: [timesteps, first ts_us, latest ts_us],
+    # and the origin it is made with if new (its first timestep's).
     state: dict[str, list[int]] = {}
+    origins: list[str | None] = []
     offsets = []
     for it in items:
         st = state.get(it.session_id)
         if st is None:
             st = state[it.session_id] = [0, it.ts_us, 0]
+            origins.append(it.session_origin)
         offsets.append(st[0])
         st[0] += 1
         if it.ts_us > st[2]:
@@ -91,6 +99,7 @@ def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
             [st[0] for st in state.values()],
             [st[1] for st in state.values()],
             [st[2] for st in state.values()],
+            origins,
             [it.session_id for it in items],
             rel,
             [it.ts_us for it in items],

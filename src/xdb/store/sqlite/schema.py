@@ -20,6 +20,7 @@ from xdb.store import (
     graph_edges,
     learning,
     policy_objects,
+    session_origin,
 )
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import sessions
@@ -291,6 +292,9 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # caught. A version before 17 would append without moving the seal, so it must not open
     # a file written since.
     (17, "the audit log's head seal", lambda c: audit_seal.migrate(c, "?", audit.signing_key())),
+    # The sessions the engine's hooks make are never a handle's default session; those made
+    # before are recognised by their names and contents (``session_origin``).
+    (18, "where a session came from", [session_origin.COLUMN, session_origin.BACKFILL]),
 ]
 
 

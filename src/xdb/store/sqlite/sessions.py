@@ -70,15 +70,18 @@ _SETTLE = (
 )
 
 
-def uncounted(conn: sqlite3.Connection, session: str, ts_us: int) -> list[int]:
+def uncounted(
+    conn: sqlite3.Connection, session: str, ts_us: int, origin: str | None = None
+) -> list[int]:
     """``[next tick, uncounted timesteps, their latest ts_us, pending]`` of ``session``, which
-    is made (next tick 1, first seen at ``ts_us``, pending) when it does not exist yet."""
+    is made (next tick 1, first seen at ``ts_us``, pending, of ``origin``) when it does not
+    exist yet."""
     row = conn.execute(_READ, (session,)).fetchone()
     if row is None:
         conn.execute(
-            "INSERT INTO sessions (session_id, next_tick, created_us, last_us, pending)"
-            " VALUES (?, 1, ?, ?, 1)",
-            (session, ts_us, ts_us),
+            "INSERT INTO sessions (session_id, next_tick, created_us, last_us, pending, origin)"
+            " VALUES (?, 1, ?, ?, 1, ?)",
+            (session, ts_us, ts_us, origin),
         )
         return [1, 0, 0, 1]
     next_tick, pending, count, top, latest = row

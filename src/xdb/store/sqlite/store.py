@@ -41,8 +41,13 @@ _INSERT_TIMESTEP = (
 MMAP_BYTES = 2**31 - 2**16  # SQLite's default compile-time ceiling (SQLITE_MAX_MMAP_SIZE)
 
 
+# A handle's default session: the most recently active one that no hook made (its origin).
+_LATEST_SESSION = (
+    "SELECT session_id FROM session_totals WHERE made NOT IN"
+    " (SELECT rowid FROM sessions WHERE origin IS NOT NULL)"
+    " ORDER BY last_us DESC, made DESC LIMIT 1"
+)
 # A tag whose type and name are taken is skipped (``tagging.insert_tag``).
-_LATEST_SESSION = "SELECT session_id FROM session_totals ORDER BY last_us DESC, made DESC LIMIT 1"
 _INSERT_TAG = f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES ({SQLITE.marks(10)})"
 
 
@@ -250,7 +255,9 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
                 if st is None:
                     was = known.get(session)
                     st = state[session] = (
-                        sessions.uncounted(conn, session, ts_us) if was is None else was.copy()
+                        sessions.uncounted(conn, session, ts_us, it.session_origin)
+                        if was is None
+                        else was.copy()
                     )
                 tick = st[0]
                 st[0] = tick + 1
