@@ -3,11 +3,14 @@ subshells, redirected) and tool calls, each read-only or not."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from xdb.engine import readonly
 from xdb.engine.readonly import command_is_read_only, is_read_only
 
 READ_ONLY = [
@@ -184,20 +187,368 @@ def test_tool_calls(tool: str, tool_input: dict[str, object], expected: bool) ->
     assert is_read_only(tool, tool_input) is expected
 
 
-def test_it_imports_only_the_standard_library() -> None:
-    code = (
-        "import sys, importlib.util\n"
-        "spec = importlib.util.spec_from_file_location('ro', sys.argv[1])\n"
-        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-        "print(sorted(k for k in sys.modules if k.split('.')[0] in"
-        " ('xdb', 'pydantic', 'httpx', 'numpy')))"
-    )
-    from xdb.engine import readonly
+# Issue 33, item 4: subcommands and options that write behind a first word that reads, and
+# wrappers, chains and nested scripts that hide them.
+WRITES_THAT_LOOK_LIKE_READS = [
+    "git stash drop",
+    "git stash pop",
+    "git stash clear",
+    "git branch -D old",
+    "git branch -m a b",
+    "git branch --set-upstream-to=origin/main",
+    "git remote add origin git@github.com:x/y.git",
+    "git remote remove origin",
+    "git remote set-url origin x",
+    "git config --global user.name me",
+    "git config --unset user.name",
+    "git -C repo config core.editor vim",
+    "git tag -d v1",
+    "git reflog expire --all",
+    "git reflog delete HEAD@{1}",
+    "git worktree add ../wt",
+    "git submodule update --init",
+    "git notes add -m x",
+    "git clean -fdx",
+    "git push -f origin main",
+    "git -c user.name=x commit -m wip",
+    "git --no-pager stash drop",
+    "git lfs install",
+    "git apply fix.patch",
+    "kubectl config set-context --current --namespace=prod",
+    "kubectl config use-context prod",
+    "kubectl -n prod rollout restart deploy/api",
+    "kubectl --context prod delete pod x",
+    "kubectl apply -f x.yaml --dry-run=none",
+    "kubectl cluster-info dump --output-directory=/tmp/x",
+    "kubectl -n prod scale deploy api --replicas=0",
+    "kubectl create secret generic x --from-literal=a=b",
+    "npm cache clean --force",
+    "npm audit fix",
+    "npm config set registry x",
+    "npm version patch",
+    "npm run build",
+    "npm -g install x",
+    "pnpm audit fix",
+    "yarn",
+    "pip cache purge",
+    "pip config set global.index-url x",
+    "python -m pip install x",
+    "uv pip install x",
+    "go env -w GOPROXY=direct",
+    "go mod tidy",
+    "cargo fmt",
+    "dotnet ef database update",
+    "dotnet sln add x.csproj",
+    "dotnet new console",
+    "docker image prune -a",
+    "docker system prune -f",
+    "docker --context prod rm -f web",
+    "docker volume rm x",
+    "docker network create n",
+    "docker compose -f prod.yml down -v",
+    "docker-compose up -d",
+    "podman rmi x",
+    "helm repo add bitnami https://x",
+    "helm repo update",
+    "helm -n prod upgrade api ./chart",
+    "helm uninstall api",
+    "helm plugin install x",
+    "terraform -chdir=envs/prod destroy -auto-approve",
+    "terraform -chdir=x plan -out=tf.plan",
+    "terraform state rm x",
+    "terraform workspace select prod",
+    "terraform fmt",
+    "terraform init",
+    "terraform apply tf.plan",
+    "sed -i 's/a/b/' f",
+    "sed -ie 's/a/b/' f",
+    "sed --in-place=.bak s/a/b/ f",
+    "sed -n 'w out.txt' f",
+    "find . -delete",
+    "find . -name x -exec rm {} +",
+    "find . -fprint out.txt",
+    "tee out.txt",
+    "ls | tee -a log.txt",
+    "echo x > f",
+    "awk '{print > \"out\"}' f",
+    "awk '{print}' f > out",
+    "cat f >> g",
+    "sort -o out in",
+    "yq -i '.a=1' f.yaml",
+    "gofmt -w x.go",
+    "date -s 2020-01-01",
+    "hostname newname",
+    "mount /dev/sdb1 /mnt",
+    "curl -X POST https://x",
+    "curl -d a=b https://x",
+    "curl -o out https://x",
+    "curl -O https://x/f",
+    "curl -T f https://x",
+    "wget https://x/f",
+    "tar xzf a.tgz",
+    "tar -czf a.tgz dir",
+    "rsync -av --delete src/ dst/",
+    "systemctl restart nginx",
+    "systemctl --user enable x",
+    "journalctl --vacuum-time=2d",
+    "crontab -e",
+    "sudo -u postgres psql -c 'drop table x'",
+    "env X=1 rm -rf x",
+    "nohup rm -rf x &",
+    "time npm install",
+    "xargs -n1 rm < list",
+    "bash -c 'git stash drop'",
+    'sh -c "kubectl delete ns x"',
+    'eval "rm -rf x"',
+    "ssh prod 'systemctl restart x'",
+    "(cd x; git stash drop)",
+    "$(echo rm) x",
+    "apt-get install -y x",
+    "brew install x",
+    "brew tap x/y",
+    "conda install x",
+    "aws s3 rm s3://b/k",
+    "aws s3 cp a s3://b/",
+    "gcloud compute instances delete vm1",
+    "az group delete -n x",
+    "make install",
+    "git checkout -- .",
+    "gzip f",
+    "unzip a.zip",
+    "patch -p1 < x.patch",
+    "> out.txt",
+    "for f in *; do rm $f; done",
+    "if true; then rm x; fi",
+    "git branch -f main HEAD~1",
+    "git symbolic-ref HEAD refs/heads/x",
+    "service nginx restart",
+    "ln -sf a b",
+    "chmod -R 777 .",
+    "cat x | sh -",
+    "npx prettier --write .",
+]
 
-    out = subprocess.run(
-        [sys.executable, "-S", "-c", code, readonly.__file__],
-        capture_output=True,
-        text=True,
-        check=True,
+# Reads behind global options (git -C, kubectl -n, docker --context, terraform -chdir ...),
+# in groups (git stash show, helm repo list), wrappers and nested scripts, and dry runs.
+READS_BEHIND_GLOBAL_FLAGS = [
+    "git -C repo status",
+    "git --no-pager log --oneline",
+    "git -c core.pager=cat diff",
+    "git --git-dir=.git log",
+    "git -P show HEAD",
+    "git -C /x -c a=b branch -a",
+    "git config user.name",
+    "git config --global --get user.name",
+    "git config get user.name",
+    "git config list",
+    "git stash show -p",
+    "git remote show origin",
+    "git remote get-url origin",
+    "git reflog",
+    "git reflog show main",
+    "git worktree list",
+    "git submodule status",
+    "git notes",
+    "git clean -n",
+    "git clean -nd",
+    "git clean --dry-run -fdx",
+    "git push --dry-run origin main",
+    "git push -n",
+    "git tag -n",
+    "git branch -vv",
+    "git branch --show-current",
+    "git apply --check x.patch",
+    "git help stash",
+    "git version",
+    "kubectl -n prod get pods",
+    "kubectl --context prod get pods -o yaml",
+    "kubectl get pods -n prod -w",
+    "kubectl -n x logs -f api",
+    "kubectl --kubeconfig ~/.kube/x describe pod x",
+    "kubectl rollout status deploy/api",
+    "kubectl rollout history deploy/api",
+    "kubectl config get-contexts",
+    "kubectl auth can-i delete pods",
+    "kubectl delete pod x --dry-run=client",
+    "kubectl apply -f x.yaml --dry-run=server",
+    "kubectl top pod",
+    "kubectl diff -f x.yaml",
+    "k get ns",
+    "docker --context prod ps",
+    "docker -H ssh://x ps -a",
+    "docker image ls",
+    "docker container inspect web",
+    "docker compose -f prod.yml ps",
+    "docker compose -f prod.yml logs -f api",
+    "docker-compose ps",
+    "docker system df",
+    "docker network ls",
+    "podman ps",
+    "helm -n x list",
+    "helm --kube-context prod status api",
+    "helm get values api -n prod",
+    "helm repo list",
+    "helm template ./chart",
+    "helm upgrade api ./chart --dry-run",
+    "helm show values bitnami/x",
+    "helm history api",
+    "terraform -chdir=envs/prod plan",
+    "terraform plan -destroy",
+    "terraform -chdir=x show",
+    "terraform output -json",
+    "terraform validate",
+    "terraform state list",
+    "terraform state show aws_instance.x",
+    "terraform workspace show",
+    "terraform fmt -check",
+    "terraform version",
+    "tofu plan",
+    "npm -g ls",
+    "npm ls --depth=0",
+    "npm audit",
+    "npm config get registry",
+    "npm run",
+    "npm version",
+    "npm publish --dry-run",
+    "npm install --dry-run",
+    "pnpm -C x ls",
+    "pnpm why x",
+    "yarn --version",
+    "yarn why x",
+    "pip -V",
+    "pip list --outdated",
+    "python -m pip list",
+    "python3 -m pip show x",
+    "pip install --dry-run x",
+    "pip cache dir",
+    "uv pip list",
+    "uv tree",
+    "cargo --version",
+    "cargo fmt --check",
+    "go env GOPATH",
+    "go mod graph",
+    "dotnet list package",
+    "dotnet ef migrations list",
+    "dotnet --list-sdks",
+    "gem list",
+    "brew list",
+    "brew services list",
+    "apt list --installed",
+    "apt-cache policy x",
+    "apt-get -s install x",
+    "conda env list",
+    "sed -n 1,5p f",
+    "sed 's/a/b/' f",
+    "sed -e s/a/b/ -e s/c/d/ f",
+    "find . -name '*.py' -exec grep -l x {} +",
+    "find . -type f -print",
+    "awk -F, '{print $1}' f",
+    "sort -k2 f",
+    "tee /dev/null",
+    "curl -s https://x",
+    "curl -sSL https://x | jq .",
+    "curl -I https://x",
+    "curl -o /dev/null -w '%{http_code}' https://x",
+    "curl -X GET https://x",
+    "wget -qO- https://x",
+    "wget --spider https://x",
+    "tar tzf a.tgz",
+    "tar -tvf a.tar",
+    "rsync -avn src/ dst/",
+    "rsync --dry-run -a --delete a/ b/",
+    "systemctl status nginx",
+    "systemctl --user list-units",
+    "systemctl",
+    "journalctl -u nginx -n 50",
+    "crontab -l",
+    "unzip -l a.zip",
+    "gzip -l a.gz",
+    "gunzip -c a.gz",
+    "date +%s",
+    "hostname",
+    "mount",
+    "gofmt -l .",
+    "yq .a f.yaml",
+    "aws s3 ls s3://b",
+    "aws ec2 describe-instances",
+    "aws sts get-caller-identity",
+    "gcloud compute instances list",
+    "az group list",
+    "make -n install",
+    "patch --dry-run -p1 < x.patch",
+    "sudo -u x cat /etc/shadow",
+    "env X=1 ls",
+    "nohup cat x",
+    "time git status",
+    "timeout 5 kubectl get pods",
+    "watch -n 1 kubectl get pods",
+    "bash -lc 'git log | head'",
+    "sh -c 'ls && pwd'",
+    "command -v git",
+    "type git",
+    "xargs",
+    "[[ -f x && -d y ]] && echo ok",
+    "if [ -f x ]; then cat x; fi",
+    "for f in *.py; do wc -l $f; done",
+    "echo $(kubectl -n prod get pods -o name)",
+    "cat <(git log) | head",
+    "docker --version",
+    "ls -la > /dev/null 2>&1",
+    "ls 1>&2",
+    "node --version",
+    "python3 --version",
+]
+
+
+@pytest.mark.parametrize("command", WRITES_THAT_LOOK_LIKE_READS)
+def test_writes_that_look_like_reads_are_not_skipped(command: str) -> None:
+    assert not command_is_read_only(command), command
+
+
+@pytest.mark.parametrize("command", READS_BEHIND_GLOBAL_FLAGS)
+def test_reads_behind_global_flags_are_skipped(command: str) -> None:
+    assert command_is_read_only(command), command
+
+
+def test_the_issue_tables_are_broad_and_disjoint() -> None:
+    assert len(WRITES_THAT_LOOK_LIKE_READS) >= 100
+    assert len(READS_BEHIND_GLOBAL_FLAGS) >= 150
+    assert not set(WRITES_THAT_LOOK_LIKE_READS) & set(READS_BEHIND_GLOBAL_FLAGS)
+    assert not set(WRITES_THAT_LOOK_LIKE_READS) & set(READ_ONLY)
+    assert not set(READS_BEHIND_GLOBAL_FLAGS) & set(MUTATING)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["bash", "-lc", "git -C repo status && ls"], True),
+        (["bash", "-lc", "git stash drop"], False),
+        (["git", "-C", "repo", "log", "--oneline"], True),
+        (["kubectl", "-n", "prod", "delete", "pod", "x"], False),
+        (["sh", "-c", "sed -i s/a/b/ f"], False),
+    ],
+)
+def test_codex_argv_is_parsed_like_a_line(argv: list[str], expected: bool) -> None:
+    assert is_read_only("shell", {"command": argv}) is expected
+
+
+def test_it_imports_only_the_standard_library_and_the_parser() -> None:
+    # Layer 1 runs on every tool call in a new process: beyond what re and shlex load, it
+    # may load only xdb's own light modules (the parser), never pydantic, httpx, numpy.
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import re, shlex\n"
+        "before = set(sys.modules)\n"
+        "import xdb.engine.readonly\n"
+        "print(sorted(set(sys.modules) - before))"
     )
-    assert out.stdout.strip() == "[]"
+    src = str(Path(readonly.__file__).parents[2])
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", code, src], capture_output=True, text=True, check=True
+    )
+    loaded = set(ast.literal_eval(out.stdout.strip()))
+    parser = {"model", "lexer", "kinds", "programs", "options", "shell", "effects"}
+    assert loaded == {
+        "__future__", "xdb", "xdb.engine", "xdb.engine.readonly", "xdb.engine.calls",
+        *(f"xdb.engine.calls.{name}" for name in parser),
+    }  # fmt: skip
