@@ -1599,6 +1599,8 @@ class Operations:
         project: str | None = None,
         tier: Literal["T0", "T1", "T2", "T3"] | None = None,
         source: str = "manual",
+        example_call: Mapping[str, Any] | None = None,
+        fix_call: Mapping[str, Any] | None = None,
         access_policy_id: str | None = None,
     ) -> AddLessonResponse:
         """Store a lesson: what went wrong (the question a future action raises) and what to do. A
@@ -1615,6 +1617,10 @@ class Operations:
             project: The project it was learned in. Default: None.
             tier: Default: T2 with a scope, else T3. Default: None.
             source: manual, extracted, principle Default: 'manual'.
+            example_call: The tool call the mistake was made with ({tool_name, tool_input}): its
+                command or code becomes the lesson's trigger. Default: None.
+            fix_call: The call that fixed it ({tool_name, tool_input}): what it adds (a flag, a
+                guard) is the safe form, never warned. Default: None.
             access_policy_id: The access policy it is stored under; default: the database's.
                 Default: None.
         """
@@ -1631,6 +1637,10 @@ class Operations:
             payload["tier"] = tier
         if source != "manual":
             payload["source"] = source
+        if example_call is not None:
+            payload["example_call"] = example_call
+        if fix_call is not None:
+            payload["fix_call"] = fix_call
         if access_policy_id is not None:
             payload["access_policy_id"] = access_policy_id
         return cast("AddLessonResponse", self.run(REGISTRY["engine.add_lesson"], payload))

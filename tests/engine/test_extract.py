@@ -1,139 +1,312 @@
-"""Raw lessons from transcripts: Claude Code's and the Codex CLI's session logs, by the
-extraction rules; stored once."""
+"""Raw lessons from Claude Code's session logs, by the extraction rules: the failing call is
+the mistake and the call that then passed the fix, an edit keeps what it wrote, generic
+error text makes no two failures alike, the user's corrections in their own words."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import xdb
-from xdb.engine.extract import claude_steps, codex_steps, gemini_steps, lessons
+from tests.engine.transcript_logs import ClaudeLog
+from xdb.engine.extract import Found, claude_steps, informative_error, is_correction, lessons
+
+
+def found(log: ClaudeLog) -> dict[str, Found]:
+    return {f.rule: f for f in lessons(claude_steps(log.lines()))}
 
 
 def claude_transcript() -> list[dict[str, Any]]:
-    def call(i: int, name: str, data: dict[str, Any]) -> dict[str, Any]:
-        block = {"type": "tool_use", "id": f"t{i}", "name": name, "input": data}
-        return {"type": "assistant", "message": {"role": "assistant", "content": [block]}}
-
-    def result(i: int, text: str, error: bool = False) -> dict[str, Any]:
-        block = {"type": "tool_result", "tool_use_id": f"t{i}", "content": text,
-                 "is_error": error}  # fmt: skip
-        return {"type": "user", "message": {"role": "user", "content": [block]}}
-
-    return [
-        {"type": "user", "message": {"role": "user", "content": "make the tests pass"}},
-        call(1, "Bash", {"command": "pytest tests/test_api.py"}),
-        result(1, "E   ImportError: cannot import name 'client'\n1 failed", True),
-        call(2, "Edit", {"file_path": "/p/src/api.py", "old_string": "a", "new_string": "b"}),
-        result(2, "ok"),
-        call(3, "Bash", {"command": "pytest tests/test_api.py"}),
-        result(3, "3 passed"),
-        call(4, "Bash", {"command": "git push --force"}),
-        result(4, "done"),
-        {"type": "user", "message": {"role": "user", "content": "no, never force-push main"}},
-        *[x for i in (5, 6, 7) for x in (call(i, "Bash", {"command": "npm run build"}),
-                                         result(i, "Error: cannot find module", True))],
-    ]  # fmt: skip
+    log = ClaudeLog()
+    log.user("make the tests pass")
+    log.bash(
+        "pytest tests/test_api.py", "E   ImportError: cannot import name 'client'\n1 failed", 1
+    )
+    log.call("Read", {"file_path": "/p/src/api.py"}, "     1\tfrom x import y")
+    log.call("Edit", {"file_path": "/p/src/api.py", "old_string": "a", "new_string": "b"}, "ok")
+    log.bash("pytest tests/test_api.py", "3 passed")
+    log.bash("git push --force", "done")
+    log.user("no, never force-push main")
+    for _ in range(3):
+        log.bash("npm run build", "Error: cannot find module 'vite'", 1)
+    return log.rows
 
 
 def test_claude_code_transcripts_teach_three_kinds_of_lesson() -> None:
     steps = claude_steps(json.dumps(r) for r in claude_transcript())
-    found = {f.rule: f for f in lessons(steps)}
-    assert set(found) == {"fix", "correction", "retry"}
-    assert found["fix"].question.startswith("`pytest tests/test_api.py` failed: E   ImportError")
-    assert found["fix"].answer == "it passed after: Edit /p/src/api.py"
-    assert found["correction"].question == "Bash git push --force"
-    assert found["correction"].answer == "no, never force-push main"
-    assert found["retry"].question.startswith("retrying `npm run build`: Error")
+    by_rule = {f.rule: f for f in lessons(steps)}
+    assert set(by_rule) == {"fix", "correction", "retry"}  # the unfixed build: a retry loop
+    fix = by_rule["fix"]
+    assert fix.question == "`pytest tests/test_api.py` failed: E ImportError: cannot import name"\
+        " 'client'"  # fmt: skip
+    # What was done between, the edit with what it wrote (the read changed nothing).
+    assert fix.answer == "it passed after: Edit /p/src/api.py: - a / + b"
+    assert by_rule["correction"].question == "Bash git push --force"
+    assert by_rule["correction"].answer == "no, never force-push main"
+    assert by_rule["retry"].question == "retrying `npm run build`: Error: cannot find module 'vite'"
 
 
-def test_codex_transcripts_read_alike() -> None:
-    rows = [
-        {"type": "event_msg", "payload": {"type": "user_message", "message": "deploy it"}},
-        {"type": "response_item", "payload": {"type": "function_call", "name": "shell",
-         "call_id": "c1", "arguments": json.dumps({"command": ["cargo", "test"]})}},
-        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
-         "output": "error[E0425]: cannot find value `x`"}},
-        {"type": "response_item", "payload": {"type": "function_call", "name": "apply_patch",
-         "call_id": "c2", "arguments": json.dumps({"input": "*** Update File: src/main.rs"})}},
-        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c2",
-         "output": "Done"}},
-        {"type": "response_item", "payload": {"type": "function_call", "name": "shell",
-         "call_id": "c3", "arguments": json.dumps({"command": ["cargo", "test"]})}},
-        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c3",
-         "output": "test result: ok. 4 passed"}},
-        "not json at all",
-    ]  # fmt: skip
-    lines = [r if isinstance(r, str) else json.dumps(r) for r in rows]
-    (fix,) = lessons(codex_steps(lines))
-    assert fix.question == "`cargo test` failed: error[E0425]: cannot find value `x`"
-    assert fix.answer.startswith("it passed after: apply_patch")
+def test_the_failing_call_is_the_mistake_and_the_passing_one_its_fix() -> None:
+    log = ClaudeLog()
+    log.bash("helm upgrade web ./chart -n shop", "Error: UPGRADE FAILED: another operation"
+             " (install/upgrade/rollback) is in progress", 1)  # fmt: skip
+    log.bash("helm upgrade web ./chart -n shop --atomic --wait", 'Release "web" upgraded')
+    fix = found(log)["fix"]
+    # The call that failed, not the one that passed, is the mistake.
+    assert fix.question.startswith("`helm upgrade web ./chart -n shop` failed: Error: UPGRADE")
+    assert fix.answer == (
+        "it passed as `helm upgrade web ./chart -n shop --atomic --wait` (added `--atomic`,"
+        " `--wait`)"
+    )
+    learned = fix.learned_from
+    assert learned["failing"]["input"]["command"] == "helm upgrade web ./chart -n shop"
+    assert "another operation" in learned["failing"]["output"]
+    assert learned["fix"]["input"]["command"].endswith("--atomic --wait")
+    assert learned["changes"] == {"flags_added": ["--atomic", "--wait"]}
 
 
-def gemini_session() -> dict[str, Any]:
-    def call(i: int, name: str, args: dict[str, Any], output: str, status: str) -> dict[str, Any]:
-        response = {"functionResponse": {"id": f"g{i}", "name": name,
-                                         "response": {"output": output}}}  # fmt: skip
-        return {"id": f"g{i}", "name": name, "args": args, "status": status,
-                "result": [response], "resultDisplay": output}  # fmt: skip
-
-    def said(i: int, *calls: dict[str, Any]) -> dict[str, Any]:
-        return {"id": f"m{i}", "type": "gemini", "content": "", "toolCalls": list(calls)}
-
-    return {
-        "sessionId": "9f1c", "projectHash": "ab12", "startTime": "2026-11-25T10:00:00Z",
-        "messages": [
-            {"id": "m0", "type": "user", "content": [{"text": "fix the build"}]},
-            said(1, call(1, "run_shell_command", {"command": "go build ./..."},
-                         "main.go:3:2: undefined: fmt.Printl", "error")),
-            said(2, call(2, "replace", {"file_path": "/p/main.go", "old_string": "Printl",
-                                        "new_string": "Println"}, "ok", "success")),
-            said(3, call(3, "run_shell_command", {"command": "go build ./..."}, "", "success"),
-                 call(4, "write_file", {"file_path": "/p/.env", "content": "KEY=1"}, "ok",
-                      "success")),
-            {"id": "m4", "type": "user", "content": "don't write secrets into .env files"},
-        ],
+def test_a_fix_that_drops_a_flag_and_changes_an_argument() -> None:
+    log = ClaudeLog()
+    log.bash("git push --force origin main", "! [remote rejected] main -> main (protected branch"
+             " hook declined)\nerror: failed to push some refs", 1)  # fmt: skip
+    log.bash("git push origin fix/cart", "To github.com:acme/shop.git\n * [new branch]")
+    fix = found(log)["fix"]
+    assert fix.question.startswith("`git push --force origin main` failed: ! [remote rejected]")
+    assert "dropped `--force`" in fix.answer and "`fix/cart` instead of `main`" in fix.answer
+    assert fix.learned_from["changes"] == {
+        "flags_dropped": ["--force"], "arguments_added": ["fix/cart"],
+        "arguments_dropped": ["main"],
     }  # fmt: skip
 
 
-def test_gemini_session_files_read_alike() -> None:
-    document = gemini_session()
-    as_file = json.dumps(document, indent=2).splitlines()
-    as_lines = [json.dumps(m) for m in document["messages"]]  # one message a line
-    for lines in (as_file, as_lines):
-        found = {f.rule: f for f in lessons(gemini_steps(lines))}
-        assert set(found) == {"fix", "correction"}
-        assert (
-            found["fix"].question == "`go build ./...` failed: main.go:3:2: undefined: fmt.Printl"
-        )
-        assert found["fix"].answer == "it passed after: replace /p/main.go"
-        assert found["correction"].question == "write_file /p/.env"
-    assert gemini_steps(["{not json"]) == []
-
-
-def test_extraction_stores_raw_lessons_once(db: xdb.Database, tmp_path: Path) -> None:
-    path = tmp_path / "session.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in claude_transcript()))
-    made = db.extract(session_id="s", transcript_path=str(path), cwd="/home/u/shop")
-    assert made.found == 3 and len(made.lesson_ids) == 3
-    stored = db.lessons(tier="T3").lessons
-    assert {s.project for s in stored} == {"shop"} and {s.tier for s in stored} == {"T3"}
-    again = db.extract(session_id="s", transcript_path=str(path))
-    assert again.found == 3 and again.lesson_ids == []  # each question once
-    with pytest.raises(xdb.InvalidRequest, match="transcript_path"):
-        db.extract(session_id="s", transcript_path=str(tmp_path / "missing.jsonl"))
-
-
-def test_extraction_reads_a_gemini_session_file(db: xdb.Database, tmp_path: Path) -> None:
-    path = tmp_path / "session-2026-11-25T10-00-9f1c.json"
-    path.write_text(json.dumps(gemini_session()))
-    made = db.extract(agent="gemini", session_id="g", transcript_path=str(path), cwd="/w/api")
-    assert made.found == 2 and len(made.lesson_ids) == 2
-    by_question = {les.question: les for les in db.lessons(tier="T3").lessons}
-    assert (
-        by_question["`go build ./...` failed: main.go:3:2: undefined: fmt.Printl"].language == "go"
+def test_a_fix_that_runs_another_command_first() -> None:
+    """The fix may run the failed command after another (``npm ci && npm test``); calls
+    sent beside the failing one were not done about it."""
+    log = ClaudeLog()
+    log.rows.append(
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "a",
+                        "name": "Bash",
+                        "input": {"command": "cd web && npm test"},
+                    },
+                    {
+                        "type": "tool_use",
+                        "id": "b",
+                        "name": "Bash",
+                        "input": {"command": "make docs"},
+                    },
+                ],
+            },
+        }
     )
-    assert by_question["write_file /p/.env"].project == "api"
+    log.rows.append({"type": "user", "message": {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "a", "is_error": True,
+         "content": "Exit code 127\nsh: 1: jest: not found"},
+        {"type": "tool_result", "tool_use_id": "b", "content": "built"}]}})  # fmt: skip
+    log.bash("npm ci && npm test", "Tests: 9 passed")
+    fix = found(log)["fix"]
+    assert fix.question == "`cd web && npm test` failed: sh: 1: jest: not found"
+    assert fix.answer == "it passed as `npm ci && npm test` (added `npm ci`; dropped `cd web`)"
+    assert fix.learned_from["between"] == []
+
+
+def test_an_edit_that_failed_then_passed_keeps_what_it_wrote() -> None:
+    log = ClaudeLog()
+    path = "/home/dev/shop/app/settings.py"
+    log.call("Edit", {"file_path": path, "old_string": "TIMEOUT = 30",
+                      "new_string": "TIMEOUT = 60"},
+             "<tool_use_error>String to replace not found in file.\nString: TIMEOUT = 30"
+             "</tool_use_error>", error=True)  # fmt: skip
+    log.call("Edit", {"file_path": path, "old_string": "TIMEOUT=30", "new_string": "TIMEOUT = 60"},
+             f"The file {path} has been updated.")  # fmt: skip
+    fix = found(log)["fix"]
+    assert fix.question == (
+        f"`{path}: - TIMEOUT = 30 / + TIMEOUT = 60` failed: String to replace not found in file."
+    )
+    assert fix.answer == (
+        f"it passed as `{path}: - TIMEOUT=30 / + TIMEOUT = 60` (`- TIMEOUT=30` instead of"
+        " `- TIMEOUT = 30`)"
+    )
+    assert fix.learned_from["changes"] == {
+        "lines_added": ["- TIMEOUT=30"], "lines_dropped": ["- TIMEOUT = 30"]
+    }  # fmt: skip
+
+
+def test_a_lesson_from_a_write_or_an_edit_keeps_its_content() -> None:
+    log = ClaudeLog()
+    log.call("Write", {"file_path": "/home/dev/shop/.env", "content": "STRIPE_KEY=sk_live_1\n"},
+             "File created successfully")  # fmt: skip
+    log.user("Don't ever write live keys into .env, use the vault")
+    log.call(
+        "MultiEdit",
+        {
+            "file_path": "/home/dev/shop/db.py",
+            "edits": [
+                {"old_string": "conn.commit()", "new_string": ""},
+                {"old_string": "def save(x):", "new_string": "def save(x, commit=False):"},
+            ],
+        },
+        "ok",
+    )
+    log.user("that's wrong: save must still commit")
+    first, second = lessons(claude_steps(log.lines()))
+    assert first.question == "Write /home/dev/shop/.env: + STRIPE_KEY=sk_live_1"
+    assert second.question == (
+        "MultiEdit /home/dev/shop/db.py: - conn.commit() / - def save(x): / + def save(x,"
+        " commit=False):"
+    )
+    assert second.answer == "that's wrong: save must still commit"
+    assert second.learned_from["failing"]["input"]["edits"][0]["old_string"] == "conn.commit()"
+
+
+def test_generic_error_text_makes_no_two_failures_alike() -> None:
+    log = ClaudeLog()
+    log.bash("npm test", "> shop@1.0.0 test\n> jest\n\nFAIL src/cart.test.ts\n  ● adds tax\n\n"
+             "    TypeError: Cannot read properties of undefined (reading 'rate')\n"
+             "npm ERR! code ELIFECYCLE\nnpm ERR! errno 1", 1)  # fmt: skip
+    log.call("Edit", {"file_path": "/home/dev/shop/src/tax.ts", "old_string": "rates.rate",
+                      "new_string": "rates?.rate ?? 0"}, "ok")  # fmt: skip
+    log.bash(
+        "npm test",
+        "> shop@1.0.0 test\n> jest\n\nFAIL src/order.test.ts\n"
+        "    Error: connect ECONNREFUSED 127.0.0.1:5432\nnpm ERR! code ELIFECYCLE",
+        1,
+    )
+    log.bash("docker compose up -d db", "Container shop-db-1  Started")
+    log.bash("npm test", "Tests: 42 passed, 42 total")
+    fixes = [f for f in lessons(claude_steps(log.lines())) if f.rule == "fix"]
+    assert [f.question for f in fixes] == [
+        "`npm test` failed: TypeError: Cannot read properties of undefined (reading 'rate')",
+        "`npm test` failed: Error: connect ECONNREFUSED 127.0.0.1:5432",
+    ]
+    # Each names what addressed it: the edit after the first, the database after the second.
+    assert fixes[0].answer == "it passed after: Edit /home/dev/shop/src/tax.ts: - rates.rate /"\
+        " + rates?.rate ?? 0"  # fmt: skip
+    assert fixes[1].answer == "it passed after: Bash docker compose up -d db"
+    assert len({f.signature for f in fixes}) == 2
+    assert all("exit code" not in f.signature for f in fixes)
+
+
+def test_the_informative_line_of_an_output() -> None:
+    assert informative_error("Exit code 1\nnpm ERR! code ELIFECYCLE\nnpm ERR! errno 1") == ""
+    assert informative_error(
+        "Exit code 1\nTraceback (most recent call last):\n  File \"m.py\", line 3, in <module>\n"
+        "ModuleNotFoundError: No module named 'requests'"
+    ) == "ModuleNotFoundError: No module named 'requests'"  # fmt: skip
+    assert (
+        informative_error(
+            "Exit code 2\nmake: *** [Makefile:12: test] Error 1\ncc: fatal error: no input files"
+        )
+        == "cc: fatal error: no input files"
+    )
+    assert (
+        informative_error("Exit code 1\n===== 1 failed in 0.2s =====\nwarning: x") == "warning: x"
+    )
+
+
+def test_a_failure_never_fixed_is_a_lesson_without_a_fix() -> None:
+    log = ClaudeLog()
+    log.bash("terraform -chdir=envs/prod apply -auto-approve", "Error: Error acquiring the state"
+             " lock\n\nLock Info:\n  ID: 8c1e", 1)  # fmt: skip
+    log.bash("grep -r STATE_BUCKET envs/", "", 1)  # a probe finding nothing: no mistake
+    log.bash("./scripts/deploy.sh", "", 1)  # nothing said but the exit code: nothing to learn
+    log.bash("echo done", "done")
+    (failure,) = lessons(claude_steps(log.lines()))
+    assert failure.rule == "failure"
+    assert failure.question == (
+        "`terraform -chdir=envs/prod apply -auto-approve` failed: Error: Error acquiring the"
+        " state lock"
+    )
+    assert failure.learned_from["fix"] is None
+    assert failure.learned_from["failing"]["input"]["command"].startswith("terraform")
+
+
+def test_a_success_with_no_failure_before_it_teaches_nothing() -> None:
+    log = ClaudeLog()
+    log.user("add a test for the cart")
+    log.call("Read", {"file_path": "/home/dev/shop/src/cart.ts"}, "export function total() {}")
+    log.call("Write", {"file_path": "/home/dev/shop/src/cart.test.ts", "content": "test()"}, "ok")
+    log.bash("npm test -- cart", "Tests: 1 passed")
+    log.user("great, now commit it")
+    log.bash("git commit -am 'cart test'", "[main 1a2b3c] cart test")
+    assert lessons(claude_steps(log.lines())) == []
+
+
+CORRECTIONS = [
+    "Wait, no! That's the production database.",
+    "no, don't touch the lock file",
+    "Stop. Use pnpm here, not npm.",
+    "that's wrong, the settings live in config/base.py",
+    "Actually, use `uv pip install` for this project",
+    "never do a force push to main",
+    "Don't ever commit the .env file",
+    "I told you to run the migrations first",
+    "not like that - edit the template, not the generated file",
+    "please revert that change",
+    "hold on, why did you delete the fixtures?",
+    "Nope. The staging cluster, please.",
+    "Hmm, you shouldn't have bumped the major version",
+    "ok, but use the existing helper instead",
+    "Undo that, the old query was right",
+]
+NOT_CORRECTIONS = [
+    "great, now add a test for the cart",
+    "looks good",
+    "no problem, carry on",
+    "Now run the linter and fix what it finds",
+    "what does this function do?",
+    "No, that's fine, keep going",
+    "Never mind, carry on",
+]
+
+
+@pytest.mark.parametrize("words", CORRECTIONS)
+def test_corrections_in_many_phrasings_keep_the_users_words(words: str) -> None:
+    log = ClaudeLog()
+    log.bash("psql $DATABASE_URL -c 'DELETE FROM carts'", "DELETE 1203")
+    log.user(words)
+    (lesson,) = lessons(claude_steps(log.lines()))
+    assert lesson.rule == "correction"
+    assert lesson.question == "Bash psql $DATABASE_URL -c 'DELETE FROM carts'"
+    assert lesson.answer == words
+    assert lesson.learned_from["correction"] == words
+
+
+@pytest.mark.parametrize("words", NOT_CORRECTIONS)
+def test_other_messages_are_not_corrections(words: str) -> None:
+    assert not is_correction(words)
+
+
+def test_a_refused_call_and_the_users_words_after_it() -> None:
+    log = ClaudeLog()
+    log.user("clean up the branch")
+    log.call(
+        "Bash",
+        {"command": "git reset --hard origin/main"},
+        "The user doesn't want to proceed with this tool use. The tool use was rejected"
+        " (eg. if it was a file edit, the new_string was NOT written to the file). STOP what"
+        " you are doing and wait for the user to tell you how to proceed.",
+        error=True,
+    )
+    log._row("user", {"role": "user", "content": [
+        {"type": "text", "text": "[Request interrupted by user for tool use]"}]})  # fmt: skip
+    log.user("<command-name>/model</command-name>", isMeta=True)
+    log.user("no, use git revert: others pulled these commits")
+    (lesson,) = lessons(claude_steps(log.lines()))  # a refusal is not a failure
+    assert (lesson.rule, lesson.question) == ("correction", "Bash git reset --hard origin/main")
+    assert lesson.answer == "no, use git revert: others pulled these commits"
+
+
+def test_a_correction_belongs_to_the_call_just_made() -> None:
+    log = ClaudeLog()
+    log.bash("rm -rf node_modules", "")
+    log.user("thanks. Now explain the build")
+    log.user("no, shorter")  # no call since the user last spoke: nothing to attach it to
+    assert lessons(claude_steps(log.lines())) == []

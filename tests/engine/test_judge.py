@@ -13,36 +13,109 @@ import pytest
 
 import xdb
 from xdb.engine.judge import WINDOW, Pending, verdict
+from xdb.engine.judge_shapes import call_ops
 
-LESSON = {
+LESSON: dict[str, Any] = {
     "question": "registering the EF Core DbContext with AddSingleton in Startup.cs",
     "answer": "use AddScoped for DbContext",
     "framework": "dotnet",
     "domain": "data",
 }
-PENDING = Pending("l1", LESSON["question"], LESSON["answer"], "csharp", shown_at=3)
+STARTUP = "/src/shop/Startup.cs"
+WARNED = {"file_path": STARTUP, "new_string": "services.AddSingleton<DbContext>();"}
+PENDING = Pending(
+    "l1", LESSON["question"], LESSON["answer"], "csharp", shown_at=3, tool="Edit", tool_input=WARNED
+)
+
+
+def _on(path: str, text: str) -> list[Any]:
+    return call_ops("Edit", {"file_path": path, "new_string": text})
 
 
 @pytest.mark.parametrize(
-    ("call", "text", "language", "expected"),
+    ("call", "path", "text", "language", "expected"),
     [
-        (3, "services.AddSingleton<DbContext>()", "csharp", None),  # the call it came with
-        (4, "services.AddScoped<DbContext>()", "csharp", ("followed", None)),
-        (4, "services.AddSingleton<DbContext>() again", "csharp", ("ignored", None)),
-        (4, "renamed a variable", "csharp", None),
-        (3 + WINDOW, "renamed a variable", "csharp", ("unclear", None)),
-        (4, "AddScoped in app.ts", "typescript", ("irrelevant", "wrong_language")),
+        (3, STARTUP, "services.AddSingleton<DbContext>()", "csharp", None),  # its own call
+        (4, STARTUP, "services.AddScoped<DbContext>()", "csharp", ("followed", None)),
+        (4, STARTUP, "services.AddSingleton<ShopDbContext>()", "csharp", ("ignored", None)),
+        (4, "/src/shop/README.md", "renamed a variable", "csharp", None),
+        (3 + WINDOW, "/src/shop/README.md", "renamed a variable", "csharp", ("unclear", None)),
+        (
+            4,
+            "/src/web/app.ts",
+            "AddScoped in app.ts",
+            "typescript",
+            ("irrelevant", "wrong_language"),
+        ),
     ],
 )
-def test_the_rules(call: int, text: str, language: str | None, expected: Any) -> None:
-    assert verdict(PENDING, call, text, language) == expected
+def test_the_rules(call: int, path: str, text: str, language: str | None, expected: Any) -> None:
+    assert verdict(PENDING, call, _on(path, text), language) == expected
 
 
 def test_a_call_in_another_language_after_one_in_the_lessons_decides_nothing() -> None:
     on_csharp = Pending("l1", LESSON["question"], LESSON["answer"], "csharp", shown_at=3,
                         shown_on_language="csharp")  # fmt: skip
-    assert verdict(on_csharp, 4, "AddScoped in app.ts", "typescript") is None
-    assert verdict(on_csharp, 3 + WINDOW, "AddScoped in app.ts", "typescript") == ("unclear", None)
+    later = _on("/src/web/app.ts", "AddScoped in app.ts")
+    assert verdict(on_csharp, 4, later, "typescript") is None
+    assert verdict(on_csharp, 3 + WINDOW, later, "typescript") == ("unclear", None)
+
+
+HELM = Pending(
+    "l2",
+    "a helm upgrade that failed halfway left the release in a failed state",
+    "upgrade with --atomic and a --timeout so a failed release rolls back by itself",
+    None,
+    shown_at=1,
+    tool="Bash",
+    tool_input={"command": "helm upgrade api charts/api -n prod"},
+)
+
+
+def _bash(command: str) -> list[Any]:
+    return call_ops("Bash", {"command": command})
+
+
+def test_the_fixs_flag_is_followed() -> None:
+    fixed = _bash("helm upgrade --install api charts/api -n prod --atomic --timeout 5m")
+    assert verdict(HELM, 2, fixed, None) == ("followed", None)
+
+
+def test_a_repeat_with_a_comment_saying_run_is_ignored() -> None:
+    # The comment names the fix's words (and "run"): a comment is not what the call does.
+    again = _bash("helm upgrade web ./charts/web -n prod  # run with --atomic next time")
+    assert verdict(HELM, 2, again, None) == ("ignored", None)
+    said = _bash('echo "helm upgrade --atomic" && helm upgrade web ./charts/web')
+    assert verdict(HELM, 2, said, None) == ("ignored", None)  # nor is an echo's text
+
+
+def test_words_in_both_question_and_answer_decide_nothing() -> None:
+    # "rsync", "delete", "run", "server" are in both: doing what the answer says is FOLLOWED.
+    lesson = Pending(
+        "l3",
+        "rsync --delete run against the server removed the uploads on the server",
+        "run rsync --delete with --dry-run first against the server",
+        None,
+        shown_at=1,
+        tool="Bash",
+        tool_input={"command": "rsync -av --delete dist/ web1:/var/www/"},
+    )
+    fixed = _bash("rsync -avn --delete dist/ web1:/var/www/")
+    assert verdict(lesson, 2, fixed, None) == ("followed", None)
+    again = _bash("rsync -a --delete build/ web2:/srv/site")
+    assert verdict(lesson, 2, again, None) == ("ignored", None)
+
+
+def test_a_false_warning_is_never_followed() -> None:
+    # A lesson about helm shown on a git call: whatever comes next, it was irrelevant.
+    shown_on_git = Pending(HELM.lesson_id, HELM.question, HELM.answer, None, shown_at=1,
+                           tool="Bash", tool_input={"command": "git push origin main"})  # fmt: skip
+    fixed = _bash("helm upgrade api charts/api --atomic --timeout 5m")
+    assert verdict(shown_on_git, 2, fixed, None) == ("irrelevant", "wrong_task")
+    # Shown on the safe variant itself: nothing to follow.
+    safe = Pending(HELM.lesson_id, HELM.question, HELM.answer, None, shown_at=1, tool="Bash",
+                   tool_input={"command": "helm upgrade api charts/api --atomic"})  # fmt: skip
+    assert verdict(safe, 2, fixed, None) == ("unclear", None)
 
 
 def _edit(text: str) -> dict[str, Any]:
@@ -114,3 +187,22 @@ def test_a_warning_whose_lesson_is_gone_is_dropped(db: xdb.Database) -> None:
     db.store.put_learning_object(session)
     done = db.judge(session_id="g", tool_name="Edit", tool_input=_edit("AddScoped<DbContext>()"))
     assert [v.verdict for v in done.verdicts] == ["followed"] and done.pending == 0
+
+
+def test_a_false_warning_raises_no_confidence(db: xdb.Database) -> None:
+    made = db.add_lesson(question=HELM.question, answer=HELM.answer, domain="infrastructure",
+                         tier="T2").lesson  # fmt: skip
+    warned = {"command": "helm upgrade api charts/api -n prod"}
+    assert db.check(session_id="f", tool_name="Bash", tool_input=warned).warnings
+    db.judge(session_id="f", tool_name="Bash", tool_input=warned)  # the warned call itself
+    # Make it a false warning: the call it was shown for becomes one of another program.
+    state = db.store.learning_object("engine_session", "self:claude:f")
+    assert state is not None
+    entry = {**state.body["pending"][0], "tool_input": {"command": "git push origin main"}}
+    state.body = {**state.body, "pending": [entry]}
+    db.store.put_learning_object(state)
+    done = db.judge(session_id="f", tool_name="Bash",
+                    tool_input={"command": "helm upgrade api charts/api --atomic"})  # fmt: skip
+    assert [v.verdict for v in done.verdicts] == ["irrelevant"]
+    after = db.lesson(made.lesson_id).lesson
+    assert after.confidence <= made.confidence and after.follows == 0

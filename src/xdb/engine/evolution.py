@@ -1,7 +1,9 @@
 """How a lesson's state moves with the verdicts on its warnings (seed 003's evolution).
 
-- **followed**: confidence up; T2 -> T1 after PROMOTE_AFTER confirmed follows (a T3 lesson,
-  not yet stored with tags, stays T3 until it is);
+- **followed**: confidence up; a T3 lesson (raw, extracted) becomes T2 on its first
+  confirmed follow (seed 003: T3 -> T2; the follow confirms it, and a T2 lesson does not
+  expire), and T2 -> T1 after PROMOTE_AFTER confirmed follows (the seed's three), counted
+  from the start: the follow that made it T2 is one of them;
 - **ignored**, and noise of reason **wrong_task** or **stale_rule**: strikes; after
   DEMOTE_AFTER strikes a T0/T1 lesson drops a tier (strikes start again) and a T2/T3 lesson is
   archived (kept, with its history, out of retrieval). wrong_task and stale_rule also count
@@ -65,6 +67,9 @@ def apply(
     if verdict == "followed":
         state["follows"] = int(state.get("follows", 0)) + weight
         state["confidence"] = min(1.0, confidence + CONFIDENCE_STEP * weight)
+        if state["tier"] == "T3":
+            state["tier"] = "T2"
+            changes.append("promoted to T2 (qa)")
         if state["tier"] == "T2" and state["follows"] >= PROMOTE_AFTER:
             state["tier"] = "T1"
             changes.append("promoted to T1 (behavioral)")

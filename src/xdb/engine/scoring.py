@@ -45,6 +45,12 @@ MIN_EVIDENCE = 0.3  # without a brain: the share of a lesson's question an actio
 CODE_WEIGHT = 3  # a word the question writes as code counts this many plain words
 SESSION_BUDGET = 8  # warnings at most per session
 EDGE_FACTOR = 0.5  # a lesson reached by a 1-hop edge scores this share of its neighbour's
+# The filter on a lesson's trigger (xdb.engine.triggers), chosen by leave-families-out
+# cross-validation (bench.engine_cv.tune; docs/engine.md, "Development set"):
+FLAG_SHARE = 1.0  # the share of a trigger form's flags a command must give to repeat it
+TRIGGER_CODE_SHARE = 0.5  # the share of a trigger's code an action must write to repeat it
+HIT_RELEVANCE = 0.0  # a structural repeat warns when its search relevance is at least this
+SILENT_RELEVANCE = 0.0  # where structure is silent, the words decide above this relevance
 DAY_US = 86_400 * 1_000_000
 
 # File extensions by language; frameworks name their language.
@@ -234,7 +240,18 @@ def evidence(question: str, action_text: str) -> float:
     return sum(map(weight, hit)) / sum(map(weight, asked))
 
 
-def deterministic_filter(lesson: Lesson, action: Action) -> bool:
-    """Layer 3 without a brain: a lesson applies when the action does enough of what its
-    question warns about (``evidence`` at least MIN_EVIDENCE)."""
-    return evidence(lesson.question, action.text) >= MIN_EVIDENCE
+def deterministic_filter(
+    lesson: Lesson, action: Action, structure: str = "silent", relevance: float = 1.0
+) -> bool:
+    """Layer 3 without a brain. ``structure`` is what the lesson's trigger says of the
+    call (``xdb.engine.triggers.match``): a repeat of its form (hit) applies when the
+    search found it at least HIT_RELEVANCE relevant; the safe form, or a call without the
+    command or code the lesson is about (safe, miss), never does; where the trigger is
+    silent, the lesson applies when the action does enough of what its question warns
+    about (``evidence`` at least MIN_EVIDENCE) and the search found it at least
+    SILENT_RELEVANCE relevant."""
+    if structure == "hit":
+        return relevance >= HIT_RELEVANCE
+    if structure != "silent":
+        return False
+    return relevance >= SILENT_RELEVANCE and evidence(lesson.question, action.text) >= MIN_EVIDENCE

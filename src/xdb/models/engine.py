@@ -34,6 +34,16 @@ class AddLessonRequest(Model):
     source: Annotated[NonEmpty, NoConcept()] = Field(
         default="manual", description="manual, extracted, principle"
     )
+    example_call: dict[str, Any] | None = Field(
+        default=None,
+        description="The tool call the mistake was made with ({tool_name, tool_input}): its"
+        " command or code becomes the lesson's trigger.",
+    )
+    fix_call: dict[str, Any] | None = Field(
+        default=None,
+        description="The call that fixed it ({tool_name, tool_input}): what it adds (a flag,"
+        " a guard) is the safe form, never warned.",
+    )
     access_policy_id: str | None = access_policy_field()
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from xdb.engine import evolution, scoring
+from xdb.engine import evolution, scoring, triggers
 from xdb.engine.brain import brain_from_env
 from xdb.errors import NotFound, PermissionDenied
 from xdb.ids import new_id
@@ -133,6 +133,17 @@ def resolve(ctx: Context, lesson_id: str) -> tuple[NewEpisode, LearningObject]:
     return next(iter(found.values()))
 
 
+def _searchable(question: str, answer: str, trigger: triggers.Trigger) -> str:
+    """A lesson's text, and the commands and code its calls name that its words do not: a
+    check finds its candidates by search, and a lesson learned from a call whose words
+    name none of it would never be one."""
+    text = f"{question}\n{answer}"
+    said = text.lower()
+    terms = [" ".join((f.program, *f.subcommand)) for f in trigger.commands]
+    missing = [t for t in dict.fromkeys([*terms, *sorted(trigger.code)]) if t.lower() not in said]
+    return f"{text}\n(in its calls: {'; '.join(missing)})" if missing else text
+
+
 def _search(ctx: Context, text: str, limit: int = 20) -> list[tuple[str, float]]:
     """Lessons by hybrid relevance to ``text``: (id, score / best score)."""
     from xdb.ops.search import search_episodes
@@ -156,13 +167,18 @@ def _search(ctx: Context, text: str, limit: int = 20) -> list[tuple[str, float]]
 # ---------------------------------------------------------------------- lessons
 
 
-def add_lesson(ctx: Context, req: AddLessonRequest) -> AddLessonResponse:
+def add_lesson(
+    ctx: Context, req: AddLessonRequest, learned_from: dict[str, Any] | None = None
+) -> AddLessonResponse:
+    """``learned_from`` (extraction): the calls the lesson was learned from (the failing
+    call and its output, the fix and what changed, a ``signature``), kept in its metadata
+    for triggers derived from them."""
     at = now_us()
     language = req.language or scoring.FRAMEWORK_LANGUAGE.get((req.framework or "").lower())
     scoped = any(v is not None for v in (req.domain, req.language, req.framework))
     tier = req.tier or ("T2" if scoped else "T3")
     lesson_id = new_id("episode")
-    meta = {
+    meta: dict[str, Any] = {
         "question": req.question,
         "answer": req.answer,
         "domain": req.domain,
@@ -171,6 +187,15 @@ def add_lesson(ctx: Context, req: AddLessonRequest) -> AddLessonResponse:
         "project": req.project,
         "source": req.source,
     }
+    if learned_from is not None:
+        meta["learned_from"] = learned_from
+    # What the mistake looks like in a call's structure (docs/engine.md, layer 3): from the
+    # words, and the failing call and fix given with the lesson or extracted with it.
+    learned = learned_from or {}
+    trigger = triggers.derive(req.question, req.answer,
+                              req.example_call or learned.get("failing"),
+                              req.fix_call or learned.get("fix"))  # fmt: skip
+    meta["trigger"] = trigger.to_json()
     if req.access_policy_id is not None:
         ctx.require_access(req.access_policy_id, "write", "lesson")
     # Older lessons about the same question, of the same scope, that answer otherwise.
@@ -181,6 +206,8 @@ def add_lesson(ctx: Context, req: AddLessonRequest) -> AddLessonResponse:
             if (theirs.get("language"), theirs.get("domain")) != (language, req.domain):
                 continue
             same = _jaccard(req.question, str(theirs.get("question", "")))
+            if _other_failure(learned_from, theirs.get("learned_from")):
+                same = min(same, RELATED)  # alike in words, learned from another failure
             if same >= SAME_QUESTION and _jaccard(req.answer, str(theirs.get("answer"))) < 0.5:
                 superseded.append((episode.id, state))
             elif same >= RELATED:
@@ -192,7 +219,7 @@ def add_lesson(ctx: Context, req: AddLessonRequest) -> AddLessonResponse:
             kind=KIND,
             session_id=None,
             summary=req.answer[:200],
-            content=f"{req.question}\n{req.answer}",
+            content=_searchable(req.question, req.answer, trigger),
             start_us=at,
             end_us=at,
             created_us=at,
@@ -228,6 +255,13 @@ def add_lesson(ctx: Context, req: AddLessonRequest) -> AddLessonResponse:
     return AddLessonResponse(
         lesson=_view(episode, state), superseded=[s for s, _ in superseded], related=related
     )
+
+
+def _other_failure(mine: dict[str, Any] | None, theirs: object) -> bool:
+    """Whether two extracted lessons come from different failures (their signatures differ)."""
+    ours = (mine or {}).get("signature")
+    other = theirs.get("signature") if isinstance(theirs, dict) else None
+    return bool(ours and other and ours != other)
 
 
 def _edge(ctx: Context, src: str, relation: str, dst: str, at: int) -> None:

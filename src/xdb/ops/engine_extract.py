@@ -1,6 +1,7 @@
 """``engine.extract``: lessons from a finished session's transcript (``engine/extract.py``),
 stored as raw (T3) lessons with the project's domain, language, framework and project tags,
-unless a lesson asking the same question is stored already."""
+and the calls each was learned from (metadata ``learned_from``), unless the same lesson is
+stored already (the same failure's signature; for older lessons, the same question)."""
 
 from __future__ import annotations
 
@@ -58,8 +59,7 @@ def extract(ctx: Context, req: ExtractRequest) -> ExtractResponse:
     stored = []
     for lesson in found:
         known = _load(ctx, [i for i, _ in _search(ctx, lesson.question, 5)])
-        if any(_jaccard(lesson.question, str(e.metadata.get("question"))) >= SAME_QUESTION
-               for e, _ in known.values()):  # fmt: skip
+        if any(_known(lesson, e.metadata) for e, _ in known.values()):
             continue
         text = f"{lesson.question} {lesson.answer}"
         made = add_lesson(
@@ -74,9 +74,21 @@ def extract(ctx: Context, req: ExtractRequest) -> ExtractResponse:
                 tier="T3",
                 source=f"extracted:{lesson.rule}",
             ),
+            learned_from={**lesson.learned_from, "signature": lesson.signature},
         )
         stored.append(made.lesson.lesson_id)
     return ExtractResponse(found=len(found), lesson_ids=stored)
+
+
+def _known(lesson: rules.Found, stored: dict[str, Any]) -> bool:
+    """Whether a stored lesson is this one: the same failure (signature) when both were
+    extracted with one; else the same question in words. Two failures that share only
+    generic error text ("Exit code 1") have different signatures and are both kept."""
+    learned = stored.get("learned_from")
+    theirs = learned.get("signature") if isinstance(learned, dict) else None
+    if theirs and lesson.signature:
+        return bool(theirs == lesson.signature)
+    return _jaccard(lesson.question, str(stored.get("question"))) >= SAME_QUESTION
 
 
 OPERATIONS: tuple[Operation[Any, Any], ...] = (

@@ -10,8 +10,10 @@ import os
 import threading
 from typing import Any
 
-from xdb.engine import scoring
+from xdb.engine import scoring, triggers
 from xdb.engine.brain import brain_from_env
+from xdb.engine.calls import parse_call
+from xdb.engine.judge import warned_call
 from xdb.engine.readonly import is_read_only
 from xdb.models.engine import (
     COLLECTION,
@@ -84,20 +86,46 @@ def _relevant(
     action: scoring.Action,
     ranked: list[str],
     found: dict[str, tuple[Any, Any]],
+    structure: dict[str, str],
+    relevance: dict[str, float],
 ) -> list[str]:
     """Layer 3: the brain's pick among the best SHORTLIST candidates when one is configured
     (all of them when it does not answer: fail open); without one, every candidate the
-    deterministic filter passes (it costs nothing), best first."""
+    deterministic filter passes (it costs nothing), best first. A lesson whose trigger
+    sees its safe form in the call is never a candidate."""
+    ranked = [i for i in ranked if structure.get(i) != triggers.SAFE]
     brain = brain_from_env()
     if brain is None:
         return [i for i in ranked
-                if scoring.deterministic_filter(_scoring_lesson(*found[i]), action)]  # fmt: skip
+                if scoring.deterministic_filter(_scoring_lesson(*found[i]), action,
+                                                structure.get(i, triggers.SILENT),
+                                                relevance.get(i, 0.0))]  # fmt: skip
     shortlist = ranked[: scoring.SHORTLIST]
     if not shortlist:
         return []
     lessons = [_scoring_lesson(*found[i]) for i in shortlist]
     picked = brain.pick(action.text, [f"{les.question} -> {les.answer}" for les in lessons])
     return shortlist if picked is None else [shortlist[i] for i in picked]
+
+
+def trigger_of(ctx: Context, episode: Any, state: Any) -> triggers.Trigger:
+    """A lesson's trigger: stored with it (``add_lesson``), else derived from its words; a
+    principle's generalizes the triggers of the lessons it has GENERALIZES edges to."""
+    meta = episode.metadata
+    if state.body.get("tier") == "T0":
+        edges = ctx.store.graph_edges([episode.id], {"GENERALIZES"}, True, False)
+        members = _load(ctx, [e.dst for e in edges if e.src == episode.id])
+        if members:
+            return triggers.generalize([trigger_of(ctx, ep, st) for ep, st in members.values()])
+    stored = triggers.Trigger.from_json(meta.get("trigger") or {})
+    if stored is not None:
+        return stored
+    return triggers.derived(str(meta.get("question", "")), str(meta.get("answer", "")))
+
+
+def _structure(ctx: Context, episode: Any, state: Any, seen: triggers.Seen) -> str:
+    return triggers.match(trigger_of(ctx, episode, state), seen, scoring.FLAG_SHARE,
+                          scoring.TRIGGER_CODE_SHARE)  # fmt: skip
 
 
 def session_key(ctx: Context, agent: str, session_id: str) -> str:
@@ -154,11 +182,15 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
         return CheckResponse(warnings=[], context=None, read_only=False)
     relevance = dict(_search(ctx, action.text))
     found = _load(ctx, list(relevance))
+    seen = triggers.seen(parse_call(req.tool_name, req.tool_input, req.cwd))
+    structure = {i: _structure(ctx, ep, st, seen) for i, (ep, st) in found.items()}
     scored: dict[str, float] = {}
     for lesson_id, (episode, state) in found.items():
         value = scoring.score(_scoring_lesson(episode, state), action, relevance[lesson_id], at)
-        if value is not None and value >= scoring.MIN_SCORE:
-            scored[lesson_id] = value
+        if value is not None and (
+            value >= scoring.MIN_SCORE or structure[lesson_id] == triggers.HIT
+        ):  # a repeat of the lesson's form is a candidate however few words it shares
+            scored[lesson_id] = max(value, scoring.MIN_SCORE)
     # 1-hop: lessons of the same failure class, or the principle generalizing one.
     edges = ctx.store.graph_edges(list(scored), RELATIONS - {"SUPERSEDES"}, True, True)
     near = {e.dst if e.src in scored else e.src: scored.get(e.src, scored.get(e.dst, 0.0))
@@ -168,12 +200,15 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
         if value is not None:
             scored[lesson_id] = min(value, near[lesson_id]) * scoring.EDGE_FACTOR
             found[lesson_id] = (episode, state)
+            structure[lesson_id] = _structure(ctx, episode, state, seen)
+            if structure[lesson_id] == triggers.HIT:  # a principle's new case of its class
+                scored[lesson_id] = max(scored[lesson_id], scoring.MIN_SCORE)
     ranked = [
         i
         for i in sorted(scored, key=lambda i: (-scored[i], i))
         if i not in shown and scored[i] >= scoring.MIN_SCORE
     ]
-    chosen = _relevant(action, ranked, found)[:room]
+    chosen = _relevant(action, ranked, found, structure, relevance)[:room]
     warnings = []
     for lesson_id in chosen:
         episode, state = found[lesson_id]
@@ -202,6 +237,10 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
             "text": w.text,
             "shown_on_language": action.language,
             "call_id": call_id(req.tool_use_id, req.tool_name, req.tool_input),
+            # What the judge compares the later calls with (xdb.engine.judge).
+            **warned_call(
+                req.tool_name, req.tool_input, req.cwd, found[i][0].metadata.get("learned_from")
+            ),
         }
         for i, w in zip(chosen, warnings, strict=True)
     ]
@@ -237,12 +276,18 @@ def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartRespons
     lines: dict[str, list[str]] = {"T0": [], "T1": []}
     used = {"T0": 0, "T1": 0}
     budget = {"T0": T0_BUDGET_CHARS, "T1": T1_BUDGET_CHARS}
-    ids = []
-    ranked = sorted(found.values(), key=lambda f: (-float(f[1].body.get("confidence", 0)), f[0].id))
+    ids: list[str] = []
+    # Principles first: a principle given replaces the behaviours it generalizes (seed 003:
+    # memory shrinks as a pattern is generalized), so those are left out.
+    ranked = sorted(found.values(), key=lambda f: (f[1].body["tier"] != "T0",
+                    -float(f[1].body.get("confidence", 0)), f[0].id))  # fmt: skip
+    replaced: set[str] = set()
     for episode, state in ranked:
         tier = state.body["tier"]
-        if not scoring.gate(_scoring_lesson(episode, state), action) or state.body.get(
-            "superseded"
+        if (
+            not scoring.gate(_scoring_lesson(episode, state), action)
+            or state.body.get("superseded")
+            or episode.id in replaced
         ):
             continue
         line = f"- {episode.metadata.get('question')}: {episode.metadata.get('answer')}"
@@ -251,6 +296,9 @@ def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartRespons
         used[tier] += len(line)
         lines[tier].append(line)
         ids.append(episode.id)
+        if tier == "T0":
+            edges = ctx.store.graph_edges([episode.id], {"GENERALIZES"}, True, False)
+            replaced.update(e.dst for e in edges if e.src == episode.id)
     parts = []
     if lines["T0"]:
         parts.append("Principles learned in past sessions:\n" + "\n".join(lines["T0"]))

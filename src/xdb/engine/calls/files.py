@@ -176,7 +176,12 @@ def file_changes(
     if name in PATCH_TOOLS or (not path and name not in EDIT_TOOLS | WRITE_TOOLS):
         text = next((v for k in ("input", "patch", "command", "content")
                      if isinstance(v := tool_input.get(k), str)), "")  # fmt: skip
-        return patch_changes(text, cwd)
+        found = patch_changes(text, cwd) if text else ()
+        if found or not path or name not in PATCH_TOOLS:
+            return found
+        # A patch tool given an edit's fields (a path, old and new strings), as some
+        # hook payloads carry it: read it as the edit it is.
+        name = "edit"
     if not path:
         return ()
     if name in WRITE_TOOLS:

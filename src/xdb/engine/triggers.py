@@ -1,0 +1,457 @@
+"""Lesson triggers (issue 33): what a lesson's mistake looks like in a tool call's
+structure (``xdb.engine.calls``), derived from the lesson's words (the commands, flags and
+code its question and answer name) and, when it has them, from the call it was learned on
+and the call that fixed it.
+
+A trigger holds
+- ``commands``: shell forms of the mistake: a program, its subcommand path, the flags the
+  mistake gives (``git clean -fdx``) and the **safe flags**: those the answer or the fix
+  names and the mistake lacks (``-n``, ``--atomic``, ``--force-with-lease``). A mistake of
+  something left out (``helm upgrade`` without ``--atomic``) is a form with safe flags and
+  no flags of its own: any call of it without a safe flag is the mistake again;
+- ``safe_forms``: whole commands the answer or the fix advises (``terraform plan
+  -destroy``, ``git stash push``): a call that runs one is doing what the lesson says;
+- ``flags``: flags the question names without a program (``--no-verify``);
+- ``code``: what the mistake writes as code (``DbContext``, ``json.Unmarshal``, ``DELETE``);
+- ``safe``: code or words whose presence is the safe variant: what the answer or fix adds,
+  and what the question says was missing ("no ``WHERE``", "without a timeout").
+
+Arguments (paths, branches, namespaces, environments) are never part of a trigger: a
+lesson learned on ``envs/staging`` applies to ``-chdir=envs/prod``.
+
+``match`` says what the structure tells about a call: HIT (the mistake again), SAFE (the
+form the lesson advises), MISS (the lesson is about a command or code the call does not
+have) or SILENT (the trigger has nothing to say about this kind of call: the caller falls
+back on the words). No constant here is fitted: the thresholds the filter decides with are
+in ``xdb.engine.scoring`` (chosen by ``bench.engine_cv``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from xdb.engine.calls import Command, ToolCall, parse_call, parse_shell
+from xdb.engine.calls.programs import _SAME, _TABLE
+
+HIT, SAFE, MISS, SILENT = "hit", "safe", "miss", "silent"
+VERSION = 1  # stored triggers of another version are derived again
+
+# Programs recognised by name in a lesson's prose, besides those the parser's table reads
+# (any word followed by a flag counts too: "crontab -r", "nginx -t").
+_PROSE_PROGRAMS = frozenset(
+    {*_TABLE, *_SAME, "crontab", "mysqldump", "pg_dump", "pg_restore", "redis-cli",
+     "ansible-playbook", "ansible", "ssh", "scp", "nginx", "poetry", "pytest", "mvn",
+     "gradle", "kubectx", "argocd", "gh", "rclone", "dd", "mkfs", "truncate", "shred",
+     "iptables", "ufw", "sqlite3", "mongo", "mongosh", "unzip", "zip"}
+)  # fmt: skip
+# Words that end a command inside prose.
+_CLAUSE = re.compile(r"[,;:()]|\s(?:then|and|or|so|which|because|before|after|instead)\s|\.\s")
+_BACKTICK = re.compile(r"`([^`]+)`")
+_FLAG = re.compile(r"(?<![\w/.-])(--?[A-Za-z][\w-]*)")
+# What a text writes as code: dotted or snake names, camelCase, PascalCase with an inner
+# capital, calls, annotations, ALLCAPS keywords (SQL, Redis), assignments of a keyword.
+_CODE = re.compile(
+    r"@[A-Za-z]\w+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w+\(\)|\b[a-z]+[A-Z]\w*"
+    r"|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Za-z]\w*_\w*|\b[A-Z]{5,}\b|\b\w+=(?=[\w\s]|$)"
+)
+_NEGATION = re.compile(
+    r"\b(?:no|without|missing|lacked|lacking)\s+(?:an?\s+|the\s+|any\s+)?([^,;.()]+)"
+)
+_FILE_EXT = re.compile(r"\.(?:json|ya?ml|toml|lock|cs|py|ts|tsx|js|go|rs|java|sql|tf|env)$")
+_STOP = frozenset(("the", "a", "an", "of", "to", "in", "on", "for", "its", "it", "is", "was",
+                   "had", "has", "with", "by", "from", "that", "this", "could", "would",
+                   "should", "not", "nobody", "every", "all"))  # fmt: skip
+_PROSE_STOP = _STOP | frozenset((
+    "into", "against", "ran", "run", "over", "at", "as", "and", "or", "but", "so", "then",
+    "first", "only", "once", "when", "meant", "put", "left", "took", "broke", "lost", "made",
+    "command", "commands", "history", "step", "job", "script", "use", "pass", "set", "keep",
+    "call", "give", "add", "name",
+))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Form:
+    """A shell form: program, subcommand path, the flags it gives, the safe flags."""
+
+    program: str
+    subcommand: tuple[str, ...] = ()
+    flags: frozenset[str] = frozenset()
+    safe: frozenset[str] = frozenset()
+    wrappers: frozenset[str] = frozenset()  # sudo: often the mistake itself
+    words: tuple[str, ...] = ()  # a program read generically: its leading words (make install)
+
+    @property
+    def bare(self) -> bool:
+        """Only a program's name: it says what the lesson is about, not which use errs."""
+        return not (self.subcommand or self.flags or self.safe or self.wrappers or self.words)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    commands: tuple[Form, ...] = ()
+    safe_forms: tuple[Form, ...] = ()
+    flags: frozenset[str] = frozenset()
+    code: frozenset[str] = frozenset()
+    safe: frozenset[str] = frozenset()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.commands or self.flags or self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        def form(f: Form) -> dict[str, Any]:
+            return {"program": f.program, "subcommand": list(f.subcommand),
+                    "flags": sorted(f.flags), "safe": sorted(f.safe),
+                    "wrappers": sorted(f.wrappers), "words": list(f.words)}  # fmt: skip
+
+        return {
+            "version": VERSION,
+            "commands": [form(f) for f in self.commands],
+            "safe_forms": [form(f) for f in self.safe_forms],
+            "flags": sorted(self.flags),
+            "code": sorted(self.code),
+            "safe": sorted(self.safe),
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Trigger | None:
+        """The stored trigger (None: absent, or of another version)."""
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            return None
+
+        def form(d: dict[str, Any]) -> Form:
+            return Form(str(d["program"]), tuple(d.get("subcommand", ())),
+                        frozenset(d.get("flags", ())), frozenset(d.get("safe", ())),
+                        frozenset(d.get("wrappers", ())), tuple(d.get("words", ())))  # fmt: skip
+
+        return Trigger(
+            tuple(form(d) for d in data.get("commands", [])),
+            tuple(form(d) for d in data.get("safe_forms", [])),
+            frozenset(data.get("flags", ())),
+            frozenset(data.get("code", ())),
+            frozenset(data.get("safe", ())),
+        )
+
+
+# ---------------------------------------------------------------------- derivation
+
+
+def prose_commands(text: str) -> list[Command]:
+    """The shell commands a lesson's prose names: backticked spans, and in each clause each
+    known program's name (or a clause's first word followed by a flag) up to the next."""
+    found: list[Command] = []
+    for span in _BACKTICK.findall(text):
+        found += _commands(span)
+    text = _BACKTICK.sub(" ", text)
+    for clause in _CLAUSE.split(f" {text} "):
+        words = clause.split()
+        starts = [
+            i
+            for i, word in enumerate(words)
+            if word in _PROSE_PROGRAMS
+            or (
+                i == 0
+                and len(words) > 1
+                and words[1].startswith("-")
+                and word not in _PROSE_STOP
+                and re.fullmatch(r"[a-z][\w-]+", word) is not None
+            )
+        ]
+        covered = 0  # a program's name inside a command already read is its word
+        for i in starts:
+            if i < covered:
+                continue
+            if words[i - 1 : i] == ["sudo"]:
+                i -= 1  # the wrapper is part of what was done
+            named = _prose_words(words[i:])
+            covered = i + len(named)
+            found += _commands(" ".join(named))[:1]
+    return found
+
+
+def _prose_words(words: list[str]) -> list[str]:
+    """A command named in prose, without the sentence that goes on after it: it ends at the
+    first word that is not a flag, a value, a path or a short lowercase word of the
+    command's own (function words and past tenses end it)."""
+    out = words[:1]
+    for word in words[1:]:
+        bare = word.strip("'\".")
+        if word.startswith("-") or "/" in word or "=" in word or "$" in word or "*" in word:
+            out.append(word)
+        elif bare.lower() in _PROSE_STOP or bare.endswith("ed") or not bare:
+            break
+        else:
+            out.append(word)
+    return out
+
+
+def _form(c: Command) -> Form:
+    from xdb.engine.calls.programs import spec_of
+
+    words: tuple[str, ...] = ()
+    if spec_of(c.program) is None and len(c.words) > 1 and c.words[1].isalpha():
+        words = (c.words[1],)  # a program read generically: its first word says which use
+    wrappers = frozenset(w for w in c.wrappers if w == "sudo")
+    return Form(c.program, c.subcommand, c.flag_names, wrappers=wrappers, words=words)
+
+
+def _commands(text: str) -> list[Command]:
+    commands, _ = parse_shell(text.replace("<", " ").replace(">", " "), None)
+    return [c for c in commands if c.program]
+
+
+def _flags_for(form: Form, text: str) -> frozenset[str]:
+    """The canonical names the program gives the flags ``text`` writes by themselves."""
+    raw = _FLAG.findall(text)
+    if not raw:
+        return frozenset()
+    line = " ".join([form.program, *form.subcommand, *raw])
+    parsed = _commands(line)
+    return parsed[0].flag_names if parsed else frozenset(raw)
+
+
+def code_tokens(text: str) -> set[str]:
+    """What a text writes as code (lowercase; flags and file names apart)."""
+    text = _BACKTICK.sub(lambda m: f" {m.group(1)} ", text)
+    out = set()
+    for token in _CODE.findall(text):
+        token = token.rstrip("()").lstrip("@")
+        if len(token) >= 3 and not _FILE_EXT.search(token.lower()):
+            out.add(token.lower())
+    return out
+
+
+def _negated(text: str) -> set[str]:
+    """What the question says was missing ("no WHERE clause", "without a timeout"): its
+    code, else its significant words."""
+    out: set[str] = set()
+    for span in _NEGATION.findall(text):
+        span = _CLAUSE.split(f" {span} ")[0]
+        code = code_tokens(span)
+        words = {w.lower() for w in re.findall(r"[A-Za-z]\w{3,}", span)} - _STOP
+        out |= code or set(sorted(words, key=span.lower().find)[:2])
+    return out
+
+
+def derive(
+    question: str,
+    answer: str,
+    example_call: dict[str, Any] | None = None,
+    fix_call: dict[str, Any] | None = None,
+) -> Trigger:
+    """A lesson's trigger, from its words and, when given, the failing call and its fix
+    (``{"tool_name": ..., "tool_input": ...}``)."""
+    forms = [_form(c) for c in prose_commands(question)]
+    answer_cmds = prose_commands(answer)
+    failing = _parsed(example_call)
+    fixed = _parsed(fix_call)
+    if failing is not None:
+        forms += [_form(c) for c in failing.commands]
+    safe_forms = [_form(c) for c in answer_cmds]
+    loose_answer = _strip_commands(answer)
+    # The answer's flags by themselves, and its command of the same program: what the
+    # mistake lacks (a flag both write is context, not the difference).
+    out_forms = []
+    for f in dict.fromkeys(forms):
+        adds = _flags_for(f, loose_answer)
+        for c in answer_cmds:
+            if c.program == f.program and c.subcommand[: len(f.subcommand)] == f.subcommand:
+                adds |= c.flag_names
+        if fixed is not None:
+            for c in fixed.commands:
+                if c.program == f.program and c.subcommand == f.subcommand:
+                    adds |= c.flag_names - f.flags
+        out_forms.append(Form(f.program, f.subcommand, f.flags - adds, frozenset(adds - f.flags),
+                              f.wrappers, f.words))  # fmt: skip
+    # Flags the question names outside any command it names ("with --no-verify").
+    named = {x for f in out_forms for x in f.flags}
+    loose = frozenset(
+        x for x in _FLAG.findall(_strip_commands(question)) if x.startswith("--") and x not in named
+    )
+    code: set[str] = code_tokens(question)
+    safe: set[str] = (code_tokens(answer) - code) | _negated(question)
+    if failing is not None:
+        for fc in failing.files:
+            code |= {t.lower() for t in fc.added_tokens if len(t) >= 3}
+    if fixed is not None and failing is not None:
+        before = {t.lower() for fc in failing.files for t in fc.added_tokens}
+        safe |= {t.lower() for fc in fixed.files for t in fc.added_tokens if len(t) >= 3} - before
+    code -= safe
+    return Trigger(
+        tuple(out_forms),
+        tuple(f for f in safe_forms if all(f != g for g in out_forms)),
+        loose,
+        frozenset(code),
+        frozenset(safe),
+    )
+
+
+def _strip_commands(text: str) -> str:
+    """The text without the clauses that name a command (their flags are the form's)."""
+    kept = []
+    for clause in _CLAUSE.split(f" {_BACKTICK.sub(' ', text)} "):
+        if not prose_commands(clause):
+            kept.append(clause)
+    return " ".join(kept)
+
+
+def _parsed(call: dict[str, Any] | None) -> ToolCall | None:
+    """A call given as ``{tool_name, tool_input}`` (add_lesson) or ``{tool, input}``
+    (what extraction keeps of it)."""
+    if not isinstance(call, dict):
+        return None
+    data = call.get("tool_input", call.get("input"))
+    if not isinstance(data, dict):
+        return None
+    return parse_call(str(call.get("tool_name", call.get("tool", ""))), data)
+
+
+@lru_cache(maxsize=4096)
+def derived(question: str, answer: str) -> Trigger:
+    """``derive`` from the words alone, remembered (lessons stored before triggers were)."""
+    return derive(question, answer)
+
+
+# ---------------------------------------------------------------------- matching
+
+
+@dataclass
+class Seen:
+    """What matching reads of a call, computed once per call."""
+
+    call: ToolCall
+    text: str  # what the call adds or runs, lowercase
+    commands: tuple[Command, ...] = field(default=())
+
+
+def seen(call: ToolCall) -> Seen:
+    """The call's text and its commands: a shell call's own, and for an edit the commands
+    its added lines run (a CI step's ``run:``, a Dockerfile's ``RUN``, a script)."""
+    if call.kind == "shell":
+        return Seen(call, call.text.lower(), call.commands)
+    added = [line for f in call.files for line in f.added]
+    commands: list[Command] = []
+    for line in added:
+        body = re.sub(r"^(?:-\s*)?(?:run:|RUN\b|script:|-)\s*", "", line).strip("|> ")
+        if body and re.match(r"[\w./-]+\s", body):
+            commands += _commands(body)
+    return Seen(call, "\n".join(added).lower(), tuple(commands))
+
+
+def _form_in(form: Form, c: Command) -> bool:
+    return (
+        c.program == form.program
+        and c.subcommand[: len(form.subcommand)] == form.subcommand
+        and form.wrappers <= set(c.wrappers)
+        and all(w in c.words[1:] for w in form.words)
+    )
+
+
+def _has(text: str, token: str) -> bool:
+    if token.isalpha() and len(token) <= 8:  # keywords and words: whole words only
+        return re.search(rf"(?<![a-z]){re.escape(token)}", text) is not None
+    if token in text:
+        return True
+    # A dotted name written through another receiver (db.SaveChanges for
+    # DbContext.SaveChanges): each of its parts is there.
+    parts = [p for p in token.split(".") if p]
+    return len(parts) > 1 and all(p in text for p in parts)
+
+
+def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> str:
+    """What the structure says about the call: HIT, SAFE, MISS or SILENT.
+
+    ``flag_share``: the share of a form's flags a command must give; ``code_share``: the
+    share of the trigger's code the call must write (both chosen by cross-validation)."""
+    if s.call.kind not in ("shell", "edit", "write", "patch"):
+        return SILENT
+    for c in s.commands:
+        if any(_form_in(f, c) and f.flags <= c.flag_names for f in trigger.safe_forms):
+            return SAFE
+    # The safe variant: what the answer adds, or what the mistake lacked.
+    if (trigger.commands or trigger.code or trigger.flags) and any(
+        _has(s.text, t) for t in trigger.safe
+    ):
+        return SAFE
+    if trigger.commands:
+        found = bare = False
+        for form in trigger.commands:
+            for c in s.commands:
+                if not _form_in(form, c):
+                    continue
+                if form.bare:
+                    bare = True  # the program the lesson is about, not the use that errs
+                    continue
+                if form.safe & c.flag_names:
+                    return SAFE
+                if not form.flags or len(form.flags & c.flag_names) >= flag_share * len(form.flags):
+                    found = True
+        if found:
+            return HIT if _code_share(trigger, s) >= code_share or not trigger.code else MISS
+        if bare:
+            return _code(trigger, s, code_share) if trigger.code else SILENT
+        return MISS if s.call.kind == "shell" or not trigger.code else _code(trigger, s, code_share)
+    if trigger.flags:
+        if any(trigger.flags & c.flag_names for c in s.commands) or any(
+            f in s.text for f in trigger.flags
+        ):
+            return HIT
+        return MISS if s.call.kind == "shell" else SILENT
+    if trigger.code:
+        return _code(trigger, s, code_share)
+    return SILENT
+
+
+def _code_share(trigger: Trigger, s: Seen) -> float:
+    if not trigger.code:
+        return 0.0
+    return sum(_has(s.text, t) for t in trigger.code) / len(trigger.code)
+
+
+def _code(trigger: Trigger, s: Seen, code_share: float) -> str:
+    share = _code_share(trigger, s)
+    if share >= code_share:
+        return HIT
+    return SILENT if share > 0 else MISS
+
+
+# ---------------------------------------------------------------------- principles
+
+
+def generalize(members: list[Trigger]) -> Trigger:
+    """A principle's trigger from its lessons': the forms of a program that two or more
+    lessons share (their common subcommand path and flags; the safe flags they all name,
+    else any of them), and the code they all write; a principle of one lesson's trigger is
+    that trigger."""
+    if len(members) == 1:
+        return members[0]
+    by_program: dict[str, list[Form]] = {}
+    for t in members:
+        for f in t.commands:
+            by_program.setdefault(f.program, []).append(f)
+    forms = []
+    for program, of in by_program.items():
+        if len(of) < 2 and len(by_program) > 1:
+            continue
+        sub = of[0].subcommand
+        for f in of[1:]:
+            n = 0
+            while n < min(len(sub), len(f.subcommand)) and sub[n] == f.subcommand[n]:
+                n += 1
+            sub = sub[:n]
+        flags = frozenset.intersection(*(f.flags for f in of))
+        common = frozenset.intersection(*(f.safe for f in of))
+        forms.append(Form(program, sub, flags, common or frozenset().union(*(f.safe for f in of))))
+    codes = [t.code for t in members if t.code]
+    code = frozenset.intersection(*codes) if len(codes) == len(members) else frozenset()
+    safe = frozenset.intersection(*(t.safe for t in members)) if members else frozenset()
+    return Trigger(
+        tuple(forms),
+        tuple(dict.fromkeys(f for t in members for f in t.safe_forms)),
+        frozenset.intersection(*(t.flags for t in members)),
+        code,
+        safe,
+    )

@@ -1,0 +1,146 @@
+"""Lesson triggers (issue 33): derived from a lesson's words, its failing call and its fix;
+matched on a call's structure, so a repeat in other words is caught and the safe form is
+not; a principle's trigger warns on a new case of its class."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import xdb
+from xdb.engine import triggers
+from xdb.engine.calls import parse_call
+
+
+def bash(command: str) -> dict[str, Any]:
+    return {"tool_name": "Bash", "tool_input": {"command": command}}
+
+
+def edit(path: str, text: str) -> dict[str, Any]:
+    return {"tool_name": "Edit",
+            "tool_input": {"file_path": path, "old_string": "", "new_string": text}}  # fmt: skip
+
+
+def said(trigger: triggers.Trigger, call: dict[str, Any]) -> str:
+    seen = triggers.seen(parse_call(call["tool_name"], call["tool_input"], "/w/shop"))
+    return triggers.match(trigger, seen, 1.0, 0.5)
+
+
+HELM = triggers.derive(
+    "a helm upgrade that failed halfway left the release in a failed state",
+    "upgrade with --atomic and a --timeout so a failed release rolls back by itself",
+)
+CLEAN = triggers.derive(
+    "git clean -fdx wiped the untracked .env", "preview with git clean -n first"
+)
+
+
+def test_a_trigger_from_the_words_names_the_command_and_what_its_fix_adds() -> None:
+    (form,) = HELM.commands
+    assert (form.program, form.subcommand, form.flags) == ("helm", ("upgrade",), frozenset())
+    assert form.safe == {"--atomic", "--timeout"}  # absent: the mistake
+    (clean,) = CLEAN.commands
+    assert clean.flags == {"--force", "--dirs", "--ignored-too"}  # -fdx, normalised
+    assert "--dry-run" in clean.safe
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "helm -n prod upgrade api charts/api --set image.tag=1.9.2",  # another namespace
+        "helm dependency update charts/web && helm upgrade web charts/web -f values/stg.yaml",
+    ],
+)
+def test_a_missing_flag_mistake_is_caught_in_other_words(command: str) -> None:
+    assert said(HELM, bash(command)) == triggers.HIT
+
+
+def test_the_fix_form_and_other_commands_are_not_warned() -> None:
+    assert said(HELM, bash("helm upgrade api charts/api --atomic --timeout 5m")) == triggers.SAFE
+    assert said(HELM, bash("helm repo update")) == triggers.MISS
+    assert said(CLEAN, bash("cd svc && git clean -x -d -f")) == triggers.HIT  # flag order
+    assert said(CLEAN, bash("git clean -fdx -n")) == triggers.SAFE
+    assert said(CLEAN, bash("git clean -f")) == triggers.MISS  # not the -dx that wiped .env
+
+
+def test_arguments_are_generalised_by_kind() -> None:
+    destroy = triggers.derive(
+        "terraform destroy -auto-approve in envs/staging removed the shared VPC",
+        "run terraform plan -destroy first and never auto-approve a destroy",
+    )
+    assert said(destroy, bash("terraform -chdir=envs/prod destroy -auto-approve")) == triggers.HIT
+    assert said(destroy, bash("terraform plan -destroy -out=x")) != triggers.HIT
+
+
+def test_a_trigger_from_the_failing_call_and_its_fix() -> None:
+    got = triggers.derive(
+        "the deploy failed",
+        "do it the other way",
+        example_call=bash("kubectl delete deployment api"),
+        fix_call=bash("kubectl delete deployment api --context staging"),
+    )
+    assert said(got, bash("kubectl -n shop delete pod web-1")) == triggers.HIT
+    assert said(got, bash("kubectl delete pod web-1 --context prod")) == triggers.SAFE
+    code = triggers.derive(
+        "the context leaked between requests",
+        "register it scoped",
+        example_call=edit("/w/shop/Startup.cs", "services.AddSingleton<ShopDbContext>();"),
+        fix_call=edit("/w/shop/Startup.cs", "services.AddScoped<ShopDbContext>();"),
+    )
+    assert "addscoped" in code.safe and "addsingleton" in code.code
+    assert said(code, edit("/w/api/Program.cs", "services.AddScoped<ShopDbContext>();")) == "safe"
+
+
+def test_code_and_what_the_question_says_was_missing() -> None:
+    where = triggers.derive(
+        "a DELETE with no WHERE clause typed into psql emptied the table", "write the WHERE"
+    )
+    assert said(where, bash("psql -c 'delete from carts'")) == triggers.HIT
+    assert said(where, bash("psql -c 'DELETE FROM carts WHERE id = 3'")) == triggers.SAFE
+    timeout = triggers.derive("requests.get with no timeout hung the worker", "pass timeout=")
+    assert said(timeout, edit("/w/a/x.py", "r = requests.get(url)")) == triggers.HIT
+    assert said(timeout, edit("/w/a/x.py", "r = requests.get(url, timeout=5)")) == triggers.SAFE
+
+
+def test_a_trigger_survives_storage() -> None:
+    assert triggers.Trigger.from_json(HELM.to_json()) == HELM
+    assert triggers.Trigger.from_json({"version": -1}) is None
+
+
+def test_a_principle_generalizes_its_lessons_triggers() -> None:
+    members = [
+        triggers.derive("helm upgrade of web failed halfway", "use --atomic"),
+        triggers.derive("helm upgrade --install of api left a failed release", "use --atomic"),
+    ]
+    principle = triggers.generalize(members)
+    (form,) = principle.commands
+    assert (form.program, form.subcommand, form.safe) == ("helm", ("upgrade",), {"--atomic"})
+    assert said(principle, bash("helm upgrade payments charts/p -n data")) == triggers.HIT
+
+
+def test_check_warns_on_a_repeat_in_other_words_and_not_on_the_safe_form(tmp_path: Any) -> None:
+    with xdb.connect(tmp_path / "t.sqlite3", embedder="hash") as db:
+        made = db.add_lesson(
+            question="a helm upgrade that failed halfway left the release half rolled out",
+            answer="upgrade with --atomic and a --timeout",
+            domain="infrastructure",
+        ).lesson
+        repeat = db.check(session_id="a", tool_name="Bash", cwd="/w/ops",
+                          tool_input=bash("helm -n d upgrade pg x/pg")["tool_input"])  # fmt: skip
+        assert [w.lesson_id for w in repeat.warnings] == [made.lesson_id]
+        safe = db.check(session_id="b", tool_name="Bash", cwd="/w/ops",
+                        tool_input=bash("helm upgrade pg x/pg --atomic")["tool_input"])  # fmt: skip
+        assert safe.warnings == []
+
+
+def test_check_uses_the_failing_call_given_with_the_lesson(tmp_path: Any) -> None:
+    with xdb.connect(tmp_path / "t.sqlite3", embedder="hash") as db:
+        made = db.add_lesson(
+            question="the cluster lost its workers", answer="name the context",
+            example_call=bash("kubectl delete deployment api"),
+            fix_call=bash("kubectl --context staging delete deployment api"),
+        ).lesson  # fmt: skip
+        got = db.check(session_id="a", tool_name="Bash", cwd="/w/ops",
+                       tool_input=bash("kubectl delete deploy w")["tool_input"])  # fmt: skip
+        assert [w.lesson_id for w in got.warnings] == [made.lesson_id]
