@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import xdb
-from xdb.engine import triggers
+from xdb.engine import trigger_match, triggers
 from xdb.engine.calls import parse_call
 
 
@@ -23,8 +23,8 @@ def edit(path: str, text: str) -> dict[str, Any]:
 
 
 def said(trigger: triggers.Trigger, call: dict[str, Any]) -> str:
-    seen = triggers.seen(parse_call(call["tool_name"], call["tool_input"], "/w/shop"))
-    return triggers.match(trigger, seen, 1.0, 0.5)
+    seen = trigger_match.seen(parse_call(call["tool_name"], call["tool_input"], "/w/shop"))
+    return trigger_match.match(trigger, seen, 1.0, 0.5)
 
 
 HELM = triggers.derive(
@@ -113,7 +113,7 @@ def test_a_principle_generalizes_its_lessons_triggers() -> None:
         triggers.derive("helm upgrade of web failed halfway", "use --atomic"),
         triggers.derive("helm upgrade --install of api left a failed release", "use --atomic"),
     ]
-    principle = triggers.generalize(members)
+    principle = trigger_match.generalize(members)
     (form,) = principle.commands
     assert (form.program, form.subcommand, form.safe) == ("helm", ("upgrade",), {"--atomic"})
     assert said(principle, bash("helm upgrade payments charts/p -n data")) == triggers.HIT

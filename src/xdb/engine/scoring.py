@@ -244,7 +244,7 @@ def deterministic_filter(
     lesson: Lesson, action: Action, structure: str = "silent", relevance: float = 1.0
 ) -> bool:
     """Layer 3 without a brain. ``structure`` is what the lesson's trigger says of the
-    call (``xdb.engine.triggers.match``): a repeat of its form (hit) applies when the
+    call (``xdb.engine.trigger_match.match``): a repeat of its form (hit) applies when the
     search found it at least HIT_RELEVANCE relevant; the safe form, or a call without the
     command or code the lesson is about (safe, miss), never does; where the trigger is
     silent, the lesson applies when the action does enough of what its question warns

@@ -19,17 +19,17 @@ A trigger holds
 Arguments (paths, branches, namespaces, environments) are never part of a trigger: a
 lesson learned on ``envs/staging`` applies to ``-chdir=envs/prod``.
 
-``match`` says what the structure tells about a call: HIT (the mistake again), SAFE (the
-form the lesson advises), MISS (the lesson is about a command or code the call does not
-have) or SILENT (the trigger has nothing to say about this kind of call: the caller falls
-back on the words). No constant here is fitted: the thresholds the filter decides with are
-in ``xdb.engine.scoring`` (chosen by ``bench.engine_cv``).
+``xdb.engine.trigger_match`` says what the structure tells about a call: HIT (the mistake
+again), SAFE (the form the lesson advises), MISS (the lesson is about a command or code the
+call does not have) or SILENT (the trigger has nothing to say about this kind of call: the
+caller falls back on the words). No constant here is fitted: the thresholds the filter
+decides with are in ``xdb.engine.scoring`` (chosen by ``bench.engine_cv``).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -144,7 +144,7 @@ def prose_commands(text: str) -> list[Command]:
     known program's name (or a clause's first word followed by a flag) up to the next."""
     found: list[Command] = []
     for span in _BACKTICK.findall(text):
-        found += _commands(span)
+        found += shell_commands(span)
     text = _BACKTICK.sub(" ", text)
     for clause in _CLAUSE.split(f" {text} "):
         words = clause.split()
@@ -168,7 +168,7 @@ def prose_commands(text: str) -> list[Command]:
                 i -= 1  # the wrapper is part of what was done
             named = _prose_words(words[i:])
             covered = i + len(named)
-            found += _commands(" ".join(named))[:1]
+            found += shell_commands(" ".join(named))[:1]
     return found
 
 
@@ -198,7 +198,7 @@ def _form(c: Command) -> Form:
     return Form(c.program, c.subcommand, c.flag_names, wrappers=wrappers, words=words)
 
 
-def _commands(text: str) -> list[Command]:
+def shell_commands(text: str) -> list[Command]:
     commands, _ = parse_shell(text.replace("<", " ").replace(">", " "), None)
     return [c for c in commands if c.program]
 
@@ -209,7 +209,7 @@ def _flags_for(form: Form, text: str) -> frozenset[str]:
     if not raw:
         return frozenset()
     line = " ".join([form.program, *form.subcommand, *raw])
-    parsed = _commands(line)
+    parsed = shell_commands(line)
     return parsed[0].flag_names if parsed else frozenset(raw)
 
 
@@ -314,144 +314,3 @@ def derived(question: str, answer: str) -> Trigger:
     """``derive`` from the words alone, remembered (lessons stored before triggers were)."""
     return derive(question, answer)
 
-
-# ---------------------------------------------------------------------- matching
-
-
-@dataclass
-class Seen:
-    """What matching reads of a call, computed once per call."""
-
-    call: ToolCall
-    text: str  # what the call adds or runs, lowercase
-    commands: tuple[Command, ...] = field(default=())
-
-
-def seen(call: ToolCall) -> Seen:
-    """The call's text and its commands: a shell call's own, and for an edit the commands
-    its added lines run (a CI step's ``run:``, a Dockerfile's ``RUN``, a script)."""
-    if call.kind == "shell":
-        return Seen(call, call.text.lower(), call.commands)
-    added = [line for f in call.files for line in f.added]
-    commands: list[Command] = []
-    for line in added:
-        body = re.sub(r"^(?:-\s*)?(?:run:|RUN\b|script:|-)\s*", "", line).strip("|> ")
-        if body and re.match(r"[\w./-]+\s", body):
-            commands += _commands(body)
-    return Seen(call, "\n".join(added).lower(), tuple(commands))
-
-
-def _form_in(form: Form, c: Command) -> bool:
-    return (
-        c.program == form.program
-        and c.subcommand[: len(form.subcommand)] == form.subcommand
-        and form.wrappers <= set(c.wrappers)
-        and all(w in c.words[1:] for w in form.words)
-    )
-
-
-def _has(text: str, token: str) -> bool:
-    if token.isalpha() and len(token) <= 8:  # keywords and words: whole words only
-        return re.search(rf"(?<![a-z]){re.escape(token)}", text) is not None
-    if token in text:
-        return True
-    # A dotted name written through another receiver (db.SaveChanges for
-    # DbContext.SaveChanges): each of its parts is there.
-    parts = [p for p in token.split(".") if p]
-    return len(parts) > 1 and all(p in text for p in parts)
-
-
-def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> str:
-    """What the structure says about the call: HIT, SAFE, MISS or SILENT.
-
-    ``flag_share``: the share of a form's flags a command must give; ``code_share``: the
-    share of the trigger's code the call must write (both chosen by cross-validation)."""
-    if s.call.kind not in ("shell", "edit", "write", "patch"):
-        return SILENT
-    for c in s.commands:
-        if any(_form_in(f, c) and f.flags <= c.flag_names for f in trigger.safe_forms):
-            return SAFE
-    # The safe variant: what the answer adds, or what the mistake lacked.
-    if (trigger.commands or trigger.code or trigger.flags) and any(
-        _has(s.text, t) for t in trigger.safe
-    ):
-        return SAFE
-    if trigger.commands:
-        found = bare = False
-        for form in trigger.commands:
-            for c in s.commands:
-                if not _form_in(form, c):
-                    continue
-                if form.bare:
-                    bare = True  # the program the lesson is about, not the use that errs
-                    continue
-                if form.safe & c.flag_names:
-                    return SAFE
-                if not form.flags or len(form.flags & c.flag_names) >= flag_share * len(form.flags):
-                    found = True
-        if found:
-            return HIT if _code_share(trigger, s) >= code_share or not trigger.code else MISS
-        if bare:
-            return _code(trigger, s, code_share) if trigger.code else SILENT
-        return MISS if s.call.kind == "shell" or not trigger.code else _code(trigger, s, code_share)
-    if trigger.flags:
-        if any(trigger.flags & c.flag_names for c in s.commands) or any(
-            f in s.text for f in trigger.flags
-        ):
-            return HIT
-        return MISS if s.call.kind == "shell" else SILENT
-    if trigger.code:
-        return _code(trigger, s, code_share)
-    return SILENT
-
-
-def _code_share(trigger: Trigger, s: Seen) -> float:
-    if not trigger.code:
-        return 0.0
-    return sum(_has(s.text, t) for t in trigger.code) / len(trigger.code)
-
-
-def _code(trigger: Trigger, s: Seen, code_share: float) -> str:
-    share = _code_share(trigger, s)
-    if share >= code_share:
-        return HIT
-    return SILENT if share > 0 else MISS
-
-
-# ---------------------------------------------------------------------- principles
-
-
-def generalize(members: list[Trigger]) -> Trigger:
-    """A principle's trigger from its lessons': the forms of a program that two or more
-    lessons share (their common subcommand path and flags; the safe flags they all name,
-    else any of them), and the code they all write; a principle of one lesson's trigger is
-    that trigger."""
-    if len(members) == 1:
-        return members[0]
-    by_program: dict[str, list[Form]] = {}
-    for t in members:
-        for f in t.commands:
-            by_program.setdefault(f.program, []).append(f)
-    forms = []
-    for program, of in by_program.items():
-        if len(of) < 2 and len(by_program) > 1:
-            continue
-        sub = of[0].subcommand
-        for f in of[1:]:
-            n = 0
-            while n < min(len(sub), len(f.subcommand)) and sub[n] == f.subcommand[n]:
-                n += 1
-            sub = sub[:n]
-        flags = frozenset.intersection(*(f.flags for f in of))
-        common = frozenset.intersection(*(f.safe for f in of))
-        forms.append(Form(program, sub, flags, common or frozenset().union(*(f.safe for f in of))))
-    codes = [t.code for t in members if t.code]
-    code = frozenset.intersection(*codes) if len(codes) == len(members) else frozenset()
-    safe = frozenset.intersection(*(t.safe for t in members)) if members else frozenset()
-    return Trigger(
-        tuple(forms),
-        tuple(dict.fromkeys(f for t in members for f in t.safe_forms)),
-        frozenset.intersection(*(t.flags for t in members)),
-        code,
-        safe,
-    )

@@ -10,7 +10,7 @@ import os
 import threading
 from typing import Any
 
-from xdb.engine import scoring, triggers
+from xdb.engine import scoring, trigger_match, triggers
 from xdb.engine.brain import brain_from_env
 from xdb.engine.calls import parse_call
 from xdb.engine.judge import warned_call
@@ -116,15 +116,16 @@ def trigger_of(ctx: Context, episode: Any, state: Any) -> triggers.Trigger:
         edges = ctx.store.graph_edges([episode.id], {"GENERALIZES"}, True, False)
         members = _load(ctx, [e.dst for e in edges if e.src == episode.id])
         if members:
-            return triggers.generalize([trigger_of(ctx, ep, st) for ep, st in members.values()])
+            of = [trigger_of(ctx, ep, st) for ep, st in members.values()]
+            return trigger_match.generalize(of)
     stored = triggers.Trigger.from_json(meta.get("trigger") or {})
     if stored is not None:
         return stored
     return triggers.derived(str(meta.get("question", "")), str(meta.get("answer", "")))
 
 
-def _structure(ctx: Context, episode: Any, state: Any, seen: triggers.Seen) -> str:
-    return triggers.match(trigger_of(ctx, episode, state), seen, scoring.FLAG_SHARE,
+def _structure(ctx: Context, episode: Any, state: Any, seen: trigger_match.Seen) -> str:
+    return trigger_match.match(trigger_of(ctx, episode, state), seen, scoring.FLAG_SHARE,
                           scoring.TRIGGER_CODE_SHARE)  # fmt: skip
 
 
@@ -182,7 +183,7 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
         return CheckResponse(warnings=[], context=None, read_only=False)
     relevance = dict(_search(ctx, action.text))
     found = _load(ctx, list(relevance))
-    seen = triggers.seen(parse_call(req.tool_name, req.tool_input, req.cwd))
+    seen = trigger_match.seen(parse_call(req.tool_name, req.tool_input, req.cwd))
     structure = {i: _structure(ctx, ep, st, seen) for i, (ep, st) in found.items()}
     scored: dict[str, float] = {}
     for lesson_id, (episode, state) in found.items():
