@@ -313,4 +313,3 @@ def _parsed(call: dict[str, Any] | None) -> ToolCall | None:
 def derived(question: str, answer: str) -> Trigger:
     """``derive`` from the words alone, remembered (lessons stored before triggers were)."""
     return derive(question, answer)
-
