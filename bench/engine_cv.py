@@ -177,22 +177,36 @@ class Result:
         return self
 
 
+# How the families' lessons enter the store: (database, families) -> {question: family}.
+Teach = Callable[[Any, Sequence[Family]], dict[str, str]]
+
+
+def add_lessons(db: Any, families: Sequence[Family]) -> dict[str, str]:
+    """Each family's lesson as ``xdb add-lesson`` stores it (the default ``Teach``)."""
+    for family in families:
+        db.add_lesson(**family.lesson, project=None)
+    return {f.lesson["question"]: f.name for f in families}
+
+
 class Bench:
     """A pristine lesson store and a scratch copy of it, refreshed after a session changed it."""
 
     def __init__(
-        self, folder: Path, families: Sequence[Family], n_filler: int, embedder: str | None
+        self,
+        folder: Path,
+        families: Sequence[Family],
+        n_filler: int,
+        embedder: str | None,
+        teach: Teach | None = None,
     ):
         self.folder = folder
         self.embedder = get_embedder(embedder)
         self.pristine = folder / "pristine.sqlite3"
         with xdb.connect(self.pristine, embedder=self.embedder) as db:
-            for family in families:
-                db.add_lesson(**family.lesson, project=None)
+            questions = (teach or add_lessons)(db, families)
             for extra in filler(n_filler):
                 db.add_lesson(**extra)
             self.family_of = {les.lesson_id: "" for les in db.lessons(limit=10_000).lessons}
-            questions = {f.lesson["question"]: f.name for f in families}
             for les in db.lessons(limit=10_000).lessons:
                 self.family_of[les.lesson_id] = questions.get(les.question, "")
         self.sessions = 0
@@ -430,10 +444,11 @@ def run(
     seed: int = 33,
     n_filler: int = 60,
     embedder: str | None = None,
+    teach: Teach | None = None,
 ) -> dict[str, Any]:
     """In-sample and cross-validated figures for ``families`` (the harness's whole work)."""
     started = time.perf_counter()
-    bench = Bench(folder, families, n_filler, embedder)
+    bench = Bench(folder, families, n_filler, embedder, teach)
     global SCORER
     try:
         scorer = SCORER = Scorer(bench)

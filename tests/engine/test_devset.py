@@ -81,3 +81,19 @@ def test_the_harness_scores_three_families(tmp_path: Path) -> None:
     assert tune(chosen) == current_params()
     for key, value in inside.items():
         assert value == pooled[key] or (math.isnan(value) and math.isnan(pooled[key]))
+
+
+def test_the_harness_scores_lessons_extracted_from_transcripts(tmp_path: Path) -> None:
+    from bench.engine_cv_extracted import Extracted
+
+    chosen = [f for f in DEVSET if f.name in ("dbcontext", "git-clean", "helm-atomic")]
+    teach = Extracted(tmp_path / "logs", correct_every=3)  # helm-atomic: corrected in words
+    got = run(tmp_path, chosen, k=3, seed=1, n_filler=3, embedder="hash", teach=teach)
+    assert teach.corrected == {"helm-atomic"}
+    assert all(teach.yielded[f.name] for f in chosen)  # each family taught a lesson
+    assert "`git clean -fdx` failed" in teach.yielded["git-clean"][0]["question"]
+    assert "--atomic" in teach.yielded["helm-atomic"][0]["answer"]
+    transcripts = list((tmp_path / "logs" / "claude" / "projects").rglob("*.jsonl"))
+    assert len(transcripts) == 3
+    inside = figures(got["in-sample"])
+    assert inside["warnings"] > 0 and 0.0 <= inside["recall"] <= 1.0

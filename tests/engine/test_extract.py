@@ -66,6 +66,14 @@ def test_the_failing_call_is_the_mistake_and_the_passing_one_its_fix() -> None:
     assert learned["changes"] == {"flags_added": ["--atomic", "--wait"]}
 
 
+def test_a_fix_that_runs_the_failing_program_twice_is_read_once() -> None:
+    log = ClaudeLog()
+    log.bash("crontab -r", "crontab: no crontab for deploy", 1)
+    log.bash("crontab -l > ~/crontab.bak && crontab -e", "installing new crontab")
+    fix = found(log)["fix"]  # (the second crontab named the same failure again: a KeyError)
+    assert fix.question.startswith("`crontab -r` failed: crontab: no crontab for deploy")
+
+
 def test_a_fix_that_drops_a_flag_and_changes_an_argument() -> None:
     log = ClaudeLog()
     log.bash("git push --force origin main", "! [remote rejected] main -> main (protected branch"

@@ -266,7 +266,8 @@ def lessons(steps: list[Step]) -> list[Found]:
                 if len(runs) == RETRIES:
                     _add(out, _retry(runs[-1]))
             else:
-                for key in [k for k in keys[step.call_id] if k in failing]:
+                # (a call running one program twice lists its key twice: fix it once)
+                for key in [k for k in dict.fromkeys(keys[step.call_id]) if k in failing]:
                     for attempt, until in _distinct(failing.pop(key), at):
                         done = _done(steps[attempt.index + 1 : until], key, keys, parsed)
                         _add(out, _fix(attempt, call, done))
