@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from xdb.engine.calls import Command, ToolCall
+from xdb.engine.calls.programs import _SAME
 from xdb.engine.triggers import HIT, MISS, SAFE, SILENT, Form, Trigger, shell_commands
 
 
@@ -35,10 +36,34 @@ def seen(call: ToolCall) -> Seen:
     return Seen(call, "\n".join(added).lower(), tuple(commands))
 
 
+# Spellings of one program or subcommand (``pip3`` is ``pip``, ``npm i`` is ``npm install``):
+# a lesson told with one spelling applies to a repeat with another.
+_SUB_ALIASES = {
+    "npm": {"i": "install", "in": "install", "add": "install", "un": "uninstall",
+            "rm": "uninstall", "remove": "uninstall", "up": "update", "upgrade": "update"},
+    "pnpm": {"i": "install", "rm": "remove", "un": "remove", "uninstall": "remove",
+             "up": "update", "upgrade": "update"},
+    "yarn": {"remove": "remove", "rm": "remove"},
+}  # fmt: skip
+
+
+def program(name: str) -> str:
+    """A program's one name among its spellings (``pip3``: ``pip``)."""
+    return _SAME.get(name, name)
+
+
+def _path(name: str, subcommand: tuple[str, ...]) -> tuple[str, ...]:
+    aliases = _SUB_ALIASES.get(program(name))
+    if not aliases or not subcommand:
+        return subcommand
+    return (aliases.get(subcommand[0], subcommand[0]), *subcommand[1:])
+
+
 def _form_in(form: Form, c: Command) -> bool:
+    sub = _path(form.program, form.subcommand)
     return (
-        c.program == form.program
-        and c.subcommand[: len(form.subcommand)] == form.subcommand
+        program(c.program) == program(form.program)
+        and _path(c.program, c.subcommand)[: len(sub)] == sub
         and form.wrappers <= set(c.wrappers)
         and all(w in c.words[1:] for w in form.words)
     )
@@ -55,6 +80,32 @@ def _has(text: str, token: str) -> bool:
     return len(parts) > 1 and all(p in text for p in parts)
 
 
+def _subsumes(general: Form, form: Form) -> bool:
+    """Whether every call of ``form`` is a call of ``general`` (same program, a prefix of its
+    subcommand, a subset of its flags, wrappers and words)."""
+    sub = _path(general.program, general.subcommand)
+    return (
+        program(general.program) == program(form.program)
+        and _path(form.program, form.subcommand)[: len(sub)] == sub
+        and general.flags <= form.flags
+        and general.wrappers <= form.wrappers
+        and set(general.words) <= set(form.words)
+    )
+
+
+def _safe_at(trigger: Trigger, s: Seen) -> int | None:
+    """The index of the first command running a form the lesson advises, or None. A safe
+    form that every call of the mistake also runs (``make`` beside ``sudo make``, ``go get``
+    beside ``go get -u``) tells nothing apart: it is not counted."""
+    for i, c in enumerate(s.commands):
+        for f in trigger.safe_forms:
+            if any(_subsumes(f, m) for m in trigger.commands):
+                continue
+            if _form_in(f, c) and f.flags <= c.flag_names:
+                return i
+    return None
+
+
 def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> str:
     """What the structure says about the call: HIT, SAFE, MISS or SILENT.
 
@@ -62,9 +113,11 @@ def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> st
     share of the trigger's code the call must write (both chosen by cross-validation)."""
     if s.call.kind not in ("shell", "edit", "write", "patch"):
         return SILENT
-    for c in s.commands:
-        if any(_form_in(f, c) and f.flags <= c.flag_names for f in trigger.safe_forms):
-            return SAFE
+    # The advised form run first (``git stash push && git reset --hard``) is the lesson
+    # heeded; run after the mistake (``go get -u ./... && go mod tidy``) it undoes nothing.
+    safe_at = _safe_at(trigger, s)
+    if safe_at is not None and not trigger.commands:
+        return SAFE
     # The safe variant: what the answer adds, or what the mistake lacked.
     if (trigger.commands or trigger.code or trigger.flags) and any(
         _has(s.text, t) for t in trigger.safe
@@ -73,18 +126,20 @@ def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> st
     if trigger.commands:
         found = bare = False
         for form in trigger.commands:
-            for c in s.commands:
+            for i, c in enumerate(s.commands):
                 if not _form_in(form, c):
                     continue
                 if form.bare:
                     bare = True  # the program the lesson is about, not the use that errs
                     continue
-                if form.safe & c.flag_names:
+                if form.safe & c.flag_names or (safe_at is not None and safe_at <= i):
                     return SAFE
                 if not form.flags or len(form.flags & c.flag_names) >= flag_share * len(form.flags):
                     found = True
         if found:
             return HIT if _code_share(trigger, s) >= code_share or not trigger.code else MISS
+        if safe_at is not None:
+            return SAFE
         if bare:
             return _code(trigger, s, code_share) if trigger.code else SILENT
         return MISS if s.call.kind == "shell" or not trigger.code else _code(trigger, s, code_share)

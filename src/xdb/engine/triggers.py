@@ -57,6 +57,9 @@ _CODE = re.compile(
     r"@[A-Za-z]\w+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w+\(\)|\b[a-z]+[A-Z]\w*"
     r"|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Za-z]\w*_\w*|\b[A-Z]{5,}\b|\b\w+=(?=[\w\s]|$)"
 )
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)")
+# A parameter expansion's guard (``${DIR:?}``, ``${N:-1}``): the answer's safe form of a variable.
+_GUARD = re.compile(r"\$\{\w+(:[?=-])")
 _NEGATION = re.compile(
     r"\b(?:no|without|missing|lacked|lacking)\s+(?:an?\s+|the\s+|any\s+)?([^,;.()]+)"
 )
@@ -70,6 +73,8 @@ _PROSE_STOP = _STOP | frozenset((
     "command", "commands", "history", "step", "job", "script", "use", "pass", "set", "keep",
     "call", "give", "add", "name",
 ))  # fmt: skip
+# Words of _PROSE_STOP that are subcommands too when a flag follows ("poetry add --group").
+_VERBS = frozenset(("run", "use", "set", "add", "pass", "keep", "call", "give", "name", "put"))
 
 
 @dataclass(frozen=True)
@@ -177,12 +182,13 @@ def _prose_words(words: list[str]) -> list[str]:
     first word that is not a flag, a value, a path or a short lowercase word of the
     command's own (function words and past tenses end it)."""
     out = words[:1]
-    for word in words[1:]:
+    for n, word in enumerate(words[1:], 1):
         bare = word.strip("'\".")
+        flag_next = bare in _VERBS and words[n + 1 : n + 2] != [] and words[n + 1].startswith("-")
         if word.startswith("-") or "/" in word or "=" in word or "$" in word or "*" in word:
             out.append(word)
-        elif bare.lower() in _PROSE_STOP or bare.endswith("ed") or not bare:
-            break
+        elif (bare.lower() in _PROSE_STOP and not flag_next) or bare.endswith("ed") or not bare:
+            break  # (a verb a flag follows is the command's subcommand: "uv add --dev")
         else:
             out.append(word)
     return out
@@ -216,12 +222,14 @@ def _flags_for(form: Form, text: str) -> frozenset[str]:
 def code_tokens(text: str) -> set[str]:
     """What a text writes as code (lowercase; flags and file names apart)."""
     text = _BACKTICK.sub(lambda m: f" {m.group(1)} ", text)
+    # A shell variable is an argument (its name differs in each repeat), not code.
+    variables = {v.lower() for v in _VARIABLE.findall(text)}
     out = set()
     for token in _CODE.findall(text):
         token = token.rstrip("()").lstrip("@")
         if len(token) >= 3 and not _FILE_EXT.search(token.lower()):
             out.add(token.lower())
-    return out
+    return out - variables
 
 
 def _negated(text: str) -> set[str]:
@@ -258,7 +266,15 @@ def derive(
     for f in dict.fromkeys(forms):
         adds = _flags_for(f, loose_answer)
         for c in answer_cmds:
-            if c.program == f.program and c.subcommand[: len(f.subcommand)] == f.subcommand:
+            # (not to a form without the subcommand the answer's has: ``git`` named alone
+            # would take ``git add -p``'s flag and match every git call that lacks it; the
+            # same for a program read generically: ``poetry`` and ``poetry add --group``)
+            if (
+                c.program == f.program
+                and c.subcommand[: len(f.subcommand)] == f.subcommand
+                and (f.subcommand or not c.subcommand)
+                and (f.words or not _form(c).words)
+            ):
                 adds |= c.flag_names
         if fixed is not None:
             for c in fixed.commands:
@@ -273,6 +289,7 @@ def derive(
     )
     code: set[str] = code_tokens(question)
     safe: set[str] = (code_tokens(answer) - code) | _negated(question)
+    safe |= set(_GUARD.findall(answer)) - set(_GUARD.findall(question))
     if failing is not None:
         for fc in failing.files:
             code |= {t.lower() for t in fc.added_tokens if len(t) >= 3}

@@ -48,6 +48,7 @@ from xdb.ops.engine import (
     lessons,
     note,
 )
+from xdb.ops.engine_candidates import structural
 from xdb.ops.registry import Context, Operation
 from xdb.store.learning import LearningObject
 from xdb.store.types import HOOK, NewTimestep
@@ -182,8 +183,10 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
     if room <= 0:
         return CheckResponse(warnings=[], context=None, read_only=False)
     relevance = dict(_search(ctx, action.text))
-    found = _load(ctx, list(relevance))
     seen = trigger_match.seen(parse_call(req.tool_name, req.tool_input, req.cwd))
+    for lesson_id in structural(ctx, seen):  # a repeat in other words: only a HIT counts
+        relevance.setdefault(lesson_id, 0.0)
+    found = _load(ctx, list(relevance))
     structure = {i: _structure(ctx, ep, st, seen) for i, (ep, st) in found.items()}
     scored: dict[str, float] = {}
     for lesson_id, (episode, state) in found.items():
