@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from tests.engine.transcript_logs import ClaudeLog
+from xdb.engine.calls import parse_call
 from xdb.engine.extract import Found, claude_steps, informative_error, is_correction, lessons
+from xdb.engine.extract_checks import is_check
 
 
 def found(log: ClaudeLog) -> dict[str, Found]:
@@ -318,3 +320,124 @@ def test_a_correction_belongs_to_the_call_just_made() -> None:
     log.user("thanks. Now explain the build")
     log.user("no, shorter")  # no call since the user last spoke: nothing to attach it to
     assert lessons(claude_steps(log.lines())) == []
+
+
+def _edit(log: ClaudeLog, path: str, old: str, new: str) -> str:
+    return log.call("Edit", {"file_path": path, "old_string": old, "new_string": new},
+                    f"The file {path} has been updated.")  # fmt: skip
+
+
+def test_a_check_that_caught_an_edit_teaches_about_the_edit() -> None:
+    log = ClaudeLog()
+    path = "/home/dev/shop/src/Program.cs"
+    log.call("Read", {"file_path": path}, "     1\tvar app = builder.Build();")
+    build = "var app = builder.Build();"
+    _edit(log, path, build, f"builder.Services.AddSingleton<ShopDbContext>();\n{build}")
+    log.bash("dotnet test", "Build succeeded.\nFailed Orders.Handles_request [12 ms]\n"
+             "System.InvalidOperationException: Cannot consume scoped service 'ShopDbContext'"
+             " from singleton (src/Program.cs:14)", 1)  # fmt: skip
+    _edit(log, path, "builder.Services.AddSingleton<ShopDbContext>();",
+          "builder.Services.AddScoped<ShopDbContext>();")  # fmt: skip
+    log.bash("dotnet test", "Passed! - Failed: 0, Passed: 4")
+    (fix,) = lessons(claude_steps(log.lines()))
+    # The edit is the mistake, the check's error its consequence, the later edit the fix.
+    assert fix.question == (
+        f"Edit {path} adding `builder.Services.AddSingleton<ShopDbContext>();` broke `dotnet"
+        " test`: System.InvalidOperationException: Cannot consume scoped service"
+        " 'ShopDbContext' from singleton (src/Program.cs:14)"
+    )
+    assert fix.answer == (
+        f"it passed after: Edit {path}: - builder.Services.AddSingleton<ShopDbContext>(); /"
+        " + builder.Services.AddScoped<ShopDbContext>();"
+    )
+    learned = fix.learned_from
+    assert learned["failing"]["tool"] == "Edit"
+    assert "AddSingleton" in learned["failing"]["input"]["new_string"]
+    assert learned["fix"]["input"]["new_string"] == "builder.Services.AddScoped<ShopDbContext>();"
+    assert learned["check"]["input"]["command"] == "dotnet test"
+    assert "Cannot consume" in learned["check"]["output"]
+
+
+def test_a_check_that_failed_with_no_edit_before_it_keeps_the_old_rule() -> None:
+    log = ClaudeLog()
+    path = "/home/dev/shop/app/tax.py"
+    log.bash("pytest -q", "FAILED tests/test_tax.py::test_rate - KeyError: 'rate'", 1)
+    _edit(log, path, "rates['rate']", "rates.get('rate', 0)")
+    log.bash("pytest -q", "4 passed")
+    (fix,) = lessons(claude_steps(log.lines()))
+    assert fix.question == "`pytest -q` failed: FAILED tests/test_tax.py::test_rate - KeyError:"\
+        " 'rate'"  # fmt: skip
+    assert fix.answer == f"it passed after: Edit {path}: - rates['rate'] / + rates.get('rate', 0)"
+    assert fix.learned_from["failing"]["input"]["command"] == "pytest -q"
+
+
+def test_an_edit_before_a_command_that_does_not_check_keeps_the_old_rule() -> None:
+    log = ClaudeLog()
+    path = "/home/dev/shop/deploy.sh"
+    _edit(log, path, "set -e", "set -eu")
+    log.bash("git push origin main", "error: failed to push some refs (hook declined)", 1)
+    _edit(log, path, "set -eu", "set -e")
+    log.bash("git push origin main", "main -> main")
+    (fix,) = lessons(claude_steps(log.lines()))
+    assert fix.question.startswith("`git push origin main` failed")
+
+
+def test_a_fix_that_is_not_an_edit_keeps_the_old_rule() -> None:
+    log = ClaudeLog()
+    path = "/home/dev/web/src/cart.ts"
+    _edit(log, path, "import x from 'lodash'", "import x from 'lodash-es'")
+    log.bash("npm run build", "Error: Cannot find module 'lodash-es'", 1)
+    log.bash("npm install lodash-es", "added 1 package")
+    _edit(log, path, "x.sum", "x.sumBy")
+    log.bash("npm run build", "built in 2.1s")
+    (fix,) = lessons(claude_steps(log.lines()))
+    assert fix.question == "`npm run build` failed: Error: Cannot find module 'lodash-es'"
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_of_two_edits_the_lesson_names_the_file_the_error_names(named: bool) -> None:
+    log = ClaudeLog()
+    handler, router = "/home/dev/api/internal/orders/handler.go", "/home/dev/api/cmd/router.go"
+    _edit(log, handler, "return nil", "return ctx.Err()")
+    _edit(log, router, 'r.Get("/orders", h.List)', 'r.Get("/orders", h.Lists)')
+    where = "internal/orders/handler.go:18" if named else "orders_test.go:9"
+    log.bash("go test ./...", f"--- FAIL: TestList (0.01s)\n    {where}: context canceled", 1)
+    _edit(log, handler, "return ctx.Err()", "return nil")
+    _edit(log, router, 'r.Get("/orders", h.Lists)', 'r.Get("/orders", h.List)')
+    log.bash("go test ./...", "ok  	shop/internal/orders	0.02s")
+    (fix,) = lessons(claude_steps(log.lines()))
+    # The file the error names, else the last edit before the check.
+    blamed = handler if named else router
+    assert fix.question.startswith(f"Edit {blamed} adding ")
+    assert fix.learned_from["failing"]["input"]["file_path"] == blamed
+    assert fix.learned_from["fix"]["input"]["file_path"] == blamed
+    assert fix.answer.startswith(f"it passed after: Edit {blamed}: ")
+
+
+@pytest.mark.parametrize(
+    ("command", "checks"),
+    [("pytest -q", True), ("python -m pytest tests/", True), ("npm test", True),
+     ("npm run build", True), ("yarn lint", True), ("npx tsc --noEmit", True),
+     ("go vet ./...", True), ("cargo clippy -- -D warnings", True), ("dotnet build", True),
+     ("./mvnw -q test", True), ("./gradlew test", True), ("make test", True), ("make", True),
+     ("docker build -t app .", True), ("terraform validate", True), ("ruff check .", True),
+     ("poetry run mypy src", True), ("actionlint", True), ("cd web && npm test | tail", True),
+     ("npm install", False), ("npm ci", False), ("make deploy", False), ("git push", False),
+     ("ruff format .", False), ("go mod tidy", False), ("docker run app", False)],
+)  # fmt: skip
+def test_which_commands_check(command: str, checks: bool) -> None:
+    assert is_check(parse_call("Bash", {"command": command})) is checks
+
+
+def test_another_command_blames_an_edit_only_when_its_output_names_the_file() -> None:
+    log = ClaudeLog()
+    sql = "/home/dev/shop/migrations/0040_currency.sql"
+    _edit(log, sql, "", "ALTER TABLE orders ADD currency text NOT NULL;")
+    log.bash("make migrate", "psql:migrations/0040_currency.sql:3: ERROR:  column"
+             ' "currency" of relation "orders" contains null values', 1)  # fmt: skip
+    _edit(log, sql, "ALTER TABLE orders ADD currency text NOT NULL;",
+          "ALTER TABLE orders ADD currency text NOT NULL DEFAULT 'EUR';")  # fmt: skip
+    log.bash("make migrate", "ALTER TABLE")
+    (fix,) = lessons(claude_steps(log.lines()))
+    assert fix.question.startswith(f"Edit {sql} adding `ALTER TABLE orders ADD currency text")
+    assert fix.learned_from["fix"]["input"]["new_string"].endswith("DEFAULT 'EUR';")

@@ -8,7 +8,10 @@ Gemini CLI). Rules (deterministic):
   program, subcommand and first argument; an edit or write of the same file) that
   succeeded. The question is the FAILING call (an edit with what it wrote) and the
   informative line of its output; the answer the call that passed, what changed between
-  them (flags added or dropped, arguments, lines of the edit) and what was done between;
+  them (flags added or dropped, arguments, lines of the edit) and what was done between.
+  A check (tests, build, linter...) that failed after an edit and passed after edits of the
+  same file teaches about the edit: its question is that edit, what it wrote and the check's
+  error; its answer the later edits (``xdb.engine.extract_checks``);
 - **failure**: a call that failed with an informative error and was never made to pass
   (not a probe such as ``grep`` or ``test``, not retried into a loop, not corrected by the
   user): the question alone says what to check;
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdb.engine.calls import Command, ToolCall, parse_call
+from xdb.engine.extract_checks import Blamed, blamed_edit, is_check
 from xdb.engine.transcripts import (
     Step,
     change_lines,
@@ -247,6 +251,8 @@ def lessons(steps: list[Step]) -> list[Found]:
     out: dict[str, Found] = {}
     failing: dict[tuple[str, ...], list[_Attempt]] = {}  # a key's failures since it passed
     corrected: set[str] = set()  # call ids the user corrected
+    failed_ids: set[str] = set()  # call ids that failed
+    passed: dict[tuple[str, ...], int] = {}  # where each key last passed
     last_call: Step | None = None  # the latest call since the user last spoke
     for i, step in enumerate(steps):
         if step.kind == "call":
@@ -259,6 +265,7 @@ def lessons(steps: list[Step]) -> list[Found]:
         elif step.kind == "result" and step.call_id in calls and not step.rejected:
             call, at = calls[step.call_id], where[step.call_id]
             if step.failed:
+                failed_ids.add(step.call_id)
                 error = informative_error(step.text)
                 signature = f"{_structure(call, parsed[call.call_id])} | {_norm(error)}"
                 runs = failing.setdefault(keys[step.call_id][0], [])
@@ -268,9 +275,21 @@ def lessons(steps: list[Step]) -> list[Found]:
             else:
                 # (a call running one program twice lists its key twice: fix it once)
                 for key in [k for k in dict.fromkeys(keys[step.call_id]) if k in failing]:
-                    for attempt, until in _distinct(failing.pop(key), at):
+                    runs = failing.pop(key)
+                    for attempt, until in _distinct(runs, at):
                         done = _done(steps[attempt.index + 1 : until], key, keys, parsed)
-                        _add(out, _fix(attempt, call, done))
+                        # A check that caught an edit: the edit is the mistake (before it:
+                        # back to the check's previous run, failed or passed).
+                        n = runs.index(attempt)
+                        since = runs[n - 1].index if n else passed.get(key, 0)
+                        blamed = blamed_edit(
+                            steps[since : attempt.call_at], steps[attempt.index + 1 : until],
+                            attempt.output, parsed, failed_ids,
+                            is_check(parsed[attempt.call.call_id]))  # fmt: skip
+                        _add(out, _edit_fix(attempt, blamed, done) if blamed
+                             else _fix(attempt, call, done))  # fmt: skip
+                for key in keys[step.call_id]:
+                    passed[key] = i
     for runs in failing.values():
         if len(runs) >= RETRIES:
             continue  # the retry loop is the lesson
@@ -334,6 +353,30 @@ def _fix(attempt: _Attempt, fix: Step, done: list[Step]) -> Found:
                "error": attempt.error, "fix": _call_record(fix), "changes": changed,
                "between": between}  # fmt: skip
     return Found("fix", _failed(attempt), _clip(answer, ANSWER_CHARS), attempt.signature, learned)
+
+
+def _edit_fix(attempt: _Attempt, blamed: Blamed, done: list[Step]) -> Found:
+    """The edit a check caught: "Edit f adding `x` broke `check`: error", fixed by the later
+    edits of its file (first in the answer), with whatever else was done between."""
+    edit, fix = blamed.edit, blamed.fixes[0]
+    lines = change_lines(edit.data)
+    added = [x[2:] for x in lines if x.startswith("+ ")]
+    shown = added or [x[2:] for x in lines if x.startswith("- ")]
+    verb = "adding" if added else "removing"
+    path = edit.text.split(": ", 1)[0]
+    wrote = f" {verb} " + ", ".join(f"`{x}`" for x in shown[:2]) if shown else ""
+    error = f": {attempt.error}" if attempt.error else ""
+    question = f"{edit.tool} {path}{wrote} broke `{attempt.call.text}`{error}"
+    between = list(dict.fromkeys(_clip(f"{s.tool} {s.text}", 150)
+                                 for s in [*blamed.fixes, *done]))  # fmt: skip
+    answer = "it passed after: " + "; ".join(between[:BETWEEN])
+    answer += " …" if len(between) > BETWEEN else ""
+    learned = {"rule": "fix", "failing": _call_record(edit), "error": attempt.error,
+               "check": _call_record(attempt.call, attempt.output), "fix": _call_record(fix),
+               "changes": changes(edit, fix), "between": between}  # fmt: skip
+    signature = f"{_structure(edit, _parsed(edit))} | {_norm(attempt.error)}"
+    return Found("fix", _clip(question, ANSWER_CHARS), _clip(answer, ANSWER_CHARS), signature,
+                 learned)  # fmt: skip
 
 
 def _failure(attempt: _Attempt) -> Found:
