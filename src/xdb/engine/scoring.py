@@ -41,14 +41,14 @@ OTHER_PROJECT = 0.6
 MIN_SCORE = 0.25  # below this a lesson is not a candidate
 PER_CALL = 3  # warnings at most per tool call
 SHORTLIST = 5  # candidates layer 3 (the brain) chooses among
-MIN_EVIDENCE = 0.3  # without a brain: the share of a lesson's question an action must do
 CODE_WEIGHT = 3  # a word the question writes as code counts this many plain words
 SESSION_BUDGET = 8  # warnings at most per session
 EDGE_FACTOR = 0.5  # a lesson reached by a 1-hop edge scores this share of its neighbour's
-# The filter on a lesson's trigger (xdb.engine.triggers), chosen by leave-families-out
-# cross-validation (bench.engine_cv.tune; docs/engine.md, "Development set"):
+# Chosen by leave-families-out cross-validation (bench.engine_cv.tune; every fold and the
+# whole development set chose these; docs/engine.md, "Development set"):
+MIN_EVIDENCE = 0.5  # without a brain: the share of a lesson's question an action must do
 FLAG_SHARE = 1.0  # the share of a trigger form's flags a command must give to repeat it
-TRIGGER_CODE_SHARE = 0.5  # the share of a trigger's code an action must write to repeat it
+TRIGGER_CODE_SHARE = 1.0  # the share of a trigger's code an action must write to repeat it
 HIT_RELEVANCE = 0.0  # a structural repeat warns when its search relevance is at least this
 SILENT_RELEVANCE = 0.0  # where structure is silent, the words decide above this relevance
 DAY_US = 86_400 * 1_000_000
