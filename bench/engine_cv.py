@@ -468,6 +468,36 @@ def run(
     }
 
 
+def report(got: dict[str, Any], split: tuple[tuple[str, str], Callable[[str], bool]]) -> None:
+    """The figures of a ``run``: in-sample and cross-validated, the in-sample ones of the
+    families ``split`` puts first and of the others (its two labels), the folds' ranges and
+    the in-sample breakdown by kind."""
+    print(
+        f"\n{'':<30} {'precision':>9} {'recall':>7} {'failing':>8} {'near':>6} {'innocent':>9}"
+        f" {'fixes':>6} {'judge':>6} {'shown':>6}"
+    )
+    print(f"chosen on all families: {got['chosen']}")
+    print(_line("in-sample", figures(got["in-sample"])))
+    print(_line(f"cross-validated ({len(got['folds'])} folds)", figures(got["cv"])))
+    labels, first = split
+    for label, keep in zip(labels, (True, False), strict=True):
+        part = Result(
+            [p for p in got["in-sample"].probes if first(p.family) == keep],
+            [j for j in got["in-sample"].judged if first(j.family) == keep],
+        )
+        if part.probes:
+            print(_line(f"{label} ({len({p.family for p in part.probes})})", figures(part)))
+    for key in ("precision", "recall", "near misses warned", "innocent warned", "judge right"):
+        values = [f[key] for f in got["folds"] if f[key] == f[key]]
+        if values:
+            print(
+                f"  folds' {key}: {min(values):.3f} .. {max(values):.3f}"
+                f" (mean {statistics.fmean(values):.3f})"
+            )
+    print("\nin-sample by kind:")
+    print("\n".join(breakdown(got["in-sample"])))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench.engine_cv",
@@ -489,36 +519,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     embedder = None if args.embedder == "default" else args.embedder
     with tempfile.TemporaryDirectory() as folder:
         got = run(Path(folder), families, args.folds, args.seed, args.filler, embedder)
-    inside, pooled = figures(got["in-sample"]), figures(got["cv"])
     probes = got["in-sample"].probes
     print(
         f"{len(families)} families, {len(probes)} probe calls, {args.filler} filler lessons;"
         f" {got['sessions']} sessions in {got['seconds']:.1f} s"
     )
-    print(
-        f"\n{'':<30} {'precision':>9} {'recall':>7} {'failing':>8} {'near':>6} {'innocent':>9}"
-        f" {'fixes':>6} {'judge':>6} {'shown':>6}"
-    )
-    print(f"chosen on all families: {got['chosen']}")
-    print(_line("in-sample", inside))
-    print(_line(f"cross-validated ({len(got['folds'])} folds)", pooled))
     replayed = {f.name for f in FAMILIES}
-    for label, keep in (("  the replay's families", True), ("  the new families", False)):
-        part = Result(
-            [p for p in probes if (p.family in replayed) == keep],
-            [j for j in got["in-sample"].judged if (j.family in replayed) == keep],
-        )
-        if part.probes:
-            print(_line(f"{label} ({len({p.family for p in part.probes})})", figures(part)))
-    for key in ("precision", "recall", "near misses warned", "innocent warned", "judge right"):
-        values = [f[key] for f in got["folds"] if f[key] == f[key]]
-        if values:
-            print(
-                f"  folds' {key}: {min(values):.3f} .. {max(values):.3f}"
-                f" (mean {statistics.fmean(values):.3f})"
-            )
-    print("\nin-sample by kind:")
-    print("\n".join(breakdown(got["in-sample"])))
+    report(got, (("  the replay's families", "  the new families"), replayed.__contains__))
     rows = per_family(got["in-sample"])
     shown_rows = (
         rows if args.per_family else [r for r in rows if "recall 0/" in r or "failing n" in r]

@@ -36,7 +36,6 @@ import contextlib
 import os
 import re
 import shlex
-import statistics
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -44,7 +43,7 @@ from typing import Any
 
 from tests.engine.transcript_logs import ClaudeLog
 
-from bench.engine_cv import Result, _cwd, _line, breakdown, figures, per_family, run
+from bench.engine_cv import _cwd, per_family, report, run
 from bench.engine_devset import DEVSET, kind_of
 from bench.engine_families import Call, Family
 
@@ -317,7 +316,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         teach = Extracted(Path(folder), args.correct_every)
         got = run(Path(folder), families, args.folds, args.seed, args.filler, embedder, teach)
-    inside, pooled = figures(got["in-sample"]), figures(got["cv"])
     yielded = [f.name for f in families if teach.yielded.get(f.name)]
     corrected = [n for n in yielded if n in teach.corrected]
     print(
@@ -326,29 +324,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         f" yielded one ({len(corrected)} of the corrected); {got['sessions']} sessions in"
         f" {got['seconds']:.1f} s"
     )
-    print(
-        f"\n{'':<30} {'precision':>9} {'recall':>7} {'failing':>8} {'near':>6} {'innocent':>9}"
-        f" {'fixes':>6} {'judge':>6} {'shown':>6}"
-    )
-    print(f"chosen on all families: {got['chosen']}")
-    print(_line("in-sample", inside))
-    print(_line(f"cross-validated ({len(got['folds'])} folds)", pooled))
-    for label, keep in (("  corrected by the user", True), ("  failure then fix", False)):
-        part = Result(
-            [p for p in got["in-sample"].probes if (p.family in teach.corrected) == keep],
-            [j for j in got["in-sample"].judged if (j.family in teach.corrected) == keep],
-        )
-        if part.probes:
-            print(_line(f"{label} ({len({p.family for p in part.probes})})", figures(part)))
-    for key in ("precision", "recall", "near misses warned", "innocent warned", "judge right"):
-        values = [f[key] for f in got["folds"] if f[key] == f[key]]
-        if values:
-            print(
-                f"  folds' {key}: {min(values):.3f} .. {max(values):.3f}"
-                f" (mean {statistics.fmean(values):.3f})"
-            )
-    print("\nin-sample by kind:")
-    print("\n".join(breakdown(got["in-sample"])))
+    split = (("  corrected by the user", "  failure then fix"), teach.corrected.__contains__)
+    report(got, split)
     missing = [f.name for f in families if not teach.yielded.get(f.name)]
     print(f"\nno lesson extracted ({len(missing)}): {', '.join(missing) or '-'}")
     for name, why in teach.crashed.items():

@@ -36,19 +36,19 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from xdb.errors import InvalidRequest
+from xdb.interfaces.auth import HOOK_PATHS, LOCAL_HOSTS
+from xdb.interfaces.http_errors import error_body
 
 __all__ = ["Guard", "Hosts"]
 
 log = logging.getLogger("xdb.http")
 
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
-LOCAL_BINDS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 _EVERY_INTERFACE = frozenset({"0.0.0.0", "::", "[::]", ""})
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 _SAME = frozenset({b"same-origin", b"none"})  # Sec-Fetch-Site values of the serve's own
 MCP_PATH = "/mcp"
 FORM_PATHS = frozenset({"/login"})  # the explorer's sign-in form posts urlencoded
-HOOK_PATHS = "/v1/hook/"
 
 JSON_POLICY = b"default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 PAGE_POLICY = (
@@ -103,7 +103,7 @@ class Hosts:
         self.any_port: set[str] = set(LOCAL_NAMES)
         self.exact: set[tuple[str, int]] = set()
         self.any_ip = bound.strip().lower() in _EVERY_INTERFACE
-        if not self.any_ip and bound not in LOCAL_BINDS:
+        if not self.any_ip and bound not in LOCAL_HOSTS:
             name = f"[{bound}]" if ":" in bound and not bound.startswith("[") else bound
             self.any_port.add(name.lower())
         for entry in allowed:
@@ -174,8 +174,7 @@ class Guard:
             log.warning("hook %s refused: %s", path, message)
             status, body = 200, b"{}"
         else:
-            error = {"error": {"type": kind, "message": message, "field": None}}
-            body = json.dumps(error).encode()
+            body = json.dumps(error_body(kind, message)).encode()
         await headed({"type": "http.response.start", "status": status,
                       "headers": [(b"content-type", b"application/json"),
                                   (b"content-length", str(len(body)).encode())]})  # fmt: skip

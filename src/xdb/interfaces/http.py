@@ -59,7 +59,13 @@ from xdb.fidelity.schedule import MaintenanceSchedule
 from xdb.interfaces import limits
 from xdb.interfaces.auth import HOOK_PATHS, LOCAL_HOSTS, ApiKeyAuth, has_keys
 from xdb.interfaces.guard import Guard, Hosts
-from xdb.interfaces.http_errors import ERROR_RESPONSES, envelope, from_xdb, handle_errors
+from xdb.interfaces.http_errors import (
+    ERROR_RESPONSES,
+    envelope,
+    error_body,
+    from_xdb,
+    handle_errors,
+)
 from xdb.interfaces.http_hooks import add_hook_routes
 from xdb.interfaces.http_params import parameters
 from xdb.interfaces.http_params import query_payload as _query_payload
@@ -77,8 +83,7 @@ log = logging.getLogger("xdb.http")
 
 def _too_large(refused: limits.Refusal) -> bytes:
     # A body refused unread: over its size limit (413), or nested too deep (400).
-    body = {"error": {"type": refused.kind, "message": refused.message, "field": None}}
-    return json.dumps(body).encode("utf-8")
+    return json.dumps(error_body(refused.kind, refused.message)).encode("utf-8")
 
 
 # --------------------------------------------------------------------------- running ops

@@ -16,7 +16,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
 
-__all__ = ["ERROR_RESPONSES", "ErrorEnvelope", "envelope", "from_xdb", "handle_errors"]
+__all__ = [
+    "ERROR_RESPONSES",
+    "ErrorEnvelope",
+    "envelope",
+    "error_body",
+    "from_xdb",
+    "handle_errors",
+]
 
 log = logging.getLogger("xdb.http")
 
@@ -47,6 +54,11 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+def error_body(kind: str, message: str, field: str | None = None) -> dict[str, Any]:
+    """The envelope's JSON (raw ASGI answers, which write it themselves, use this too)."""
+    return {"error": {"type": kind, "message": message, "field": field}}
+
+
 def envelope(
     status: int,
     kind: str,
@@ -54,8 +66,7 @@ def envelope(
     field: str | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
-    body = {"error": {"type": kind, "message": message, "field": field}}
-    return JSONResponse(body, status_code=status, headers=headers)
+    return JSONResponse(error_body(kind, message, field), status_code=status, headers=headers)
 
 
 def from_xdb(exc: XdbError) -> JSONResponse:

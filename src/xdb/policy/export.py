@@ -69,34 +69,12 @@ class _Named(_Record):
     concept_id: Annotated[str, ConceptRef()]
 
 
-class TagRecord(Tag):
+class TagRecord(_Record, Tag):
     """A tag record is the API's tag (its ``disclosed_concepts``, its related concepts)."""
 
-    model_config = ConfigDict(extra="allow")
 
-    def owners(self) -> list[str]:
-        return []
-
-    def as_seen(self, vis: Visibility) -> TagRecord:
-        return self
-
-    def among(self, passed: Mapping[str, bool]) -> TagRecord:
-        return self
-
-
-class TimestepRecord(Timestep):
+class TimestepRecord(_Record, Timestep):
     """A timestep record is the API's timestep (its activations, hushed by session)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    def owners(self) -> list[str]:
-        return []
-
-    def as_seen(self, vis: Visibility) -> TimestepRecord:
-        return self
-
-    def among(self, passed: Mapping[str, bool]) -> TimestepRecord:
-        return self
 
 
 class TagApplicationRecord(_Record):
