@@ -76,6 +76,7 @@ PARAMS = (
     "xdb.engine.scoring:TRIGGER_CODE_SHARE",
     "xdb.engine.scoring:HIT_RELEVANCE",
     "xdb.engine.scoring:SILENT_RELEVANCE",
+    "xdb.engine.scoring:LINE_WORDS",
     "xdb.engine.judge:WINDOW",
 )
 TAIL = [edit("/w/notes/CHANGELOG.md", f"- entry {n}: see the pull request") for n in range(12)]
@@ -95,6 +96,7 @@ GRID = {
     "xdb.engine.scoring:MIN_EVIDENCE": (0.3, 0.5),
     "xdb.engine.scoring:TRIGGER_CODE_SHARE": (0.5, 1.0),
     "xdb.engine.scoring:FLAG_SHARE": (0.5, 1.0),
+    "xdb.engine.scoring:LINE_WORDS": (0, 2, 3),
 }
 SCORER: Scorer | None = None  # the run's scorer: tune scores the training families with it
 
@@ -445,16 +447,22 @@ def run(
     n_filler: int = 60,
     embedder: str | None = None,
     teach: Teach | None = None,
+    tuned: bool = True,
 ) -> dict[str, Any]:
-    """In-sample and cross-validated figures for ``families`` (the harness's whole work)."""
+    """In-sample and cross-validated figures for ``families`` (the harness's whole work).
+    ``tuned=False``: a held-out set, scored with the engine's constants as shipped and never
+    tuned on (its "cross-validated" line is that same score)."""
     started = time.perf_counter()
     bench = Bench(folder, families, n_filler, embedder, teach)
     global SCORER
     try:
         scorer = SCORER = Scorer(bench)
-        chosen = tune(families)
+        chosen = tune(families) if tuned else current_params()
         inside = scorer.score(families, chosen)
-        pooled, each = cross_validate(scorer, families, min(k, len(families)), seed)
+        if tuned:
+            pooled, each = cross_validate(scorer, families, min(k, len(families)), seed)
+        else:
+            pooled, each = inside, [figures(inside)]
     finally:
         bench.close()
         SCORER = None
@@ -512,13 +520,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--families", default="", help="comma-separated names (default: all)")
     parser.add_argument(
+        "--set",
+        default="devset",
+        choices=("devset", "holdout"),
+        help="the development set, or the held-out set (bench.engine_holdout: score it, never"
+        " tune on it; its figure is the in-sample line, with the constants the development"
+        " set chose)",
+    )
+    parser.add_argument(
         "--per-family", action="store_true", help="every family's line, not only the missed"
     )
     args = parser.parse_args(argv)
-    families = [f for f in DEVSET if not args.families or f.name in args.families.split(",")]
+    pool = DEVSET
+    if args.set == "holdout":
+        from bench.engine_holdout import HOLDOUT
+
+        pool = HOLDOUT
+    families = [f for f in pool if not args.families or f.name in args.families.split(",")]
     embedder = None if args.embedder == "default" else args.embedder
     with tempfile.TemporaryDirectory() as folder:
-        got = run(Path(folder), families, args.folds, args.seed, args.filler, embedder)
+        got = run(
+            Path(folder), families, args.folds, args.seed, args.filler, embedder,
+            tuned=args.set == "devset",
+        )  # fmt: skip
     probes = got["in-sample"].probes
     print(
         f"{len(families)} families, {len(probes)} probe calls, {args.filler} filler lessons;"

@@ -10,7 +10,17 @@ from dataclasses import dataclass, field
 
 from xdb.engine.calls import Command, ToolCall
 from xdb.engine.calls.programs import _SAME
-from xdb.engine.triggers import HIT, MISS, SAFE, SILENT, Form, Trigger, shell_commands
+from xdb.engine.triggers import (
+    HIT,
+    MISS,
+    SAFE,
+    SILENT,
+    Form,
+    Trigger,
+    prose_roots,
+    root,
+    shell_commands,
+)
 
 
 @dataclass
@@ -52,26 +62,78 @@ def program(name: str) -> str:
     return _SAME.get(name, name)
 
 
-def _path(name: str, subcommand: tuple[str, ...]) -> tuple[str, ...]:
-    aliases = _SUB_ALIASES.get(program(name))
+# Subcommand paths that do the same (docker's management commands, helm's old names) or
+# the same harm (kubectl: a live object changed by hand, whichever verb changes it).
+_SAME_PATH: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = {
+    "docker": {("container", "run"): ("run",), ("container", "rm"): ("rm",),
+               ("container", "stop"): ("stop",), ("container", "kill"): ("kill",),
+               ("container", "exec"): ("exec",), ("image", "rm"): ("rmi",),
+               ("image", "build"): ("build",), ("image", "push"): ("push",),
+               ("buildx", "build"): ("build",), ("builder", "build"): ("build",)},
+    "helm": {("delete",): ("uninstall",), ("del",): ("uninstall",), ("un",): ("uninstall",)},
+    "kubectl": {("patch",): ("edit",), ("set",): ("edit",), ("scale",): ("edit",),
+                ("annotate",): ("edit",), ("label",): ("edit",)},
+}  # fmt: skip
+# Forms a flag turns into another (``terraform apply -destroy`` is ``terraform destroy``).
+_FLAG_PATH = {
+    ("terraform", ("apply",), "-destroy"): ("destroy",),
+    ("terraform", ("apply",), "--destroy"): ("destroy",),
+    ("docker", ("system", "prune"), "--volumes"): ("volume", "prune"),
+    ("docker", ("compose", "down"), "--volumes"): ("volume", "prune"),
+}
+
+_TURNING = frozenset(flag for _, _, flag in _FLAG_PATH)  # (its path says it: not required)
+
+
+def _path(
+    name: str, subcommand: tuple[str, ...], flags: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    name = program(name)
+    for flag in flags:
+        turned = _FLAG_PATH.get((name, subcommand, flag))
+        if turned is not None:
+            return turned
+    for end in range(len(subcommand), 0, -1):
+        same = _SAME_PATH.get(name, {}).get(subcommand[:end])
+        if same is not None:
+            return (*same, *subcommand[end:])
+    aliases = _SUB_ALIASES.get(name)
     if not aliases or not subcommand:
         return subcommand
     return (aliases.get(subcommand[0], subcommand[0]), *subcommand[1:])
 
 
+# Flags that make any program only show what it would do: such a command is no repeat.
+PREVIEW_FLAGS = frozenset((
+    "--dry-run", "--dryrun", "--check", "--syntax-check", "--diff", "--what-if", "--whatif",
+    "--noop", "--simulate", "--preview", "--list", "--list-hosts", "--list-tasks",
+))  # fmt: skip
+
+
+def _literal(word: str) -> str:
+    """A literal argument's one spelling: ``0777`` is ``777``, and so is ``a+rwx``."""
+    if word.isdigit():
+        return word.lstrip("0") or "0"
+    return "777" if word in ("a+rwx", "ugo+rwx") else word
+
+
 def _form_in(form: Form, c: Command) -> bool:
-    sub = _path(form.program, form.subcommand)
+    sub = _path(form.program, form.subcommand, form.flags)
+    given = {_literal(w) for w in c.words[1:]}
     return (
         program(c.program) == program(form.program)
-        and _path(c.program, c.subcommand)[: len(sub)] == sub
+        and (
+            _path(c.program, c.subcommand)[: len(sub)] == sub
+            or _path(c.program, c.subcommand, c.flag_names)[: len(sub)] == sub
+        )
         and form.wrappers <= set(c.wrappers)
-        and all(w in c.words[1:] for w in form.words)
+        and all(_literal(w) in given for w in form.words)
     )
 
 
 def _has(text: str, token: str) -> bool:
     if token.isalpha() and len(token) <= 8:  # keywords and words: whole words only
-        return re.search(rf"(?<![a-z]){re.escape(token)}", text) is not None
+        return re.search(rf"(?<![a-z]){re.escape(token)}(?![a-z0-9_])", text) is not None
     if token in text:
         return True
     # A dotted name written through another receiver (db.SaveChanges for
@@ -106,11 +168,54 @@ def _safe_at(trigger: Trigger, s: Seen) -> int | None:
     return None
 
 
-def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> str:
+def match(
+    trigger: Trigger,
+    s: Seen,
+    flag_share: float,
+    code_share: float,
+    question: str = "",
+    line_words: int = 0,
+) -> str:
     """What the structure says about the call: HIT, SAFE, MISS or SILENT.
 
     ``flag_share``: the share of a form's flags a command must give; ``code_share``: the
-    share of the trigger's code the call must write (both chosen by cross-validation)."""
+    share of the trigger's code the call must write (both chosen by cross-validation).
+    ``question``: the lesson's question, for a command its prose names in words
+    (``told``) where the trigger says nothing specific of that command's program, and, where
+    the trigger is silent on an edit, an added line writing ``line_words`` of its words
+    (``written``; 0: never)."""
+    said = _structure(trigger, s, flag_share, code_share, question)
+    if said in (SILENT, MISS) and question and told(question, trigger, s):
+        return HIT
+    if said == SILENT and question and line_words and written(question, s, line_words):
+        return HIT
+    return said
+
+
+_COMMON = frozenset((
+    "the", "and", "for", "with", "that", "this", "from", "into", "when", "then", "than",
+    "have", "had", "has", "not", "was", "were", "are", "its", "our", "your", "you", "all",
+    "any", "every", "new", "one", "two", "out", "off", "get", "set", "let", "var", "def",
+    "return", "true", "false", "none", "null", "name", "value", "data", "file", "line",
+    "code", "type", "app", "api", "src", "lib", "test", "tests", "import", "public",
+    "private", "static", "const", "function", "class", "string", "int", "self", "http",
+    "https", "www", "com", "org", "main", "default", "version",
+))  # fmt: skip
+
+
+def written(question: str, s: Seen, words: int) -> bool:
+    """Whether an edit writes, on one added line, ``words`` of the question's words that
+    are not common ones ("FROM python:latest" for "a Dockerfile built FROM an image's latest
+    tag"): the code the question tells of, in its words."""
+    if s.call.kind == "shell":
+        return False
+    prose = prose_roots(question) - {root(w) for w in _COMMON}
+    return any(len(prose_roots(line) & prose) >= words for line in s.text.splitlines())
+
+
+def _structure(
+    trigger: Trigger, s: Seen, flag_share: float, code_share: float, question: str
+) -> str:
     if s.call.kind not in ("shell", "edit", "write", "patch"):
         return SILENT
     # The advised form run first (``git stash push && git reset --hard``) is the lesson
@@ -132,9 +237,14 @@ def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> st
                 if form.bare:
                     bare = True  # the program the lesson is about, not the use that errs
                     continue
-                if form.safe & c.flag_names or (safe_at is not None and safe_at <= i):
+                if (
+                    form.safe & c.flag_names
+                    or c.flag_names & PREVIEW_FLAGS
+                    or (safe_at is not None and safe_at <= i)
+                ):
                     return SAFE
-                if not form.flags or len(form.flags & c.flag_names) >= flag_share * len(form.flags):
+                wanted = form.flags - _TURNING
+                if not wanted or len(wanted & c.flag_names) >= flag_share * len(wanted):
                     found = True
         if found:
             return HIT if _code_share(trigger, s) >= code_share or not trigger.code else MISS
@@ -144,14 +254,65 @@ def match(trigger: Trigger, s: Seen, flag_share: float, code_share: float) -> st
             return _code(trigger, s, code_share) if trigger.code else SILENT
         return MISS if s.call.kind == "shell" or not trigger.code else _code(trigger, s, code_share)
     if trigger.flags:
-        if any(trigger.flags & c.flag_names for c in s.commands) or any(
-            f in s.text for f in trigger.flags
-        ):
+        # A flag of one word (``--yes``, ``--all``) means something else to each program:
+        # it repeats the mistake on a command doing what the question tells of.
+        specific = {f for f in trigger.flags if "-" in f.lstrip("-")}
+        if any(
+            trigger.flags & c.flag_names
+            and (specific & c.flag_names or not question or _verb_told(c, question))
+            for c in s.commands
+        ) or any(f in s.text for f in (trigger.flags if not question else specific)):
             return HIT
         return MISS if s.call.kind == "shell" else SILENT
     if trigger.code:
         return _code(trigger, s, code_share)
     return SILENT
+
+
+def _verb_told(c: Command, question: str) -> bool:
+    """Whether the question tells of the command's verb or names its program."""
+    prose = prose_roots(question)
+    verb = c.subcommand[-1] if c.subcommand else c.program
+    return root(verb) in prose or program(c.program) in prose
+
+
+# Programs that run a script: their words are the script's arguments, not a verb.
+_INTERPRETERS = frozenset(("python", "python3", "node", "ruby", "perl", "bash", "sh", "zsh",
+                           "php", "java", "deno", "bun", "dotnet", "npx", "uvx"))  # fmt: skip
+
+
+def told(question: str, trigger: Trigger, s: Seen) -> bool:
+    """Whether the question names, in its own words, a command the call runs: the
+    command's verb (its last subcommand word; for a program without subcommands, the
+    program) and one more of its words (a flag's or an argument's: "a hard reset" for
+    ``git reset --hard``, "restarting nginx" for ``systemctl restart nginx``). A command
+    whose program the trigger has a specific form for is the trigger's to decide; a
+    command that only reads is never the mistake."""
+    from xdb.engine.calls.effects import reads
+
+    if s.call.kind != "shell":
+        return False
+    specific = {program(f.program) for f in trigger.commands if not f.bare}
+    prose = prose_roots(question)
+    for c in s.commands:
+        if not c.program or program(c.program) in specific or reads(c):
+            continue
+        if c.flag_names & PREVIEW_FLAGS:
+            continue
+        others = {root(f.name.lstrip("-")) for f in c.flags if f.name.startswith("--")}
+        others |= {root(w) for a in c.args if a.kind == "word"
+                   for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", a.text) if len(w) >= 3}  # fmt: skip
+        if c.subcommand:
+            verb = root(c.subcommand[-1])
+            if verb in prose and (others - {verb, root(c.program)}) & prose:
+                return True
+        elif program(c.program) not in _INTERPRETERS:
+            # read generically: its first word is its verb (``service nginx restart``)
+            words = [root(w) for w in c.words[1:] if w.isalpha() and len(w) >= 3]
+            named = (set(words) | others) - {root(c.program)}
+            if words and words[0] in prose and len(named & prose) >= 2:
+                return True
+    return False
 
 
 def _code_share(trigger: Trigger, s: Seen) -> float:

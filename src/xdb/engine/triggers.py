@@ -194,12 +194,16 @@ def _prose_words(words: list[str]) -> list[str]:
     return out
 
 
-def _form(c: Command) -> Form:
+def _form(c: Command, literals: bool = False) -> Form:
+    """A command's form. ``literals``: keep the numbers it gives as arguments (a lesson
+    that writes ``chmod -R 777`` is about 777, not 750)."""
     from xdb.engine.calls.programs import spec_of
 
     words: tuple[str, ...] = ()
     if spec_of(c.program) is None and len(c.words) > 1 and c.words[1].isalpha():
         words = (c.words[1],)  # a program read generically: its first word says which use
+    if literals:
+        words += tuple(a.text for a in c.args if a.kind == "number" and a.text.isdigit())
     wrappers = frozenset(w for w in c.wrappers if w == "sudo")
     return Form(c.program, c.subcommand, c.flag_names, wrappers=wrappers, words=words)
 
@@ -219,15 +223,30 @@ def _flags_for(form: Form, text: str) -> frozenset[str]:
     return parsed[0].flag_names if parsed else frozenset(raw)
 
 
+# Names written in code's casing that are products, not code ("a GitHub Action").
+_BRANDS = frozenset((
+    "github", "gitlab", "bitbucket", "javascript", "typescript", "postgresql", "mysql",
+    "mariadb", "mongodb", "nodejs", "macos", "ios", "iphone", "ipad", "youtube", "linkedin",
+    "openai", "pypi", "dockerhub", "cloudflare", "cloudfront", "dynamodb", "elasticsearch",
+    "opensearch", "rabbitmq", "sqlserver", "powershell", "devops", "graphql", "oauth",
+    "fastapi", "nextjs", "vscode", "intellij", "pycharm", "webstorm", "circleci",
+    "sonarqube", "grafana", "kubernetes", "argocd", "terraform", "bigquery", "redshift",
+))  # fmt: skip
+
+
 def code_tokens(text: str) -> set[str]:
-    """What a text writes as code (lowercase; flags and file names apart)."""
+    """What a text writes as code (lowercase; flags, file names and products apart)."""
     text = _BACKTICK.sub(lambda m: f" {m.group(1)} ", text)
     # A shell variable is an argument (its name differs in each repeat), not code.
     variables = {v.lower() for v in _VARIABLE.findall(text)}
     out = set()
     for token in _CODE.findall(text):
         token = token.rstrip("()").lstrip("@")
-        if len(token) >= 3 and not _FILE_EXT.search(token.lower()):
+        if (
+            len(token) >= 3
+            and not _FILE_EXT.search(token.lower())
+            and (token.lower() not in _BRANDS)
+        ):
             out.add(token.lower())
     return out - variables
 
@@ -252,19 +271,26 @@ def derive(
 ) -> Trigger:
     """A lesson's trigger, from its words and, when given, the failing call and its fix
     (``{"tool_name": ..., "tool_input": ...}``)."""
-    forms = [_form(c) for c in prose_commands(question)]
+    forms = [_form(c, literals=True) for c in prose_commands(question)]
     answer_cmds = prose_commands(answer)
     failing = _parsed(example_call)
     fixed = _parsed(fix_call)
     if failing is not None:
         forms += [_form(c) for c in failing.commands]
+    forms += _advised_verbs(question, answer_cmds, forms)
     safe_forms = [_form(c) for c in answer_cmds]
     loose_answer = _strip_commands(answer)
+    # Flags the answer writes outside any command it names ("pass --project on every
+    # gcloud command"): what a program the lesson names only by itself must be given.
+    written = {f.raw for c in answer_cmds for f in c.flags}
+    free = " ".join(x for x in _FLAG.findall(_BACKTICK.sub(" ", answer)) if x not in written)
     # The answer's flags by themselves, and its command of the same program: what the
     # mistake lacks (a flag both write is context, not the difference).
     out_forms = []
     for f in dict.fromkeys(forms):
         adds = _flags_for(f, loose_answer)
+        if f.bare and free and re.search(rf"(?<![\w-]){re.escape(f.program)}(?![\w-])", answer):
+            adds |= _flags_for(f, free)
         for c in answer_cmds:
             # (not to a form without the subcommand the answer's has: ``git`` named alone
             # would take ``git add -p``'s flag and match every git call that lacks it; the
@@ -304,6 +330,47 @@ def derive(
         frozenset(code),
         frozenset(safe),
     )
+
+
+def root(word: str) -> str:
+    """A word without its inflection (restarting, restarted, restart -> restart; upgrading,
+    upgrade -> upgrad): a command's verb meets a lesson's prose."""
+    word = word.lower()
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if len(word) >= len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def prose_roots(text: str) -> set[str]:
+    """The roots of a text's words of three letters or more."""
+    return {root(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", text) if len(w) >= 3}
+
+
+# Flags whose purpose is safety (a preview, a check, a rollback, a guard), whatever the
+# program: an answer advising one tells what the mistake lacked.
+SAFETY_FLAGS = frozenset((
+    "--dry-run", "--dryrun", "--check", "--diff", "--what-if", "--whatif", "--noop",
+    "--simulate", "--preview", "--atomic", "--force-with-lease", "--interactive",
+    "--no-clobber", "--backup", "--validate", "--verify", "--confirm", "--wait",
+    "--cleanup-on-fail", "--rollback-on-failure", "--safe", "--list",
+))  # fmt: skip
+
+
+def _advised_verbs(question: str, advised: list[Command], forms: list[Form]) -> list[Form]:
+    """The mistake an advised command implies: the answer's command with a safety flag
+    whose verb the question tells of ("a crate version published with a missing file" and
+    "run cargo publish --dry-run") is that command without it (``cargo publish``, safe
+    ``--dry-run``), unless the question names its own form of that program."""
+    told = prose_roots(question)
+    named = {f.program for f in forms}
+    out = []
+    for c in advised:
+        advised_flag = c.subcommand and c.flag_names & SAFETY_FLAGS
+        if advised_flag and c.program not in named and root(c.subcommand[-1]) in told:
+            out.append(Form(c.program, c.subcommand))
+            named.add(c.program)
+    return out
 
 
 def _strip_commands(text: str) -> str:

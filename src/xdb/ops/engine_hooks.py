@@ -127,7 +127,9 @@ def trigger_of(ctx: Context, episode: Any, state: Any) -> triggers.Trigger:
 
 def _structure(ctx: Context, episode: Any, state: Any, seen: trigger_match.Seen) -> str:
     return trigger_match.match(trigger_of(ctx, episode, state), seen, scoring.FLAG_SHARE,
-                          scoring.TRIGGER_CODE_SHARE)  # fmt: skip
+                               scoring.TRIGGER_CODE_SHARE,
+                               str(episode.metadata.get("question", "")),
+                               scoring.LINE_WORDS)  # fmt: skip
 
 
 def session_key(ctx: Context, agent: str, session_id: str) -> str:

@@ -1,0 +1,80 @@
+"""What a lesson's prose tells of a command without writing it (issue 33): its verb and one
+more of its words, the safety flag its answer advises, the flags its answer writes beside a
+program it names; forms that do the same thing under another name; and the guards against
+warning on what only looks alike (a preview, a product's name, a one-word flag of another
+program). Examples are ours, outside the development set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdb.engine import trigger_match, triggers
+from xdb.engine.calls import parse_call
+
+
+def said(question: str, answer: str, command: str, tool: str = "Bash", **more: Any) -> str:
+    trigger = triggers.derive(question, answer)
+    data = {"command": command} if tool == "Bash" else {"file_path": command, **more}
+    seen = trigger_match.seen(parse_call(tool, data, "/w/app"))
+    return trigger_match.match(trigger, seen, 1.0, 1.0, question)
+
+
+def test_a_command_told_in_words_is_a_repeat() -> None:
+    question = "a forced checkout of the release branch threw away my staged changes"
+    answer = "commit or stash first"
+    assert said(question, answer, "git checkout --force release/3.1") == triggers.HIT
+    assert said(question, answer, "git checkout release/3.1") != triggers.HIT  # no "forced"
+    question = "reloading postgresql with a typo in pg_hba.conf locked everyone out"
+    answer = "check the file with a second session open"
+    assert said(question, answer, "sudo systemctl reload postgresql") == triggers.HIT
+    assert said(question, answer, "sudo systemctl reload nginx") != triggers.HIT
+
+
+def test_a_command_that_only_reads_or_previews_is_not_told() -> None:
+    question = "a forced checkout of the release branch threw away my staged changes"
+    assert said(question, "stash first", "git status --short") != triggers.HIT
+    assert said(question, "stash first", "python tools/checkout.py --force") != triggers.HIT
+
+
+def test_the_advised_safety_flag_makes_its_command_the_mistake_without_it() -> None:
+    q, a = "a bad chart was released to the repository", "run helm release --dry-run first"
+    trigger = triggers.derive(q, a)
+    assert [f.safe for f in trigger.commands] == [frozenset({"--dry-run"})]
+    assert said(q, a, "helm release ./charts/api") == triggers.HIT
+    assert said(q, a, "helm release ./charts/api --dry-run") == triggers.SAFE
+    # A flag that is no safety flag tells nothing of the mistake: it is a feature.
+    q, a = "the image build took twenty minutes", "build with --cache-from the last image"
+    assert said(q, a, "docker build -t api .") != triggers.HIT
+
+
+def test_flags_the_answer_writes_beside_a_program_it_names_are_required() -> None:
+    q = "an aws command in the cron job ran with the default profile, which was production"
+    a = "pass --profile on every aws command the job runs"
+    assert said(q, a, "aws ec2 terminate-instances --instance-ids i-0abc") == triggers.HIT
+    assert said(q, a, "aws --profile dev ec2 terminate-instances --instance-ids i-0abc") == (
+        triggers.SAFE
+    )
+
+
+def test_a_literal_the_lesson_writes_is_part_of_its_form() -> None:
+    q, a = "chmod 666 on the socket let any user talk to the daemon", "use a group and 660"
+    assert said(q, a, "chmod 0666 /run/app.sock") == triggers.HIT
+    assert said(q, a, "chmod 660 /run/app.sock") != triggers.HIT
+
+
+def test_forms_of_the_same_thing_under_other_names() -> None:
+    q, a = "helm uninstall of the wrong release took the queue down", "name the namespace"
+    assert said(q, a, "helm delete queue") == triggers.HIT
+    q, a = "docker rmi -f removed an image a running service needed", "prune unused ones only"
+    assert said(q, a, "docker image rm -f api:1.2") == triggers.HIT
+
+
+def test_a_one_word_flag_repeats_only_on_the_command_told_of() -> None:
+    q, a = "purging the old releases with --yes removed the current one too", "list first"
+    assert said(q, a, "apt-get install -y jq") != triggers.HIT
+    assert said(q, a, "releasectl purge --older-than 30d --yes") == triggers.HIT
+
+
+def test_a_product_name_is_not_code() -> None:
+    trigger = triggers.derive("a GitLab runner token leaked into the job log", "mask it")
+    assert "gitlab" not in trigger.code
