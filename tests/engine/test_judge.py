@@ -206,3 +206,26 @@ def test_a_false_warning_raises_no_confidence(db: xdb.Database) -> None:
     assert [v.verdict for v in done.verdicts] == ["irrelevant"]
     after = db.lesson(made.lesson_id).lesson
     assert after.confidence <= made.confidence and after.follows == 0
+
+
+@pytest.mark.parametrize(
+    ("later", "expected"),
+    [
+        # The lesson's form again, in another spelling and on another group: the warning
+        # went unheeded, though the call shares none of the warned call's arguments.
+        ("az group delete -n rg-data-qa -y --no-wait", "ignored"),
+        # The form its answer advises: heeded.
+        ("az resource list --resource-group rg-data-qa", "followed"),
+    ],
+)
+def test_the_lessons_own_form_decides_after_a_warning_shown_on_it(
+    db: xdb.Database, later: str, expected: str
+) -> None:
+    db.add_lesson(question="deleting a whole resource group with --yes took the key vault too",
+                  answer="list what the group holds (az resource list -g) first",
+                  domain="infrastructure")  # fmt: skip
+    warned = {"command": "az group delete --name rg-shop-dev --yes"}
+    assert db.check(session_id="o", tool_name="Bash", tool_input=warned).warnings
+    db.judge(session_id="o", tool_name="Bash", tool_input=warned)
+    done = db.judge(session_id="o", tool_name="Bash", tool_input={"command": later})
+    assert [v.verdict for v in done.verdicts] == [expected]

@@ -32,7 +32,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdb.engine import scoring, trigger_match
 from xdb.engine.judge_shapes import Op, Shape, call_ops, shape
+from xdb.engine.trigger_match import Seen
+from xdb.engine.triggers import HIT, SAFE, Trigger
 
 WINDOW = 5  # calls after the warning within which it is judged
 INPUT_CHARS = 4000  # of each string of the warned call's input kept with its warning
@@ -59,6 +62,8 @@ class Pending:
     tool_input: dict[str, Any] = field(default_factory=dict)
     cwd: str | None = None
     learned: str = ""  # the lesson's learned_from as JSON, when extraction kept one
+    structure: str = ""  # what the lesson's trigger said of the warned call (hit: its form)
+    trigger: dict[str, Any] = field(default_factory=dict)  # the lesson's trigger, as stored
 
 
 def warned_call(
@@ -122,11 +127,30 @@ def _fixes(op: Op, lesson: Shape, warned: list[Op], fix_words: frozenset[str]) -
     return bool(op.words & fix_words)
 
 
+def _by_trigger(pending: Pending, seen: Seen) -> str | None:
+    """A warning shown on the lesson's own form: a later call of that form again is the
+    mistake repeated (IGNORED), one of the form the lesson advises is the lesson heeded
+    (FOLLOWED), whatever words either shares with the lesson; else None (the rules decide)."""
+    if pending.structure != HIT:
+        return None  # shown for its words only: the structure cannot say it was heeded
+    trigger = Trigger.from_json(pending.trigger)
+    if trigger is None or trigger.empty:
+        return None
+    said = trigger_match.match(trigger, seen, scoring.FLAG_SHARE, scoring.TRIGGER_CODE_SHARE,
+                               pending.question, scoring.LINE_WORDS)  # fmt: skip
+    return {HIT: "ignored", SAFE: "followed"}.get(said)
+
+
 def verdict(
-    pending: Pending, call: int, later: list[Op], action_language: str | None
+    pending: Pending,
+    call: int,
+    later: list[Op],
+    action_language: str | None,
+    seen: Seen | None = None,
 ) -> tuple[str, str | None] | None:
     """(verdict, reason) for a pending warning at call number ``call``, whose operations
-    are ``later`` (``judge_shapes.call_ops``), or None: not yet."""
+    are ``later`` (``judge_shapes.call_ops``) and structure ``seen``
+    (``trigger_match.seen``), or None: not yet."""
     if call <= pending.shown_at:
         return None  # the call the warning came with was already decided
     waited = ("unclear", None) if call - pending.shown_at >= WINDOW else None
@@ -157,6 +181,9 @@ def verdict(
     related = [op for op in later if _about(op, lesson) or any(op.same(w) for w in on)]
     if any(_fixes(op, lesson, on, code_fix if _is_file(op) else fix_words) for op in related):
         return "followed", None
+    structural = _by_trigger(pending, seen) if seen is not None else None
+    if structural is not None:
+        return structural, None
     same = [op for op in related if any(_same(op, w, lesson) for w in on)]
     if danger:
         if any(had_flags & lesson.danger_flags - op.flags for op in same):

@@ -247,6 +247,10 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
             **warned_call(
                 req.tool_name, req.tool_input, req.cwd, found[i][0].metadata.get("learned_from")
             ),
+            # Whether the warned call was the lesson's form, and the form: a later call of
+            # it is the mistake again, one of its safe form the lesson heeded.
+            "structure": structure.get(i, triggers.SILENT),
+            "trigger": trigger_of(ctx, *found[i]).to_json(),
         }
         for i, w in zip(chosen, warnings, strict=True)
     ]

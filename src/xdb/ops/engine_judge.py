@@ -4,8 +4,9 @@ recorded as the judge's feedback."""
 
 from __future__ import annotations
 
-from xdb.engine import judge
+from xdb.engine import judge, trigger_match
 from xdb.engine.brain import brain_from_env
+from xdb.engine.calls import parse_call
 from xdb.engine.dialects import response_text
 from xdb.engine.judge_shapes import call_ops
 from xdb.errors import NotFound, PermissionDenied
@@ -54,13 +55,14 @@ def _judge(ctx: Context, req: JudgeRequest) -> JudgeResponse:
     output = response_text(req.tool_response)
     brain = brain_from_env()
     later = call_ops(req.tool_name, req.tool_input, req.cwd)  # what this call did
+    seen = trigger_match.seen(parse_call(req.tool_name, req.tool_input, req.cwd))
     still, verdicts = [], []
     for entry in entries:
         pending = judge.Pending(**{k: v for k, v in entry.items() if k in _PENDING})
         if entry.get("call_id") == this:  # the call it was shown for, run as it was
             still.append(entry)
             continue
-        decided = judge.verdict(pending, call, later, action.language)
+        decided = judge.verdict(pending, call, later, action.language, seen)
         if brain is not None and call > pending.shown_at:
             warning = pending.text or f"{pending.question} -> {pending.answer}"
             answered = brain.judge(warning, action.text, output)

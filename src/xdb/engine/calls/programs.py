@@ -361,6 +361,7 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "gcloud": lambda: {"depth": 4, "anywhere": True, "combine": False,
                "values": "--project --region --zone --format --account --filter"},
     "az": lambda: {"depth": 4, "anywhere": True, "combine": False,
+           "aliases": "-y:--yes -g:--resource-group -n:--name -o:--output -h:--help",
            "values": "--subscription --resource-group -g --name -n --output -o --query"},
 }
 _SAME = {"podman": "docker", "pip3": "pip", "tofu": "terraform", "terragrunt": "terraform",
