@@ -15,6 +15,10 @@ real ids made just before; the example PostgreSQL URL becomes a database on the 
 embedded server. Nothing else in a line changes: the command, its options and their places
 are as documented.
 
+The example in every command's help (``xdb COMMAND --help``) runs too: a generated command's
+is its operation's, which docs/reference.md shows (and so runs above); each other one that no
+document shows is a block of its own.
+
 Servers (``xdb serve``, ``xdb mcp``, ``make run``) are started, must answer (HTTP ``GET
 /v1/xdb/status``; MCP ``initialize``, ``tools/list`` and a read-only tool call as JSON-RPC
 lines over stdio), and are stopped. Embeddings use the hashing stand-in (``XDB_EMBEDDER=hash``):
@@ -41,12 +45,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+import click
 import httpx
 import pytest
 
 import xdb
 from tests.concepts.packs import unpack_first_light
-from xdb.ops.registry import agent_groups, operations
+from xdb.interfaces import cli_help
+from xdb.interfaces.cli import cli
+from xdb.interfaces.jsonl import export_jsonl
+from xdb.interfaces.mcp_profiles import specs
+from xdb.ops.registry import operations
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -68,7 +77,7 @@ NOT_RUN = {
 
 # Commands that only read: the database they name must exist (docs assume it does).
 READERS = {op.command for op in operations() if op.command and op.readonly}
-READERS |= {"export", "audit", "keys", "lessons"}
+READERS |= {"export", "audit", "keys", "lessons", "reindex"}
 LEARNING = {op.command.split()[0] for op in operations() if op.group == "experience"} | {
     "buds", "bud-examples", "bud-ready", "set-bud-status", "promote-bud", "dataset"
 }  # fmt: skip
@@ -122,9 +131,27 @@ def extract(path: Path) -> list[Line]:
     return found
 
 
+def help_examples(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> list[Line]:
+    """The example lines of every command's help (``xdb COMMAND --help``), each a block of
+    its own."""
+    found: list[Line] = []
+    for name, command in group.commands.items():
+        doc = f"xdb {' '.join((*prefix, name))} --help"
+        for number, text in enumerate(cli_help.examples(command), 1):
+            found.append(Line(doc, number, text, f"{doc}:{number}", 0, "sh"))
+        if isinstance(command, click.Group):
+            found += help_examples(command, (*prefix, name))
+    return found
+
+
 LINES = [line for doc in DOCS for line in extract(doc)]
+# The help's examples no document shows (a generated command's is in docs/reference.md).
+EXAMPLES: list[Line] = []
+for _example in help_examples():
+    if _example.text not in {line.text for line in LINES + EXAMPLES}:
+        EXAMPLES.append(_example)
 BLOCKS: dict[str, list[Line]] = {}
-for _line in LINES:
+for _line in LINES + EXAMPLES:
     BLOCKS.setdefault(_line.block, []).append(_line)
 
 
@@ -144,6 +171,8 @@ def subcommand(words: list[str]) -> list[str]:
     if rest[0] == "concepts" and rest[1:2] == ["import"]:
         return rest[:2]
     if rest[0] in ("sync", "dataset") and len(rest) > 1:
+        return rest[:2]
+    if rest[0] == "mcp" and rest[1:2] == ["config"]:  # prints a config, serves nothing
         return rest[:2]
     return rest[:1]
 
@@ -264,8 +293,7 @@ class Sandbox:
                 if "promote-bud" in text:
                     db.set_bud_status(bud_tag_id=bud, status="training")
             wanted = "Deception" in text or "dataset-deception" in text or "trainrun-01h" in text
-            deception = [{"concept_id": "Deception"}]
-            if wanted and not db.search_episodes(concept_filters=deception).episodes:
+            if wanted and not db.store.concepts_carried(["Deception"]):
                 for i in range(4):
                     tags = [{"concept_id": "Deception", "score": 0.8}] if i % 2 else []
                     db.add_episode(content=f"Said the refund was sent ({i})", concept_tags=tags)
@@ -302,6 +330,10 @@ class Sandbox:
                 db.sync_export(path=self.path(words[-1]))
         if "ts-session-...-1" in text:
             text = text.replace("ts-session-...-1", self.first_timestep(target))
+        if command == ["import"] and words[-1] != "-" and not Path(self.path(words[-1])).exists():
+            self.ensure_examples_log(target)  # an export to import: this database's own
+            with self.open(target) as db:
+                export_jsonl(db, self.path(words[-1]))
         if command[0] == "extract" and "session.jsonl" in text:
             transcript = Path(self.path("session.jsonl"))  # a finished session's log
             transcript.write_text('{"type": "user", "message": {"content": "fix it"}}\n')
@@ -380,7 +412,8 @@ def run_line(box: Sandbox, line: Line) -> None:
             f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
         )
     db = option(words, "--db")
-    if db is not None and "://" not in db:
+    # A config names the database for the client to open; printing it opens nothing.
+    if db is not None and "://" not in db and subcommand(words) != ["mcp", "config"]:
         assert Path(box.path(db)).exists(), f"`{text}` did not use --db {db}"
 
 
@@ -506,8 +539,8 @@ def check_mcp(box: Sandbox, text: str, words: list[str]) -> None:
         tools = ask(2, "tools/list", {})["tools"]
         names = {tool["name"] for tool in tools}
         groups = option(words, "--toolsets")
-        chosen = set(groups.split(",")) if groups else agent_groups()
-        assert names == {op.tool_name() for op in operations() if op.group in chosen}
+        chosen = specs(option(words, "--profile"), set(groups.split(",")) if groups else None)
+        assert names == {spec.name for spec in chosen}
         # One call that reaches the database: a read-only tool needing no arguments.
         tool = next(
             t["name"]
@@ -551,7 +584,9 @@ def sandboxes() -> Iterator[dict[str, Sandbox]]:
         box.close()
 
 
-@pytest.mark.parametrize("line", LINES, ids=[f"{line.doc}:{line.number}" for line in LINES])
+@pytest.mark.parametrize(
+    "line", LINES + EXAMPLES, ids=[f"{line.doc}:{line.number}" for line in LINES + EXAMPLES]
+)
 def test_documented_command_line(
     line: Line,
     sandboxes: dict[str, Sandbox],
@@ -591,6 +626,7 @@ def test_every_shell_block_is_found() -> None:
 
 def test_no_command_line_hides_in_an_unlabelled_block() -> None:
     """A shell line in a block labelled as something else (or nothing) would not run here."""
+    in_help = {line.text for line in help_examples()}  # a command's help: run as EXAMPLES
     for doc in DOCS:
         fence: str | None = None
         for number, raw in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
@@ -600,6 +636,7 @@ def test_no_command_line_hides_in_an_unlabelled_block() -> None:
                 continue
             if fence is not None and fence not in SHELLS:
                 looks = stripped.startswith(("xdb ", "$ ", "make ", "pip ", "claude "))
+                looks = looks and stripped not in in_help
                 assert not looks, f"{doc.name}:{number}: label its block ```sh: {stripped}"
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from xdb.api import Operations
+from xdb.concepts.requests import resolve_request
 from xdb.errors import (
     InvalidRequest,
     NotFound,
@@ -250,6 +251,9 @@ class Database(Operations):
         if release is not None:
             request = release.admit(request)
         try:
+            # Every concept the request names, as the one resolver means it (a short name
+            # the full id of its pack concept; an unknown name a read asks about refused).
+            request = resolve_request(ctx, request, lookup=op.readonly)
             response = op.handler(ctx, request)
         except UnicodeEncodeError:
             # Text that is not Unicode inside a free-form value (metadata, details) passes

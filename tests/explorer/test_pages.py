@@ -102,6 +102,22 @@ def test_a_treaty_partner_sees_no_hidden_concept_anywhere(world: Any) -> None:
             assert hidden.status_code == unknown.status_code == 404
 
 
+def test_the_concept_box_takes_short_names_and_says_what_it_cannot_use(world: Any) -> None:
+    db, episodes = world
+    with served(create_app(db, mcp=False)) as url, httpx.Client(base_url=url) as client:
+        for name in ("Calm", "Calm:1", cid("Calm")):  # tags hold the full id
+            page = client.get("/search", params={"concept": name})
+            assert page.status_code == 200, page.text[-500:]
+            assert page.text.count("a walk along the river") == len(episodes), name
+            assert f"carries {name} (0.50)" in page.text
+        ambiguous = client.get("/search", params={"concept": "Joy"})  # alpha's and beta's
+        assert ambiguous.status_code == 400 and "several packs" in ambiguous.text
+        assert cid("Joy") in ambiguous.text and "org.test/beta@1.0.0::concept/Joy" in ambiguous.text
+        unknown = client.get("/search", params={"without": "Zzyzx"})
+        assert unknown.status_code == 404 and "names no concept" in unknown.text
+        assert "concept_filters[0].concept_id" in unknown.text
+
+
 def test_the_explorer_only_reads() -> None:
     with pytest.raises(ValueError, match="writes"):
         Reader.__call__(Reader.__new__(Reader), "xdb.record", {})

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,13 +56,92 @@ def test_deleted_episodes_leave_the_index(tmp_path: Path) -> None:
         assert ids(db, "volcano") == []
 
 
-def test_a_second_handle_without_the_writer_lock_searches_with_fts5(tmp_path: Path) -> None:
+def test_a_second_handle_reads_the_index_and_leaves_the_writing_to_its_holder(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "t.sqlite3"
     with xdb.connect(path, embedder="hash") as first, xdb.connect(path, embedder="hash") as second:
         made = first.add_episode(content="glacier hike").episode_id
         assert ids(first, "glacier") == [made]  # first takes the index's writer lock
-        assert second.indexer._text_index() is None  # so second cannot open it ...
-        assert ids(second, "glacier") == [made]  # ... and ranks with FTS5 instead
+        index = second.indexer._text_index()
+        assert index is not None  # second opens the index to read all the same ...
+        assert ids(second, "glacier") == [made]  # ... and ranks with it: nothing to apply
+        assert index._writer is None
+        later = second.add_episode(content="glacier lake").episode_id
+        # Behind the change log, without the writer: FTS5 ranks, nothing is lost ...
+        assert sorted(ids(second, "glacier")) == sorted([made, later])
+        assert index.applied < second.store.latest_text_change()
+        # ... and the holder applies the change at its next search, for both handles.
+        assert sorted(ids(first, "glacier")) == sorted([made, later])
+        assert index.sync() == 0 and index.applied == second.store.latest_text_change()
+        assert index.ranking(["lake"], 10, EpisodeFilter(), None) is not None
+    with xdb.connect(path, embedder="hash") as third:  # the lock went with its holder
+        newest = third.add_episode(content="glacier cave").episode_id
+        assert newest in ids(third, "glacier")
+        index = third.indexer._text_index()
+        assert index is not None and index._writer is not None
+
+
+_HOLDER = """
+import json, sys
+import xdb
+with xdb.connect(sys.argv[1], embedder="hash") as db:
+    db.add_episode(content="glacier hike")
+    db.search_episodes(text_query="glacier")  # takes the text index's writer lock
+    print("holding", flush=True)
+    for line in sys.stdin:
+        found = db.search_episodes(text_query=line.strip(), page={"page_size": 50})
+        index = db.indexer._text_index()
+        print(json.dumps({"ids": [e.episode_id for e in found.episodes if e.signals.get("bm25")],
+                          "applied": index.applied, "head": db.store.latest_text_change(),
+                          "writer": index._writer is not None}), flush=True)
+"""
+
+
+def by_words(hits: list[dict[str, Any]]) -> list[str]:
+    """The hits a text ranking (BM25) found, not the vectors alone."""
+    return [h["episode_id"] for h in hits if h["signals"].get("bm25")]
+
+
+def test_another_process_writes_and_searches_while_one_holds_the_index(tmp_path: Path) -> None:
+    """A server holds the text index's writer; CLI commands in other processes add and
+    search episodes beside it: no lock message, and the holder indexes what they added."""
+    path = str(tmp_path / "t.sqlite3")
+    env = {**os.environ, "XDB_EMBEDDER": "hash"}
+
+    def cli(*args: str) -> dict[str, Any]:
+        line = [sys.executable, "-m", "xdb", "--db", path, *args]
+        done = subprocess.run(line, capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        assert "LockBusy" not in done.stderr and "text index" not in done.stderr, done.stderr
+        answer: dict[str, Any] = json.loads(done.stdout)
+        return answer
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, path],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    assert holder.stdin is not None and holder.stdout is not None
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        added = cli("add-episode", "a walk on the moraine above the glacier")["episode_id"]
+        found = cli("search", "--text-query", "moraine")  # from the other process ...
+        assert by_words(found["episodes"]) == [added]
+        holder.stdin.write("moraine\n")
+        holder.stdin.flush()
+        seen = json.loads(holder.stdout.readline())  # ... and from the holder
+        assert seen["ids"] == [added] and seen["writer"]
+        assert seen["applied"] == seen["head"]  # its index applied the other's change
+        found = cli("search", "--text-query", "glacier")  # the index caught up: it ranks
+        assert added in {h["episode_id"] for h in found["episodes"]}
+    finally:
+        holder.stdin.close()
+        assert holder.wait(timeout=120) == 0
+        assert holder.stderr is not None
+        errors = holder.stderr.read()
+        holder.stderr.close()
+        holder.stdout.close()
+    assert "LockBusy" not in errors and "text index" not in errors, errors
 
 
 def test_the_index_filters_by_concept_as_the_allowlist_does(
@@ -113,6 +197,7 @@ def test_the_index_filters_by_concept_as_the_allowlist_does(
             by_ids = index.ranking(["river", "kayak"], 500, flt, allowed)
             monkeypatch.setattr(text, "FEW_IDS", 0)
             by_terms = index.ranking(["river", "kayak"], 500, flt, allowed)
+            assert by_ids is not None  # this handle holds the writer: never behind
             assert sorted(s for s, _ in by_ids) == sorted(allowed), flt
             assert by_terms == by_ids, flt
         # A score threshold is SQL's: the index keeps to the ids then.

@@ -189,7 +189,8 @@ def test_tag_every_target_form(client: httpx.Client) -> None:
             "note": "This was surprising",
         },
     )
-    assert nested["tag_id"] == flat["tag_id"] and not nested["created"]
+    # The same tag, applied to another timestep for the first time: created there.
+    assert nested["tag_id"] == flat["tag_id"] and nested["created"]
     event = post(client, "/v1/xdb/tag", {"tag_name_or_id": "tool-use", "event_id": "call-1"})
     assert event["target_type"] == "event" and event["timestep_count"] == 2
     span = post(
@@ -762,7 +763,8 @@ def test_the_default_limits_over_real_clients(client: httpx.Client, base_url: st
     assert len(post(client, "/v1/xdb/record-batch", {"timesteps": batch})["results"]) == 5
 
     async def over_mcp() -> Any:
-        async with Client(f"{base_url}/mcp") as mcp_client:
+        # xdb_record_batch is in the full profile, not the agent's (docs/mcp.md).
+        async with Client(f"{base_url}/mcp?profile=full") as mcp_client:
             return await mcp_client.call_tool("xdb_record_batch", {"timesteps": batch})
 
     result = anyio.run(over_mcp)

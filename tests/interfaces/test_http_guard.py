@@ -320,7 +320,8 @@ def test_a_caller_who_may_not_write_gets_403_whatever_the_body(db: xdb.Database)
         async def over_mcp() -> list[str]:
             wrong = []
             http_client = create_mcp_http_client(headers={"Authorization": f"Bearer {key}"})
-            transport = streamable_http_client(f"{url}/mcp", http_client=http_client)
+            # Every tool an agent may be offered, not only the agent profile's.
+            transport = streamable_http_client(f"{url}/mcp?profile=full", http_client=http_client)
             async with Client(transport, mode="legacy") as mcp_client:
                 listed = {tool.name for tool in (await mcp_client.list_tools()).tools}
                 for op in denied:

@@ -393,17 +393,41 @@ async def test_a_storage_failure_is_an_error_result_and_the_server_keeps_serving
 # --------------------------------------------------------------------------- transports
 
 
-async def test_stdio_subprocess_serves_the_tools(tmp_path: Path) -> None:
+# `xdb mcp` serves the agent profile unless told otherwise (test_mcp_profiles.py).
+AGENT_TOOLS = {
+    "xdb_record",
+    "xdb_tag",
+    "xdb_comment",
+    "xdb_query",
+    "xdb_recent",
+    "xdb_status",
+    "xdb_find_concept",
+    "xdb_concept_neighborhood",
+    "experience_add_episode",
+    "experience_search_episodes",
+    "experience_get_episode_detail",
+    "experience_similar_episodes",
+    "experience_graph_neighborhood",
+    "engine_add_lesson",
+}
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"), [([], AGENT_TOOLS), (["--profile", "full"], ALL_TOOLS)]
+)
+async def test_stdio_subprocess_serves_the_tools(
+    tmp_path: Path, extra: list[str], expected: set[str]
+) -> None:
     path = tmp_path / "stdio.sqlite3"
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "xdb", "--db", str(path), "mcp"]
+        command=sys.executable, args=["-m", "xdb", "--db", str(path), "mcp", *extra]
     )
     started = time.perf_counter()
     async with Client(params, mode="legacy") as c:
         names = {t.name for t in (await c.list_tools()).tools}
         elapsed = time.perf_counter() - started
         print(f"\nstdio: spawn to tools/list answered in {elapsed:.2f} s")
-        assert names == ALL_TOOLS
+        assert names == expected
         made = await ok(c, "xdb_record", {"event_type": "output", "content": "over a pipe"})
         assert made["tick"] == 1
         found = await ok(c, "xdb_query", {"text_search": "pipe"})
@@ -438,10 +462,21 @@ async def test_streamable_http_mounted_in_an_app(
     http_url: str, db: xdb.Database, mode: str
 ) -> None:
     async with Client(http_url, mode=mode) as c:
-        assert {t.name for t in (await c.list_tools()).tools} == ALL_TOOLS
+        assert {t.name for t in (await c.list_tools()).tools} == AGENT_TOOLS
         made = await ok(c, "xdb_record", {"event_type": "input", "content": "over http"})
         assert "content: is required" in await fails(c, "xdb_record", {"event_type": "input"})
+        assert "unknown tool 'xdb_record_batch'" in await fails(c, "xdb_record_batch", {})
     assert db.query(text_search="http").timesteps[0].id == made["timestep_id"]
+    # Another profile, named in the URL.
+    async with Client(f"{http_url}?profile=full", mode=mode) as c:
+        assert {t.name for t in (await c.list_tools()).tools} == ALL_TOOLS
+        batch = await ok(
+            c, "xdb_record_batch", {"timesteps": [{"event_type": "output", "content": "b"}]}
+        )
+        assert batch["results"][0]["tick"] == 2
+    async with Client(f"{http_url}?profile=memcp", mode=mode) as c:
+        names = [t.name for t in (await c.list_tools()).tools]
+        assert names == ["add_episode", "search_episodes", "get_episode", "delete_episode"]
     # DNS rebinding protection: a foreign Host header is refused before any MCP handling.
     async with httpx.AsyncClient() as raw:
         refused = await raw.post(
@@ -450,3 +485,16 @@ async def test_streamable_http_mounted_in_an_app(
             json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
         )
     assert refused.status_code == 421
+    # An unknown profile: a JSON-RPC error naming those there are.
+    async with httpx.AsyncClient() as raw:
+        unknown = await raw.post(
+            f"{http_url}?profile=tiny",
+            headers={"Content-Type": "application/json", "Accept": "application/json"},
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        )
+    assert unknown.status_code == 400
+    error = unknown.json()["error"]
+    assert error["code"] == -32600
+    assert error["message"] == (
+        "profile: unknown profile 'tiny'; known: agent, xdb, experience, seeds, memcp, full"
+    )

@@ -48,7 +48,7 @@ def test_the_front_answers_a_stateless_client_without_replaying_anything() -> No
     assert found["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "xdb"
     listed = front.answer(line({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": META}))
     assert listed is not None
-    assert [t["name"] for t in listed["result"]["tools"]][:2] == ["xdb_record", "xdb_record_batch"]
+    assert [t["name"] for t in listed["result"]["tools"]][:2] == ["xdb_record", "xdb_tag"]
     assert front.replay == []
     # A call, a cursor, an unknown protocol version: only the SDK can answer those.
     call = {"name": "xdb_status", "arguments": {}, **META}
@@ -115,15 +115,45 @@ def _server(path: Path, *extra: str) -> StdioServerParameters:
     )
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_the_front_lists_a_profile_or_groups() -> None:
+    answers = RECORDED["underscore"]
+    request = line({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": META})
+
+    def names(front: Front) -> list[str]:
+        listed = front.answer(request)
+        assert listed is not None
+        return [t["name"] for t in listed["result"]["tools"]]
+
+    assert names(Front(answers, None)) == names(Front(answers, None, "agent"))
+    assert "xdb_concept_neighborhood" in names(Front(answers, None))
+    memcp = ["add_episode", "search_episodes", "get_episode", "delete_episode"]
+    assert names(Front(answers, None, "memcp")) == memcp
+    assert names(Front(answers, {"memcp"})) == memcp
+    assert len(names(Front(answers, None, "full"))) == 64
+    assert {answers["groups"][n] for n in names(Front(answers, {"policy", "audit"}))} == {
+        "policy",
+        "audit",
+    }
+
+
+@pytest.mark.parametrize(
+    ("mode", "options", "chosen"),
+    [
+        ("auto", ["--toolsets", "xdb"], {"groups": {"xdb"}}),
+        ("legacy", ["--toolsets", "xdb"], {"groups": {"xdb"}}),
+        ("auto", [], {"profile": "agent"}),
+        ("legacy", [], {"profile": "agent"}),
+        ("legacy", ["--profile", "seeds"], {"profile": "seeds"}),
+    ],
+)
 async def test_a_client_sees_the_same_tools_as_from_the_sdk_and_calls_them(
-    tmp_path: Path, mode: Any
+    tmp_path: Path, mode: Any, options: list[str], chosen: dict[str, Any]
 ) -> None:
     path = tmp_path / "stdio.sqlite3"
     with xdb.connect(":memory:") as memory:
-        async with Client(build_server(memory, dotted_names=True, groups={"xdb"})) as direct:
+        async with Client(build_server(memory, dotted_names=True, **chosen)) as direct:
             expected = (await direct.list_tools()).tools
-    async with Client(_server(path, "--dotted-names", "--toolsets", "xdb"), mode=mode) as client:
+    async with Client(_server(path, "--dotted-names", *options), mode=mode) as client:
         assert (await client.list_tools()).tools == expected
         made = await client.call_tool("xdb.record", {"event_type": "input", "content": "piped"})
         assert not made.is_error and made.structured_content is not None
@@ -165,12 +195,8 @@ def test_requests_from_a_file_are_answered_into_a_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     got = {m["id"]: m for m in map(json.loads, answers.read_text().splitlines())}
     assert sorted(got) == [1, 2]
-    agent_tools = [
-        t
-        for t in RECORDED["underscore"]["tools"]
-        if RECORDED["underscore"]["groups"][t["name"]] in RECORDED["underscore"]["agent_groups"]
-    ]
-    assert len(got[1]["result"]["tools"]) == len(agent_tools)
+    # The agent profile, recorded whole: its tools are worded and trimmed its own way.
+    assert got[1]["result"]["tools"] == RECORDED["underscore"]["profiles"]["agent"]["tools"]
     assert not any(t["name"].startswith("policy_") for t in got[1]["result"]["tools"])
     assert got[2]["result"]["structuredContent"]["tick"] == 1
 

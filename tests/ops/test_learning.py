@@ -90,8 +90,12 @@ def test_sides_are_disjoint_deduplicated_and_balanced_with_a_reason(target: str)
         assert made.balance_note is not None and "positives" in made.balance_note
         skewed = db.build_dataset(target_concept_id=LIE, sampling={"balance": "skewed"})
         assert len(skewed.negative_exemplar_ids) > len(skewed.positive_exemplar_ids)
+        with pytest.raises(xdb.NotFound, match="names no concept") as unknown:
+            db.build_dataset(target_concept_id="c/nothing")  # nothing names it
+        assert unknown.value.field == "target_concept_id"
+        db.add_exemplar(concept_id="c/nothing", label="negative", episode_id=ids[0])
         with pytest.raises(xdb.InvalidRequest) as none:
-            db.build_dataset(target_concept_id="c/nothing")
+            db.build_dataset(target_concept_id="c/nothing")  # named, but on no episode
         assert none.value.field == "positive_filters"
 
 

@@ -101,12 +101,13 @@ def test_tag_by_id_and_type_prefix(db: xdb.Database) -> None:
     ts = db.record(event_type="input", content="money")
     bud = db.create_tag(name="financial-ambiguity", tag_type="bud")
     by_id = db.tag(tag_name_or_id=bud.tag_id, timestep_id=ts.timestep_id)
-    assert by_id.tag_id == bud.tag_id and not by_id.created
+    # created: the tag's first application to this timestep (the tag existed already).
+    assert by_id.tag_id == bud.tag_id and by_id.created
     db.create_tag(name="financial-ambiguity", tag_type="custom")
     with pytest.raises(xdb.InvalidRequest, match="ambiguous"):
         db.tag(tag_name_or_id="financial-ambiguity", timestep_id=ts.timestep_id)
     typed = db.tag(tag_name_or_id="bud:financial-ambiguity", timestep_id=ts.timestep_id)
-    assert typed.tag_id == bud.tag_id
+    assert typed.tag_id == bud.tag_id and not typed.created  # the timestep has it already
 
 
 def test_create_tag_types_and_idempotence(db: xdb.Database) -> None:

@@ -69,6 +69,10 @@ def world(module_target: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     )
     with xdb.connect(module_target, embedder="hash", session_id="s1") as db:
         admin = db.as_caller(ADMIN)
+        # A hidden concept written as its term: recorded before its pack was loaded (since,
+        # a term is recorded as the full id it names), the log keeps the term.
+        db.record(event_type="input", content="an old report", session_id="s-old",
+                  concept_activations={"Anger": 0.7, cid("Joy"): 0.3})  # fmt: skip
         db.call("import_concepts", {"path": str(alpha)})
         db.call("import_concepts", {"path": str(beta)})
         admin.set_disclosure_policy(
@@ -80,7 +84,6 @@ def world(module_target: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         admin.set_treaty(id="t-acme", partner="acme", disclosure_policy_id="partner-view")
         every = {cid(t): 0.2 + 0.1 * i for i, t in enumerate([*VISIBLE, *HIDDEN_TERMS[:-1]])}
         every["Hunch"] = 0.6  # a candidate concept, by its bud's name
-        every["Anger"] = 0.7  # a hidden concept written as its term
         every[BETA_JOY] = 0.5
         for i in range(4):
             db.record(event_type="input", content=f"the weather report number {i}",
@@ -377,7 +380,8 @@ def test_over_http_and_mcp_with_the_partners_key_nothing_hidden_leaks(world: Any
                 got = httpx.post(url + ops[name].http_path, json=payload, headers=headers)
                 assert got.status_code in (200, 400, 403, 404), (name, got.text)
                 assert_clean(got.json(), f"HTTP {name} {concept}", asked=concept)
-        anyio.run(_hunt_mcp, f"{url}/mcp", headers, episodes)
+        # Every tool an agent may be offered (the full profile), not only the agent's.
+        anyio.run(_hunt_mcp, f"{url}/mcp?profile=full", headers, episodes)
 
 
 async def _hunt_mcp(url: str, headers: dict[str, str], episodes: list[str]) -> None:

@@ -215,6 +215,34 @@ def test_apply_tag_counts_what_it_covers_and_checks_the_target(store: Store) -> 
     assert store.list_tags("concept", None)[0].application_count == 4
 
 
+def test_apply_tag_is_created_where_the_target_did_not_carry_the_tag(store: Store) -> None:
+    """``created``: the tag's first application to that very target, not whether the call
+    made the tag (issue 34: a tag made by create_tag answered created false when applied)."""
+    from tests.store._data import application
+
+    record_log(store)
+    alice = "tag-alice-entity"  # record_log applied it to s1's tick 1
+
+    def created(app_id: str, target: ResolvedTarget) -> bool:
+        return store.apply_tag(application(app_id, alice, target), target, None)[1]
+
+    tick1 = ResolvedTarget("timestep", "s1", tick=1)
+    tick2 = ResolvedTarget("timestep", "s1", tick=2)
+    event = ResolvedTarget("event", "s1", event_id="e1")
+    span = ResolvedTarget("range", "s2", range_start=2, range_end=4)
+    assert not created("y1", tick1)
+    assert created("y2", tick2) and not created("y3", tick2)
+    assert created("y4", event) and not created("y5", event)
+    assert created("y6", span) and not created("y7", span)
+    assert created("y8", ResolvedTarget("range", "s2", range_start=2, range_end=5))  # another
+    assert created("y9", ResolvedTarget("timestep", "s2", tick=1))  # tick 1 of another session
+    # Applied again, it is still applied (and counted) each time.
+    assert store.list_tags("entity", None)[0].application_count == 10
+    # A tag the call makes is new wherever it goes.
+    made = store.apply_tag(application("y10", "tag-new-custom", tick1), tick1, tag("new"))
+    assert (made[0].id, made[1]) == ("tag-new-custom", True)
+
+
 def test_comments_need_an_existing_target(store: Store) -> None:
     record_log(store)
     with pytest.raises(NotFound) as info:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from tests.store._data import DAY, T0, episode
+from tests.store._data import DAY, T0, episode, record_log
 from xdb.errors import StoreError
 from xdb.store.protocol import Store
 from xdb.store.records import episode_record
@@ -315,6 +315,16 @@ def test_text_ranking_puts_the_clear_winner_first(store: Store) -> None:
     assert [s for s, _ in apple] == [1, 2]
     both = store.episode_text_ranking(EpisodeFilter(), ["apple", "cherry"], 10)
     assert sorted(s for s, _ in both) == [1, 2, 3] and both[0][0] == 2
+
+
+def test_concepts_carried_are_those_a_record_names(filled: Store) -> None:
+    record_log(filled)  # activations c/rain and c/t; a concept tag "weather", a bud "idea"
+    asked = ["c/cat", "c/home", "c/travel", "c/rain", "c/t", "weather", "idea", "alice", "c/no"]
+    expected = {"c/cat", "c/home", "c/travel", "c/rain", "c/t", "weather", "idea"}
+    assert filled.concepts_carried(asked) == expected  # alice is an entity tag, not a concept
+    assert filled.concepts_carried([]) == set()
+    filled.delete_episode("episode-002")  # c/travel's one episode (a tag and a label)
+    assert filled.concepts_carried(["c/travel", "c/cat"]) == {"c/cat"}
 
 
 def test_concept_ranking_sums_scores(filled: Store) -> None:

@@ -1,15 +1,24 @@
-"""Concept ids in any of the forms users write them, resolved to full ids.
+"""Concept ids in any of the forms users write them, resolved to full ids: the one
+resolver for every place a request names a concept.
 
 ``org.hatcat/first-light@1.0.1::concept/Deception`` (the full id), ``Deception`` (the term)
-and ``Deception:2`` (the pack's ``Term:layer`` key) name the same concept. When several
-versions of a pack hold a term, the short forms mean the most recently imported one; when
-two different packs hold it, they are ambiguous and the error lists the full ids.
+and ``Deception:2`` (the pack's ``Term:layer`` key) name the same concept; terms compare
+exactly (case included). When several versions of a pack hold a term, the short forms mean
+the most recently imported one; when two different packs hold it, they are ambiguous and
+the error lists the full ids (those the caller may see).
+
+A concept need not be in a pack: the log keeps any string (a bud's name, a label of the
+agent's own). So a name a request reads by (a filter, a lookup: ``name_concept``) is the
+full id of the pack concept it names, else itself when some record carries it, else an
+error saying it names no concept; a name a request writes (``written_concept``) is the
+full id of the pack concept it names, else itself, as written. ``xdb.concepts.requests``
+applies them to every field of every request that names a concept.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from xdb.concepts.finder import ConceptFinder
@@ -38,6 +47,23 @@ def per_packs(cache: PackCache[T], store: Store, build: Callable[[], T]) -> T:
 
 def finder(store: Store) -> ConceptFinder:
     return per_packs(_finders, store, lambda: ConceptFinder(store.concept_names()))
+
+
+# The terms of every loaded concept, per open store: a name that is none of them names no
+# pack concept, found without a query per name.
+_terms: PackCache[frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def pack_terms(store: Store) -> frozenset[str]:
+    return per_packs(_terms, store, lambda: frozenset(f.term for f in store.concept_facts()))
+
+
+def may_name(terms: frozenset[str], value: str) -> bool:
+    """Whether ``value`` could name a pack concept of ``terms`` (False: it surely does not)."""
+    if not terms or split_concept_id(value) is not None:
+        return bool(terms)
+    term, sep, layer = value.rpartition(":")
+    return value in terms or bool(sep and layer.isdigit() and term in terms)
 
 
 def try_resolve(
@@ -70,6 +96,7 @@ def try_resolve(
 
 
 def resolve(store: Store, value: str, field: str, keep: Callable[[str], bool] | None = None) -> str:
+    """The full id of the pack concept ``value`` names (a lookup in the hierarchy)."""
     found = try_resolve(store, value, field, keep)
     if found is None:
         raise NotFound(
@@ -78,6 +105,72 @@ def resolve(store: Store, value: str, field: str, keep: Callable[[str], bool] | 
             field=field,
         )
     return found
+
+
+def name_concepts(
+    store: Store, values: Mapping[str, str], keep: Callable[[str], bool] | None = None
+) -> dict[str, str]:
+    """What each name a request reads by means (``values``: name -> the field it is in):
+    the full id of the pack concept it names, else the name itself when a record carries it
+    (a concept in no pack). ``keep`` as for ``try_resolve``: a concept the caller may not
+    see is as unknown as one no one named. Raises ``InvalidRequest`` for an ambiguous name
+    and ``NotFound`` for one that names nothing."""
+    out: dict[str, str] = {}
+    loose: list[str] = []
+    terms = pack_terms(store)
+    for value, field in values.items():
+        found = try_resolve(store, value, field, keep) if may_name(terms, value) else None
+        if found is None:
+            loose.append(value)
+        else:
+            out[value] = found
+    if loose:
+        carried = store.concepts_carried(loose)
+        for value in loose:
+            if value not in carried or (keep is not None and not keep(value)):
+                raise unknown(value, values[value])
+            out[value] = value
+    return out
+
+
+def name_concept(
+    store: Store, value: str, field: str, keep: Callable[[str], bool] | None = None
+) -> str:
+    """``name_concepts`` for one name."""
+    return name_concepts(store, {value: field}, keep)[value]
+
+
+def written_concepts(
+    store: Store, values: Mapping[str, str], keep: Callable[[str], bool] | None = None
+) -> dict[str, str]:
+    """What each name a request writes is stored as (``values``: name -> its field): the
+    full id of the pack concept it names, else the name as written (a full id is kept as
+    given, loaded or not). Raises ``InvalidRequest`` for an ambiguous name."""
+    terms = pack_terms(store)
+    return {
+        value: (
+            try_resolve(store, value, field, keep) or value
+            if split_concept_id(value) is None and may_name(terms, value)
+            else value
+        )
+        for value, field in values.items()
+    }
+
+
+def written_concept(
+    store: Store, value: str, field: str, keep: Callable[[str], bool] | None = None
+) -> str:
+    """``written_concepts`` for one name."""
+    return written_concepts(store, {value: field}, keep)[value]
+
+
+def unknown(value: str, field: str) -> NotFound:
+    return NotFound(
+        f"{field}: {value!r} names no concept: no loaded concept pack holds it and no record"
+        " carries it (give a full id, Term or Term:layer; xdb_find_concept searches the"
+        " packs by name, xdb_concept_packs lists them)",
+        field=field,
+    )
 
 
 def pack_specs(store: Store, pack: str | None) -> list[str] | None:

@@ -10,10 +10,19 @@ the index's watermark, then commits the documents together with a marker documen
 the last change applied, so index and watermark can never disagree; a crash only leaves
 changes to apply again. A search first syncs, so it sees every episode added before it.
 The index lives beside the database file (``<file>.text-index``), in memory for ``:memory:``.
+
+One writer per index, any number of readers: a handle opens the index to read, and takes
+tantivy's writer lock only when it has changes to apply (then keeps it until ``close``).
+A handle that finds the lock held (a server, another process or handle) applies nothing:
+it reloads to see what the holder applied, and a search it makes while the index is
+behind the change log ranks with FTS5 instead (``ranking`` answers None); the holder's
+next sync, or the next handle to take the lock, applies the changes from the log, so
+nothing is lost and no caller sees the lock.
 """
 
 from __future__ import annotations
 
+import logging
 import shutil
 import threading
 from collections.abc import Sequence
@@ -25,6 +34,8 @@ from xdb.store.access import reading_as
 if TYPE_CHECKING:
     from xdb.store.protocol import EpisodeStore
     from xdb.store.types import EpisodeFilter, TextDocument
+
+logger = logging.getLogger(__name__)
 
 MARKER = "__watermark__"  # the kind of the one marker document
 BATCH = 5000
@@ -82,17 +93,34 @@ class TextIndex:
                 shutil.rmtree(path, ignore_errors=True)
                 path.mkdir(parents=True)
                 self._index = tantivy.Index(self.schema, path=str(path), reuse=False)
-        self._writer: Any = self._index.writer(heap_size=64_000_000, num_threads=1)
-        self._writer.garbage_collect_files()
+        self._writer: Any = None  # taken when there is something to apply
+        self._closed = False
         self._index.reload()
         self.applied = self._read_watermark()
 
     def close(self) -> None:
-        """Release the index's writer lock (another handle or process may take it)."""
+        """Release the index's writer lock, if held (another handle or process may take it)."""
         with self._lock:
+            self._closed = True
             if self._writer is not None:
                 self._writer.wait_merging_threads()  # consumes the writer, freeing the lock
                 self._writer = None
+
+    def _take_writer(self) -> bool:  # under self._lock
+        """Hold the index's writer; False when another handle or process holds it."""
+        if self._writer is not None:
+            return True
+        try:
+            writer = self._index.writer(heap_size=64_000_000, num_threads=1)
+        except ValueError as exc:  # "Failed to acquire Lockfile: LockBusy"
+            logger.debug("text index writer held elsewhere: %s", exc)
+            return False
+        self._writer = writer
+        writer.garbage_collect_files()
+        # Whoever held it before may have applied changes since this handle last looked.
+        self._index.reload()
+        self.applied = self._read_watermark()
+        return True
 
     def _read_watermark(self) -> int:
         from tantivy import Query
@@ -106,26 +134,40 @@ class TextIndex:
         keep arriving meanwhile wait for the next sync: chasing them could never end.)
         ``latest_change``: the store's ``latest_text_change()``, when the caller has just
         read it with what it searches for (one round trip less on PostgreSQL)."""
+        return self._synced(latest_change)[0]
+
+    def _synced(self, latest_change: int | None) -> tuple[int, bool]:
+        """``sync``, and whether the index is still behind the changes made before it (the
+        writer is another's, which has not applied them yet)."""
         # The index serves every caller: it reads every episode's text, whoever's search
         # catches it up (through a restricted caller's views, a hidden episode would look
         # deleted).
         with reading_as(None):
             return self._sync(latest_change)
 
-    def _sync(self, latest_change: int | None) -> int:
+    def _sync(self, latest_change: int | None) -> tuple[int, bool]:
         import tantivy
 
         target = self._store.latest_text_change() if latest_change is None else latest_change
         with self._lock:
-            if self._writer is None:
-                return 0  # closed
+            if self._closed or self.applied >= target:
+                return 0, False
+            if not self._take_writer():
+                # The holder applies the changes (it syncs before each of its searches, as
+                # does the next handle to take the writer): see what it has applied so far.
+                try:
+                    self._index.reload()
+                    self.applied = self._read_watermark()
+                except ValueError as exc:  # a segment the holder merged away meanwhile
+                    logger.debug("text index reload failed: %s", exc)
+                return 0, self.applied < target
             done = 0
             while self.applied < target:
                 changes = [
                     c for c in self._store.text_changes(self.applied, BATCH) if c[0] <= target
                 ]
                 if not changes:
-                    return done
+                    return done, False
                 latest: dict[int, Any] = {}
                 for _, seq, doc in changes:
                     latest[seq] = doc  # only an episode's last state matters
@@ -153,7 +195,7 @@ class TextIndex:
                 self._index.reload()
                 self.applied = last  # only now can a search see these changes
                 done += len(changes)
-            return done
+            return done, False
 
     def ranking(
         self,
@@ -162,15 +204,17 @@ class TextIndex:
         flt: EpisodeFilter,
         allowed: Sequence[int] | None,
         latest_change: int | None = None,
-    ) -> list[tuple[int, float]]:
+    ) -> list[tuple[int, float]] | None:
         """Up to ``limit`` (seq, BM25) for episodes holding any of ``terms``, best first,
         among those passing ``flt``. ``allowed``, when given, is SQL's list of the episodes
         passing it: used when the index cannot apply ``flt`` itself, or when it is short.
-        ``latest_change``: as for ``sync``."""
+        ``latest_change``: as for ``sync``. None when the index is behind the change log
+        and another handle holds its writer (the caller ranks with FTS5 then)."""
         from tantivy import FieldType, Occur, Query
 
         # Waits for a sync in progress too, so the search sees what it applied.
-        self.sync(latest_change)
+        if self._synced(latest_change)[1]:
+            return None
         words = " ".join(t for t in terms if t.isalnum())
         if not words:
             return []

@@ -7,7 +7,9 @@ leaves as one line, ``error: <message>``, on stderr with exit code 2. ``serve``,
 ``import``, ``export`` and ``reindex`` are written by hand; they import their servers and
 libraries lazily so that ``xdb --help`` stays fast. The global options ``--db`` and
 ``--session`` are accepted before or after every command (``cli_options``). A command that
-only reads never makes a database file (``xdb.config.prepare_location``).
+only reads never makes a database file (``xdb.config.prepare_location``). ``xdb --help``
+lists the commands by capability and every command's help ends with an example
+(``cli_help``); the long commands draw a progress bar on a terminal (``cli_progress``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from contextlib import suppress
-from enum import Enum
+from contextlib import nullcontext, suppress
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +26,16 @@ import click
 from click.exceptions import NoArgsIsHelpError
 from pydantic import ValidationError
 from pydantic.fields import FieldInfo
+from pydantic_core import to_jsonable_python
 
 from xdb import __version__
 from xdb.core import Database, connect
 from xdb.embed import SPECS
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
-from xdb.interfaces import cli_options
+from xdb.interfaces import cli_help, cli_options, cli_progress
 from xdb.interfaces.fields import choices, describe, field_kind, json_example, value_metavar
+from xdb.interfaces.mcp_config import CLIENTS as MCP_CLIENTS
+from xdb.interfaces.mcp_profiles import PROFILES
 from xdb.models.common import Caller
 from xdb.ops.registry import Operation, operations
 from xdb.paths import ENV as DATA_ROOT_ENV
@@ -40,7 +44,14 @@ from xdb.paths import at_terminal
 # --------------------------------------------------------------------------- generated commands
 
 
-def _option(name: str, info: FieldInfo) -> click.Option:
+def _plain(value: Any) -> str:
+    """A default as a user would type it: an enum's value, an object as JSON."""
+    plain = to_jsonable_python(value)
+    return plain if isinstance(plain, str) else json.dumps(plain, ensure_ascii=False)
+
+
+def _option(name: str, info: FieldInfo, positional: bool = False) -> click.Option:
+    """The option for a request field; ``positional``: the command's argument gives it too."""
     flag = "-" + name if len(name) == 1 else "--" + name.replace("_", "-")
     kind = field_kind(info)
     text = describe(info)
@@ -53,12 +64,16 @@ def _option(name: str, info: FieldInfo) -> click.Option:
         metavar = value_metavar(info)
     default = None if info.is_required() else info.get_default(call_default_factory=True)
     if default not in (None, False, [], {}):
-        text = f"{text} Default: {default.value if isinstance(default, Enum) else default}."
+        text = f"{text} Default: {_plain(default)}."
     if kind == "json":
         text = f"{text} A JSON value, e.g. '{json_example(name, info)}'."
     if kind == "list":
         text = f"{text} Repeat the option for several values."
-    if info.is_required():
+    if positional:
+        # The argument stands in for the option, so the option alone is never required.
+        need = "Required: give" if info.is_required() else "Or give"
+        text = f"{text} {need} it as the argument {name.upper()} or as {flag}."
+    elif info.is_required():
         # Marked as click marks its own required options, but not enforced by click: the
         # request model says what is missing, in the same words as on every interface.
         text = f"{text.strip()}  [required]"
@@ -112,15 +127,19 @@ def emit(data: Any) -> None:
 
 
 def _op_command(op: Operation[Any, Any]) -> click.Command:
-    clash = {"argument", "file", "jsonl"} & op.request.model_fields.keys()
+    clash = {"argument", "file", "jsonl", "progress"} & op.request.model_fields.keys()
     if clash:  # the CLI's own parameter names would shadow these fields
         raise RuntimeError(f"{op.name}: request field(s) {clash} clash with CLI parameters")
-    params: list[click.Parameter] = [_option(n, f) for n, f in op.request.model_fields.items()]
     positional = op.positional
+    fields = op.request.model_fields
+    params: list[click.Parameter] = [_option(n, f, n == positional) for n, f in fields.items()]
     if positional:
-        params.insert(
-            0, click.Argument(["argument"], required=False, metavar=f"[{positional.upper()}]")
-        )
+        # Not required by click (--FIELD may give it instead), but shown bare when the
+        # request needs it: `xdb record [OPTIONS] CONTENT`.
+        metavar = positional.upper()
+        if not fields[positional].is_required():
+            metavar = f"[{metavar}]"
+        params.insert(0, click.Argument(["argument"], required=False, metavar=metavar))
     if op.name == "record_batch":
         params.append(
             click.Option(
@@ -134,10 +153,14 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
         params.append(
             click.Option(["--jsonl", "jsonl"], is_flag=True, help="Print one timestep per line.")
         )
+    counts = cli_progress.REPORTING.get(f"{op.group}.{op.name}")  # a long one: a bar
+    if counts is not None:
+        params.append(cli_progress.option())
 
     def callback(**values: Any) -> None:
         source = values.pop("file", None)
         jsonl = values.pop("jsonl", False)
+        progress = values.pop("progress", None)
         request = payload(op, values)
         if source is not None:
             if "timesteps" in request:
@@ -157,7 +180,8 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
                 # authorizes (and audits a refusal) before it validates (docs/policy.md).
                 database(create=False).run(op, request)
             raise from_validation_errors(exc.errors()) from None
-        with at_terminal():  # the person at the terminal names any path (xdb.paths)
+        bar = nullcontext() if counts is None else cli_progress.reported(progress, counts)
+        with at_terminal(), bar:  # the person at the terminal names any path (xdb.paths)
             response = database(create=not op.readonly).run(op, model)
         data = response.model_dump(mode="json")
         if not jsonl:
@@ -179,7 +203,7 @@ def _op_command(op: Operation[Any, Any]) -> click.Command:
         callback=callback,
         short_help=op.summary,
         help=f"{op.description}\n\n{extra}Also: {routes}",
-        epilog=f"Example: {op.example}" if op.example else None,
+        epilog=cli_help.epilog(op.example) if op.example else None,
     )
 
 
@@ -192,8 +216,9 @@ def _read_text(source: str) -> str:
 # --------------------------------------------------------------------------- the group
 
 
-class XdbGroup(click.Group):
-    """A group that turns every error into one ``error: ...`` line and exit code 2."""
+class XdbGroup(cli_help.SectionedGroup):
+    """A group that turns every error into one ``error: ...`` line and exit code 2, and
+    lists its commands by capability (``cli_help``)."""
 
     def main(
         self,
@@ -314,7 +339,7 @@ def _concepts_group(listing: click.Command) -> click.Group:
         if ctx.invoked_subcommand is None and listing.callback is not None:
             listing.callback(**values)
 
-    group = click.Group(
+    group = cli_help.ListingGroup(
         "concepts",
         params=listing.params,
         callback=callback,
@@ -324,7 +349,7 @@ def _concepts_group(listing: click.Command) -> click.Group:
         epilog=listing.epilog,
     )
 
-    @group.command("import")
+    @group.command("import", epilog=cli_help.epilog("xdb concepts import first-light"))
     @click.argument("directory", type=click.Path(exists=True, file_okay=False))
     def import_concepts(directory: str) -> None:
         """Load the concept pack in DIRECTORY (HatCat format: pack.json, hierarchy.json,
@@ -346,10 +371,14 @@ def _subcommand_group(name: str, help_text: str, as_auditor: bool) -> click.Grou
     """``xdb NAME SUB``: the operations whose command is ``NAME SUB`` (``xdb audit list``,
     ``xdb keys create``). ``as_auditor``: run as an auditor (the person at the terminal
     reads the file's audit log) unless ``--caller`` names another caller."""
-    group = click.Group(name, short_help=help_text.split(":")[0] + ".", help=help_text)
-    for op in operations():
-        if not op.command.startswith(f"{name} "):
-            continue
+    ops = [op for op in operations() if op.command.startswith(f"{name} ")]
+    group = cli_help.ListingGroup(
+        name,
+        short_help=help_text.split(":")[0] + ".",
+        help=help_text,
+        epilog=cli_help.epilog(*(op.example for op in ops if op.example)),
+    )
+    for op in ops:
         command = _op_command(op)
         command.name = op.command.split()[1]
         inner = command.callback
@@ -406,7 +435,10 @@ _DATA_ROOT = click.option(
 )
 
 
-@cli.command()
+@cli.command(
+    short_help="Serve HTTP: the API (browsable at /docs), the explorer at /, MCP at /mcp.",
+    epilog=cli_help.epilog("xdb serve --port 8765"),
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
 @click.option("--dotted-names", is_flag=True, help="Name MCP tools xdb.record, not xdb_record.")
@@ -436,7 +468,11 @@ def serve(
     data_root: str | None,
     allowed_hosts: tuple[str, ...],
 ) -> None:
-    """Serve the database over HTTP (and MCP streamable HTTP at /mcp) until interrupted."""
+    """Serve the database over HTTP until interrupted: the API under /v1 (its reference,
+    browsable, at /docs), the explorer's pages at / (a session's timeline, episodes,
+    concepts, lessons; docs/explorer.md) and MCP streamable HTTP at /mcp. On start it prints
+    the explorer's and the API docs' URLs on stderr.
+    """
     from xdb.interfaces.http import serve as run_http
 
     db = database()
@@ -452,10 +488,30 @@ def serve(
         dotted_names=dotted_names,
         maintenance_every=maintenance_every,
         allowed_hosts=allowed_hosts,
+        announce=lambda app: _announce(host, port, app.docs_url, mcp),
     )
 
 
-@cli.command("hook")
+def _announce(host: str, port: int, docs: str | None, mcp: bool) -> None:
+    """Where ``xdb serve``'s pages are, on stderr (stdout stays for JSON)."""
+    shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+    base = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
+    lines = [f"explorer: {base}/"]
+    if docs:
+        lines.append(f"API docs: {base}{docs}")
+    if mcp:
+        lines.append(f"MCP:      {base}/mcp")
+    click.echo("\n".join(lines), err=True)
+
+
+@cli.command(
+    "hook",
+    short_help="Answer one hook call of a coding agent (its JSON on stdin; docs/engine.md).",
+    epilog=cli_help.epilog(
+        """echo '{"tool_name": "Bash", "tool_input": {"command": "ls"}}' """
+        "| xdb hook claude pre-tool-use"
+    ),
+)
 @click.argument("agent", type=click.Choice(["claude", "codex", "gemini"]))
 @click.argument(
     "event",
@@ -473,7 +529,12 @@ def hook_command(agent: str, event: str) -> None:
     hook.main([agent, event], full=answer)
 
 
-@cli.group("hooks")
+@cli.group(
+    "hooks",
+    epilog=cli_help.epilog(
+        "xdb hooks install claude --project", "xdb hooks uninstall claude --project"
+    ),
+)
 def hooks_group() -> None:
     """Install or remove xdb's hooks in Claude Code, the Codex CLI or Gemini CLI."""
 
@@ -486,7 +547,11 @@ _PROJECT = click.option(
 )
 
 
-@hooks_group.command("install")
+@hooks_group.command(
+    "install",
+    short_help="Merge xdb's hook entries into the agent's settings file.",
+    epilog=cli_help.epilog("xdb hooks install claude --project"),
+)
 @_AGENT
 @_PROJECT
 @click.option(
@@ -510,7 +575,7 @@ def hooks_install(agent: str, project: bool, url: str | None) -> None:
     click.echo(json.dumps({"agent": agent, "settings": str(path), "installed": True}))
 
 
-@hooks_group.command("uninstall")
+@hooks_group.command("uninstall", epilog=cli_help.epilog("xdb hooks uninstall claude --project"))
 @_AGENT
 @_PROJECT
 def hooks_uninstall(agent: str, project: bool) -> None:
@@ -524,29 +589,44 @@ def hooks_uninstall(agent: str, project: bool) -> None:
     click.echo(json.dumps({"agent": agent, "settings": str(path), "removed": removed}))
 
 
-@cli.command("mcp")
+@cli.group(
+    "mcp",
+    invoke_without_command=True,
+    epilog=cli_help.epilog("xdb mcp --db agent.sqlite3", "xdb mcp config claude-code"),
+)
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    default=None,
+    help="Which tools to serve (default: agent; docs/mcp.md). "
+    + "; ".join(f"{p.name}: {p.summary}" for p in PROFILES.values())
+    + ".",
+)
 @click.option("--dotted-names", is_flag=True, help="Name tools xdb.record, not xdb_record.")
 @click.option(
     "--toolsets",
     metavar="GROUP[,GROUP...]",
-    help="Operation groups to expose, comma-separated (default: every group but the "
-    "management group, policy). Known: "
+    help="Instead of a profile, every operation of these groups, comma-separated (the "
+    "management groups policy, audit and sync are served only so). Known: "
     + ", ".join(sorted({op.group for op in operations()}))
     + ".",
 )
 @_DATA_ROOT
-def mcp_command(dotted_names: bool, toolsets: str | None, data_root: str | None) -> None:
-    """Serve the database as an MCP server over stdin/stdout."""
-    groups = None
-    if toolsets is not None:
-        groups = {g.strip() for g in toolsets.split(",") if g.strip()}
-        known = {op.group for op in operations()}
-        if not groups or groups - known:
-            raise InvalidRequest(
-                f"toolsets: unknown {', '.join(sorted(groups - known)) or 'empty list'}; "
-                f"known: {', '.join(sorted(known))}",
-                field="toolsets",
-            )
+@click.pass_context
+def mcp_command(
+    ctx: click.Context,
+    profile: str | None,
+    dotted_names: bool,
+    toolsets: str | None,
+    data_root: str | None,
+) -> None:
+    """Serve the database as an MCP server over stdin/stdout. 'xdb mcp config CLIENT' prints
+    the config that makes a client start it."""
+    groups = _toolsets(toolsets)
+    if profile is not None and groups is not None:
+        raise InvalidRequest("toolsets: give --profile or --toolsets, not both", field="toolsets")
+    if ctx.invoked_subcommand is not None:
+        return
     from xdb.config import prepare_location
     from xdb.interfaces.stdio import serve as serve_stdio
 
@@ -566,16 +646,63 @@ def mcp_command(dotted_names: bool, toolsets: str | None, data_root: str | None)
         return db
 
     with suppress(KeyboardInterrupt):  # Ctrl-C is how a person stops a stdio server
-        serve_stdio(open_db, dotted_names=dotted_names, groups=groups)
+        serve_stdio(open_db, dotted_names=dotted_names, groups=groups, profile=profile)
 
 
-@cli.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+def _toolsets(toolsets: str | None) -> set[str] | None:
+    if toolsets is None:
+        return None
+    groups = {g.strip() for g in toolsets.split(",") if g.strip()}
+    known = {op.group for op in operations()}
+    if not groups or groups - known:
+        raise InvalidRequest(
+            f"toolsets: unknown {', '.join(sorted(groups - known)) or 'empty list'}; "
+            f"known: {', '.join(sorted(known))}",
+            field="toolsets",
+        )
+    return groups
+
+
+@mcp_command.command("config", epilog=cli_help.epilog("xdb mcp config claude-code"))
+@click.argument("client", type=click.Choice(MCP_CLIENTS))
+@click.option("--profile", type=click.Choice(list(PROFILES)), default=None, help="As 'xdb mcp'.")
+@click.option("--name", default="xdb", show_default=True, help="The server's name in the client.")
+@click.pass_context
+def mcp_config_command(ctx: click.Context, client: str, profile: str | None, name: str) -> None:
+    """Print CLIENT's config that starts this xdb as its MCP server (stdout; where it goes, on
+    stderr): this xdb and the database by absolute path, with the options given to 'xdb mcp'
+    ('xdb mcp --toolsets memcp config cursor') or here (--profile). Clients: claude-code
+    (.mcp.json), claude-desktop (claude_desktop_config.json), cursor (.cursor/mcp.json), codex
+    (~/.codex/config.toml), vscode (.vscode/mcp.json), gemini (~/.gemini/settings.json)."""
+    from xdb.interfaces.mcp_config import render, server_command
+
+    given = ctx.parent.params if ctx.parent is not None else {}
+    profile = profile or given.get("profile")
+    if profile is not None and given.get("toolsets") is not None:
+        raise InvalidRequest("toolsets: give --profile or --toolsets, not both", field="toolsets")
+    root = ctx.find_root().obj  # --db, --caller: given here, before 'mcp', or in the environment
+    command = server_command(
+        db_location(),
+        profile=profile,
+        toolsets=given.get("toolsets"),
+        dotted_names=bool(given.get("dotted_names")),
+        data_root=given.get("data_root"),
+        caller=root.get("caller"),
+    )
+    try:
+        text, where = render(client, command, name)
+    except ValueError as exc:
+        raise InvalidRequest(str(exc), field="name") from None
+    click.echo(text, nl=False)
+    click.echo(where, err=True)
+
+
+@cli.command(
+    "import",
+    epilog=cli_help.epilog("xdb import backup.jsonl"),
 )
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--progress/--no-progress", default=None, help=cli_progress.HELP)
 def import_command(file: str, progress: bool | None) -> None:
     """Import a JSONL export (FILE, or - for stdin) in one transaction; print counts per kind.
 
@@ -592,27 +719,39 @@ def import_command(file: str, progress: bool | None) -> None:
         emit(import_jsonl(database(), file, progress=progress))
 
 
-@cli.command("export")
+@cli.command(
+    "export",
+    short_help="Write everything the caller may read as JSONL (a backup; 'xdb import').",
+    epilog=cli_help.epilog("xdb export backup.jsonl"),
+)
 @click.argument("file", default="-", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--sharing",
     is_flag=True,
     help="Leave out objects whose access policy does not allow export (and the policies).",
 )
-def export_command(file: str, sharing: bool) -> None:
+@click.option("--progress/--no-progress", default=None, help=cli_progress.HELP)
+def export_command(file: str, sharing: bool, progress: bool | None) -> None:
     """Write every session, tag, timestep, tag application, comment, episode, graph object,
     policy object and access assignment the caller may read as JSONL.
 
     FILE defaults to - (stdout). When writing a file, print the counts per kind.
     """
     from xdb.interfaces.jsonl import export_jsonl
+    from xdb.migrate import record_count
 
-    counts = export_jsonl(database(create=False), file, sharing=sharing)
+    db = database(create=False)
+    with cli_progress.bar(progress, "records", lambda: record_count(db)) as shown:
+        counts = export_jsonl(db, file, sharing=sharing, advance=shown.update)
     if file != "-":
         emit(counts)
 
 
-@cli.command("migrate")
+@cli.command(
+    "migrate",
+    short_help="Copy a database to another store (SQLite to PostgreSQL and back).",
+    epilog=cli_help.epilog("xdb migrate --from agent.sqlite3 --to copy.sqlite3"),
+)
 @click.option(
     "--from",
     "source",
@@ -620,11 +759,7 @@ def export_command(file: str, sharing: bool) -> None:
     help="The database to copy: a file or a postgresql:// URL. Default: --db / $XDB_DB.",
 )
 @click.option("--to", "target", metavar="DB", required=True, help="Where to copy it to.")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar on stderr (default: when stderr is a terminal).",
-)
+@click.option("--progress/--no-progress", default=None, help=cli_progress.HELP)
 def migrate_command(source: str | None, target: str, progress: bool | None) -> None:
     """Copy a database to another store (SQLite to PostgreSQL and back) in one transaction,
     then count both sides kind by kind; print the counts.
@@ -633,8 +768,6 @@ def migrate_command(source: str | None, target: str, progress: bool | None) -> N
     Vectors are not copied (the target numbers episodes afresh): the target embeds them
     again in the background, or at once with `xdb --db TARGET reindex`.
     """
-    from tqdm import tqdm
-
     from xdb.config import prepare_location
     from xdb.migrate import copy, record_count
 
@@ -644,34 +777,26 @@ def migrate_command(source: str | None, target: str, progress: bool | None) -> N
     # mistyped --to leaves the source as it was.
     prepare_location(source, create=False, name=named, make="")
     prepare_location(target, create=True, name="--to")
-    show = sys.stderr.isatty() if progress is None else progress
     with (
         connect(source, create=False) as src,
         connect(target) as dst,
-        tqdm(
-            total=record_count(src) if show else None,
-            unit=" records",
-            file=sys.stderr,
-            disable=not show,
-            delay=0.5 if progress is None else 0.0,
-        ) as bar,
+        cli_progress.bar(progress, "records", lambda: record_count(src)) as bar,
     ):
         result = copy(src, dst, bar.update)
-        bar.total = bar.n
     emit(result.model_dump(mode="json"))
 
 
-@cli.command("reindex")
+@cli.command(
+    "reindex",
+    short_help="Embed every episode that has no vector from the current model.",
+    epilog=cli_help.epilog("xdb reindex --embedder minilm"),
+)
 @click.option(
     "--embedder",
     type=click.Choice(SPECS, case_sensitive=False),
     help="The model to embed with. Default: $XDB_EMBEDDER, else minilm.",
 )
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar on stderr (default: when stderr is a terminal).",
-)
+@click.option("--progress/--no-progress", default=None, help=cli_progress.HELP)
 def reindex_command(embedder: str | None, progress: bool | None) -> None:
     """Embed every episode that has no vector from the current model, then delete the
     vectors of other models; print the model, the episodes, and how many were embedded.
@@ -680,25 +805,14 @@ def reindex_command(embedder: str | None, progress: bool | None) -> None:
     at once rather than as the background worker gets to it. Safe to run while other
     processes use the database; running it twice embeds nothing the second time.
     """
-    from tqdm import tqdm
-
     from xdb.index.reindex import episode_count, reindex
 
     if embedder is not None:
         click.get_current_context().find_root().obj["embedder"] = embedder.lower()
     db = database(create=False)  # nothing to embed in a database that does not exist
-    show = sys.stderr.isatty() if progress is None else progress
-    with tqdm(
-        total=episode_count(db) if show else None,
-        unit=" episodes",
-        file=sys.stderr,
-        disable=not show,
-        delay=0.5 if progress is None else 0.0,  # on a terminal, no flash for a quick run
-    ) as bar:
+    # The total counts every episode; those that already have a vector are never visited.
+    with cli_progress.bar(progress, "episodes", lambda: episode_count(db)) as bar:
         result = reindex(db, bar.update)
-        # The total counted every episode; those that already had a vector were never
-        # visited, so the run ends where the work did.
-        bar.total = bar.n
     emit(result)
 
 

@@ -35,6 +35,7 @@ DEFAULT_OUTPUT = Path("docs/reference.md")
 HAND_WRITTEN = (
     "serve",
     "mcp",
+    "mcp config",
     "import",
     "export",
     "migrate",

@@ -340,6 +340,7 @@ def serve(
     log_level: str = "info",
     maintenance_every: float = 3600.0,
     allowed_hosts: Sequence[str] = (),
+    announce: Callable[[FastAPI], None] | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (localhost only unless ``host`` says otherwise).
 
@@ -347,7 +348,8 @@ def serve(
     while the database has none. Requests naming another Host than ``host`` (or localhost,
     or one of ``allowed_hosts``) are refused (``interfaces.guard``). Every
     ``maintenance_every`` seconds (0: never) memory is maintained: progressive compression,
-    audit retention, space reclaimed."""
+    audit retention, space reclaimed. ``announce`` is given the app just before it is served
+    (``xdb serve`` prints where its pages are)."""
     exposed = host not in LOCAL_HOSTS
     if exposed and not has_keys(db.store):
         raise InvalidRequest(
@@ -357,6 +359,8 @@ def serve(
         )
     app = create_app(db, mcp=mcp, dotted_names=dotted_names, require_keys=exposed, host=host,
                      allowed_hosts=allowed_hosts)  # fmt: skip
+    if announce is not None:
+        announce(app)
     schedule = MaintenanceSchedule(db, maintenance_every).start() if maintenance_every else None
     try:
         uvicorn.run(app, host=host, port=port, log_level=log_level)

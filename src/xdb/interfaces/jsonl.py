@@ -15,7 +15,7 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -155,11 +155,17 @@ def _import(db: Database, source: str, progress: bool, delay: float) -> dict[str
             stream.close()
 
 
-def export_jsonl(db: Database, target: str, sharing: bool = False) -> dict[str, int]:
+def export_jsonl(
+    db: Database,
+    target: str,
+    sharing: bool = False,
+    advance: Callable[[int], object] | None = None,
+) -> dict[str, int]:
     """Write every stored object to ``target`` (``-``: stdout) as JSONL; counts per kind.
 
     A file is written beside the target and renamed into place, so an interrupted export
-    never leaves a truncated file that looks complete.
+    never leaves a truncated file that looks complete. ``advance(1)`` is called for each
+    record but the header (a progress bar's ``update``).
     """
     counts: Counter[str] = Counter({kind: 0 for kind in KINDS})
 
@@ -167,6 +173,8 @@ def export_jsonl(db: Database, target: str, sharing: bool = False) -> dict[str, 
         for record in db.export_records(sharing=sharing):
             if record.get("kind") != "xdb-export":
                 counts[str(record.get("kind"))] += 1
+                if advance is not None:
+                    advance(1)
             out.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
 
     if target == "-":

@@ -1,11 +1,13 @@
-"""The MCP interface: one tool per registered operation, served over stdio or streamable HTTP.
+"""The MCP interface: one tool per operation of a profile, served over stdio or streamable HTTP.
 
 This is the only module of xdb that imports the ``mcp`` SDK, so ``import xdb`` stays light.
-Tools are generated from the operation registry: name ``xdb_record`` (or ``xdb.record`` with
-dotted names), the request model's docstring as description and its JSON schema as input
-schema, the response model's schema as output schema. Every call goes through
-``Database.run`` in a worker thread, so the event loop never blocks on SQLite, and every
-``XdbError`` comes back as an ``isError`` result the model can read and correct.
+Tools are generated from the operation registry through a profile (``mcp_profiles``: which
+operations, under which names, with which descriptions): name ``xdb_record`` (or
+``xdb.record`` with dotted names), the request model's docstring as description and its JSON
+schema as input schema, the response model's schema as output schema (the ``agent`` profile
+words and trims its own). Every call goes through ``Database.run`` in a worker thread, so the
+event loop never blocks on SQLite, and every ``XdbError`` comes back as an ``isError`` result
+the model can read and correct.
 
 ``xdb mcp`` serves a database over stdio (see ``stdio`` for how it answers before the SDK
 has even loaded).
@@ -20,6 +22,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from functools import partial
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs
 
 import anyio
 import anyio.to_thread
@@ -36,13 +39,20 @@ from xdb.errors import XdbError
 from xdb.interfaces import limits
 from xdb.interfaces.auth import request_caller
 from xdb.interfaces.mcp_lines import serve_lines
-from xdb.ops.registry import Operation, agent_groups, operations
+from xdb.interfaces.mcp_profiles import DEFAULT, PROFILES, Spec, estimate_tokens, specs
+from xdb.ops.registry import Operation, operations
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
 
-__all__ = ["build_server", "recorded_answers", "serve_lines", "streamable_http"]
+__all__ = [
+    "build_server",
+    "profile_sizes",
+    "recorded_answers",
+    "serve_lines",
+    "streamable_http",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -51,34 +61,32 @@ logger = logging.getLogger(__name__)
 _TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _CLIENT_PREFIX = "mcp__xdb__"
 
-# Operations whose repetition with the same arguments changes nothing (create_tag returns the
-# existing tag); the other writes append a new timestep, application or comment each time.
-
+# The same for every profile (a profile's tools say what each is for).
 _INSTRUCTIONS = (
-    "xdb is your experience database. Record what happens (inputs, outputs, tool calls) with "
-    "xdb_record, label moments with xdb_tag, annotate with xdb_comment, and recall with "
-    "xdb_query (filters + full-text, paged by cursor) or xdb_recent. xdb_status shows counts."
+    "xdb is your experience database: record what happens as it happens, label and annotate "
+    "it, and recall it later by words, filters or meaning. Every answer is JSON."
 )
+# The query parameter of /mcp naming a profile (``/mcp?profile=full``).
+PROFILE_PARAMETER = "profile"
 
 
-def _tool(op: Operation[Any, Any], name: str) -> types.Tool:
-    input_schema = op.request.model_json_schema()
-    # MCP requires an object schema at the root; every request model is one, but say so
-    # explicitly in case a future model's schema is a bare $ref.
-    input_schema.setdefault("type", "object")
-    output_schema = op.response.model_json_schema(mode="serialization")
-    output_schema.setdefault("type", "object")
+def _tool(spec: Spec) -> types.Tool:
+    op = spec.op
+    annotations = types.ToolAnnotations(
+        read_only_hint=op.readonly,
+        destructive_hint=op.destructive,
+        idempotent_hint=op.readonly or op.idempotent,
+        open_world_hint=False,  # a local database, not the outside world
+    )
+    if spec.lean and op.readonly:
+        # The destructive and idempotent hints mean something only for a tool that writes.
+        annotations = types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
     return types.Tool(
-        name=name,
-        description=op.description,
-        input_schema=input_schema,
-        output_schema=output_schema,
-        annotations=types.ToolAnnotations(
-            read_only_hint=op.readonly,
-            destructive_hint=op.destructive,
-            idempotent_hint=op.readonly or op.idempotent,
-            open_world_hint=False,  # a local database, not the outside world
-        ),
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.input_schema,
+        output_schema=spec.output_schema,
+        annotations=annotations,
     )
 
 
@@ -105,37 +113,82 @@ def _describe(exc: XdbError) -> str:
     return f"{text} (field {exc.field})"
 
 
+class _Table:
+    """The tools a server lists, and the operation behind each name."""
+
+    def __init__(self, chosen: list[Spec], dotted: bool) -> None:
+        self.ops: dict[str, Operation[Any, Any]] = {}
+        self.tools: list[types.Tool] = []
+        for spec in chosen:
+            _check_name(spec.name, dotted)
+            if spec.name in self.ops:
+                raise ValueError(f"tool name {spec.name!r} offered twice")
+            self.ops[spec.name] = spec.op
+            self.tools.append(_tool(spec))
+        self.schemas = {tool.name: tool.input_schema for tool in self.tools}
+
+
+def _asked_profile(scope: Any) -> str | None:
+    """The profile an HTTP request names (``?profile=NAME``), or None."""
+    raw = scope.get("query_string", b"") if isinstance(scope, dict) else b""
+    values = parse_qs(raw.decode("latin-1")).get(PROFILE_PARAMETER)
+    return values[-1] if values else None
+
+
 def build_server(
     db: Database,
     *,
     dotted_names: bool = False,
     groups: set[str] | None = None,
+    profile: str | None = None,
     inline: bool = False,
+    per_request: bool = False,
 ) -> Server[Any]:
-    """An MCP server exposing one tool per registered operation of ``groups`` (None: the
-    agent's toolset, every group whose operations are offered to the agent; the policy
-    group's management operations are served only when named).
+    """An MCP server exposing the tools of ``profile`` (``mcp_profiles.PROFILES``), or one
+    tool per registered operation of ``groups`` (the policy, audit and sync groups, never
+    offered to an agent, are served only so). Neither named: ``full``, every operation
+    offered to an agent (``xdb mcp`` and ``/mcp`` name ``agent``, the default profile).
 
     ``inline`` runs each call on the event loop instead of a worker thread: right for stdio,
     where one client waits for each answer anyway, and it saves a thread hop per call.
+    ``per_request``: an HTTP request may name another profile, ``/mcp?profile=NAME``
+    (``streamable_http`` refuses an unknown name before it gets here).
     """
-    ops: dict[str, Operation[Any, Any]] = {}
-    tools: list[types.Tool] = []
-    for op in operations(groups or agent_groups()):
-        name = op.tool_name(dotted_names)
-        _check_name(name, dotted_names)
-        ops[name] = op
-        tools.append(_tool(op, name))
-    schemas = {tool.name: tool.input_schema for tool in tools}
+    if profile is None and groups is None:
+        profile = "full"
+    fixed = _Table(specs(profile, groups, dotted_names), dotted_names)
+    tables: dict[str, _Table] = {} if profile is None else {profile: fixed}
+
+    def table(name: str) -> _Table:
+        if name not in tables:
+            tables[name] = _Table(specs(name, None, dotted_names), dotted_names)
+        return tables[name]
+
+    def table_for(ctx: ServerRequestContext[Any]) -> _Table:
+        asked = _asked_profile(getattr(ctx.request, "scope", None)) if per_request else None
+        if asked is None or groups is not None:
+            return fixed
+        return table(asked)
+
+    def input_schema(name: str) -> dict[str, Any] | None:
+        # Which profile a call's request named is not known here: a name is the same
+        # operation in every profile that offers it, so any of its schemas will do.
+        found = fixed.schemas.get(name)
+        if found is None and per_request and groups is None:
+            found = next(
+                (table(p).schemas[name] for p in PROFILES if name in table(p).schemas), None
+            )
+        return found
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        return types.ListToolsResult(tools=table_for(ctx).tools)
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        ops = table_for(ctx).ops
         op = ops.get(params.name)
         if op is None:
             return _error(f"not_found: unknown tool {params.name!r}; known: {', '.join(ops)}")
@@ -162,7 +215,7 @@ def build_server(
         version=__version__,
         instructions=_INSTRUCTIONS,
         # Lets the HTTP transport validate Mcp-Param headers without calling list_tools.
-        get_tool_input_schema=schemas.get,
+        get_tool_input_schema=input_schema,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
@@ -200,12 +253,32 @@ async def _ask(server: Server[Any], requests: list[dict[str, Any]]) -> list[Any]
     return [sink.answers[r["id"]] for r in requests if "id" in r]
 
 
+def _listed(server: Server[Any]) -> list[dict[str, Any]]:
+    """The tools ``server`` lists, as the SDK writes them to a client."""
+    asked = [{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": _modern_meta()}]
+    (listing,) = anyio.run(_ask, server, asked)
+    tools: list[dict[str, Any]] = listing["tools"]
+    return tools
+
+
+def _modern_meta(version: str | None = None) -> dict[str, Any]:
+    return {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": version or MODERN_PROTOCOL_VERSIONS[-1],
+            "io.modelcontextprotocol/clientInfo": {"name": "xdb-recorder", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+    }
+
+
 def recorded_answers() -> dict[str, Any]:
     """What the SDK answers to a client's opening requests, for ``stdio``'s quick front.
 
     For each naming: per stateless protocol version, the ``server/discover`` answer; per
     handshake version, the ``initialize`` answer; per version, the ``tools/list`` answer
-    except its tools, which every version lists alike (kept once); and each tool's group.
+    except its tools, which every version lists alike (kept once: every operation's tool,
+    with each tool's group); and per profile the tools it lists, by name where they are
+    those tools as they are, else whole (the agent profile's, worded and trimmed its way).
     """
     client = {"name": "xdb-recorder", "version": "0"}
     out: dict[str, Any] = {"xdb": __version__, "mcp": _sdk_version()}
@@ -215,13 +288,7 @@ def recorded_answers() -> dict[str, Any]:
             server = build_server(db, dotted_names=dotted, groups=every_group)
             modern = {}
             for version in MODERN_PROTOCOL_VERSIONS:
-                meta = {
-                    "_meta": {
-                        "io.modelcontextprotocol/protocolVersion": version,
-                        "io.modelcontextprotocol/clientInfo": client,
-                        "io.modelcontextprotocol/clientCapabilities": {},
-                    }
-                }
+                meta = _modern_meta(version)
                 asked = [
                     {"jsonrpc": "2.0", "id": i, "method": m, "params": meta}
                     for i, m in enumerate(("server/discover", "tools/list"))
@@ -244,14 +311,34 @@ def recorded_answers() -> dict[str, Any]:
             if any(tools != lists[0] for tools in lists):
                 raise RuntimeError("the SDK lists tools differently per protocol version")
             groups = {op.tool_name(dotted): op.group for op in operations()}
+            pool = {tool["name"]: tool for tool in lists[0]}
+            profiles: dict[str, Any] = {}
+            for name in PROFILES:
+                listed = _listed(build_server(db, dotted_names=dotted, profile=name))
+                same = all(pool.get(tool["name"]) == tool for tool in listed)
+                profiles[name] = (
+                    {"names": [tool["name"] for tool in listed]} if same else {"tools": listed}
+                )
             out[naming] = {
                 "modern": modern,
                 "handshake": handshake,
                 "tools": lists[0],
                 "groups": groups,
-                "agent_groups": sorted(agent_groups()),
+                "profiles": profiles,
             }
     return out
+
+
+def profile_sizes(dotted_names: bool = False) -> dict[str, tuple[int, int, int]]:
+    """Per profile: how many tools it lists, the characters of its ``tools/list`` result as
+    compact JSON, and the tokens that is estimated to cost (``mcp_profiles.estimate_tokens``)."""
+    sizes = {}
+    with connect(":memory:") as db:
+        for name in PROFILES:
+            tools = _listed(build_server(db, dotted_names=dotted_names, profile=name))
+            text = json.dumps({"tools": tools}, separators=(",", ":"), ensure_ascii=False)
+            sizes[name] = (len(tools), len(text), estimate_tokens({"tools": tools}))
+    return sizes
 
 
 def _sdk_version() -> str:
@@ -265,6 +352,7 @@ def streamable_http(
     *,
     dotted_names: bool = False,
     groups: set[str] | None = None,
+    profile: str | None = None,
     allowed_hosts: Sequence[str] = (),
     message_limit: int | None = None,
     guarded: bool = False,
@@ -293,9 +381,18 @@ def streamable_http(
     ``xdb serve`` does for every route with ``interfaces.guard``). A body over
     ``message_limit`` bytes (None: ``XDB_MAX_MESSAGE_BYTES``, else 64 MiB) is answered with
     413 and a JSON-RPC error naming the limit, which the SDK's client hands to the caller.
+
+    The tools are those of ``profile`` (None: ``agent``, the default) or of ``groups``; a
+    client may ask for another profile in the URL, ``/mcp?profile=full`` (``mcp_profiles``).
+    An unknown profile, or one named where ``groups`` chose the tools, is answered with 400
+    and a JSON-RPC error naming the profiles there are.
     """
     limit = limits.message_limit() if message_limit is None else message_limit
-    server = build_server(db, dotted_names=dotted_names, groups=groups)
+    if profile is None and groups is None:
+        profile = DEFAULT
+    server = build_server(
+        db, dotted_names=dotted_names, groups=groups, profile=profile, per_request=True
+    )
     local = ("127.0.0.1", "localhost", "[::1]")
     hosts = [*local, *(f"{h}:*" for h in local), *allowed_hosts]
     security = TransportSecuritySettings(
@@ -318,4 +415,28 @@ def streamable_http(
         lambda path: (limit, limits.MESSAGE_LIMIT_ENV),
         limits.jsonrpc_error,
     )
-    return checked, manager.run
+
+    return _ProfileCheck(checked, groups is None), manager.run
+
+
+class _ProfileCheck:
+    """ASGI: a request naming a profile there is not (or any, where groups chose the tools)
+    is answered with 400 and a JSON-RPC error; the rest go on. A class, not a function: a
+    ``Route`` calls a function endpoint with a request, an object with the ASGI triple."""
+
+    def __init__(self, app: Any, profiles: bool) -> None:
+        self.app = app
+        self.profiles = profiles
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        asked = _asked_profile(scope) if scope["type"] == "http" else None
+        if asked is None or (self.profiles and asked in PROFILES):
+            await self.app(scope, receive, send)
+            return
+        known = ", ".join(PROFILES) if self.profiles else "none (this endpoint serves groups)"
+        message = f"{PROFILE_PARAMETER}: unknown profile {asked!r}; known: {known}"
+        error = {"code": -32600, "message": message}
+        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode("utf-8")
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        await send({"type": "http.response.start", "status": 400, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

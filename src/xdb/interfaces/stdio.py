@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from xdb.interfaces.limits import BoundedLines, Pieces, StreamPieces, message_limit
+from xdb.interfaces.mcp_profiles import DEFAULT as DEFAULT_PROFILE
 
 if TYPE_CHECKING:
     from xdb.core import Database
@@ -106,11 +107,17 @@ class _Out:
 class Front:
     """Answers the opening requests from the SDK's recorded answers, while it loads."""
 
-    def __init__(self, answers: dict[str, Any], groups: set[str] | None) -> None:
+    def __init__(
+        self, answers: dict[str, Any], groups: set[str] | None, profile: str | None = None
+    ) -> None:
         self._answers = answers
-        # No groups named: the agent's toolset (management groups are offered only by name).
-        wanted = set(answers["agent_groups"]) if groups is None else groups
-        self._tools = {name for name, group in answers["groups"].items() if group in wanted}
+        # The tools of the profile (default: the agent's), or every tool of the groups named.
+        if groups is not None:
+            self._tools = [t for t in answers["tools"] if answers["groups"][t["name"]] in groups]
+        else:
+            chosen = answers["profiles"][profile or DEFAULT_PROFILE]
+            pool = {tool["name"]: tool for tool in answers["tools"]}
+            self._tools = chosen.get("tools") or [pool[name] for name in chosen["names"]]
         self.version: str | None = None  # the handshake era's negotiated version
         self.replay: list[str] = []  # lines the SDK must see before the rest
 
@@ -160,8 +167,7 @@ class Front:
             return None  # a method the SDK has to answer itself
         result = known[method]
         if method == "tools/list":
-            tools = [t for t in self._answers["tools"] if t["name"] in self._tools]
-            result = {**result, "tools": tools}
+            result = {**result, "tools": self._tools}
         return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
 
 
@@ -245,7 +251,11 @@ async def _open(rfd: int, wfd: int) -> tuple[Pieces, Any]:
 
 
 async def _serve(
-    load: Callable[[], Runner], answers: dict[str, Any], groups: set[str] | None, limit: int
+    load: Callable[[], Runner],
+    answers: dict[str, Any],
+    groups: set[str] | None,
+    profile: str | None,
+    limit: int,
 ) -> None:
     pieces, writer = await _open(*_claim_stdio())
 
@@ -261,7 +271,7 @@ async def _serve(
 
     reader = BoundedLines(pieces, limit, refuse)
     loading = asyncio.get_running_loop().run_in_executor(None, load)
-    front = Front(answers, groups)
+    front = Front(answers, groups, profile)
     out = _Out(writer)
     pending: asyncio.Future[bytes] | None = None
     while not loading.done():
@@ -291,9 +301,12 @@ def serve(
     *,
     dotted_names: bool = False,
     groups: set[str] | None = None,
+    profile: str | None = None,
     line_limit: int | None = None,
 ) -> None:
-    """Serve the database ``open_db()`` opens on stdin/stdout until the client closes stdin.
+    """Serve the database ``open_db()`` opens on stdin/stdout until the client closes stdin:
+    the tools of ``profile`` (None: the agent's, ``mcp_profiles``), or every tool of
+    ``groups``.
 
     The SDK import, ``open_db`` and the server's construction run on a worker thread while
     the opening requests are answered (blocks until the client leaves). A line (one message)
@@ -310,13 +323,19 @@ def serve(
         from xdb.interfaces.mcp import build_server, serve_lines
 
         opened.append(open_db())
-        server = build_server(opened[0], dotted_names=dotted_names, groups=groups, inline=True)
+        server = build_server(
+            opened[0],
+            dotted_names=dotted_names,
+            groups=groups,
+            profile=DEFAULT_PROFILE if profile is None and groups is None else profile,
+            inline=True,
+        )
         return partial(serve_lines, server)
 
     recorded = json.loads(ANSWERS_FILE.read_text("utf-8"))
     try:
         answers = recorded["dotted" if dotted_names else "underscore"]
-        asyncio.run(_serve(load, answers, groups, limit))
+        asyncio.run(_serve(load, answers, groups, profile, limit))
     finally:
         for db in opened:
             db.close()

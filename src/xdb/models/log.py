@@ -222,7 +222,10 @@ class TagRequest(_Targeted):
 class TagResponse(BaseModel):
     application_id: str
     tag_id: str
-    created: bool = Field(description="True when this call created the tag.")
+    created: bool = Field(
+        description="True when the target did not carry this tag before: its first "
+        "application there (an unknown name also creates the tag); false when it already did."
+    )
     target_type: TargetType
     timestep_count: int = Field(description="How many timesteps the application covers now.")
 

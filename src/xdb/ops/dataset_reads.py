@@ -31,6 +31,7 @@ from xdb.ops.pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, refuse_existing, root_of
 from xdb.policy.access import policy_named
+from xdb.progress import report
 from xdb.store.learning import LearningObject
 from xdb.timeutil import from_us
 
@@ -151,7 +152,11 @@ def export_dataset(ctx: Context, req: ExportDatasetRequest) -> ExportDatasetResp
             )
         fmt = ExportFormat(suffix)
     model = dataset_model(ctx, obj, set())
-    members = [member_model(m) for m in every_member(ctx, obj.id)]
+    members: list[DatasetMember] = []
+    expected = model.positive_count + model.negative_count  # of the members the caller reads
+    for found in every_member(ctx, obj.id):
+        members.append(member_model(found))
+        report(len(members), expected)
     rows = member_rows(model, members)
     for row, m in zip(rows, members, strict=True):
         row["provenance"] = json.dumps(
@@ -183,6 +188,7 @@ def export_dataset(ctx: Context, req: ExportDatasetRequest) -> ExportDatasetResp
         raise
     except OSError as exc:
         raise path_error("path", req.path, exc) from None
+    report(len(rows), len(rows))
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     return ExportDatasetResponse(path=str(path), format=fmt, rows=len(rows), sha256=digest)
 

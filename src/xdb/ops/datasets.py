@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from xdb.concepts.requests import resolve_request
 from xdb.errors import InvalidRequest
 from xdb.models.learning import (
     Balance,
@@ -202,6 +203,9 @@ def _member(ep: StoredEpisode, target: str, polarity: str, series: str) -> dict[
 
 def build_dataset(ctx: Context, req: BuildDatasetRequest) -> BuildDatasetResponse:
     check_create(ctx, req.access_policy_id, "build_dataset")
+    # The target and the filters name concepts to look for, as a read's do: a short name is
+    # its pack concept's full id, an unknown one is refused (a write keeps names as given).
+    req = resolve_request(ctx, req, lookup=True)
     target = req.target_concept_id
     defaults = is_default(req.positive_filters) or is_default(req.negative_filters)
     carried = carriers(ctx, target) if defaults else set()

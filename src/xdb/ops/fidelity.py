@@ -41,6 +41,7 @@ from xdb.models.fidelity import (
 )
 from xdb.ops.registry import Context, Operation
 from xdb.policy.load import ADMIN
+from xdb.progress import report
 from xdb.store.access import reading
 from xdb.store.fidelity import PIN, SUBMISSION
 from xdb.timeutil import now_us
@@ -236,7 +237,8 @@ def compact_op(ctx: Context, req: CompactRequest) -> CompactResponse:
 
 
 def maintenance(ctx: Context, req: MaintenanceRequest) -> MaintenanceResponse:
-    return maintain(ctx, state(ctx).summarizer, req.max_seconds)
+    # The records compressed so far, for a progress bar (xdb.progress).
+    return maintain(ctx, state(ctx).summarizer, req.max_seconds, report)
 
 
 def set_resource_contract(

@@ -180,6 +180,33 @@ def episode_counts(conn: Connection, f: Flavor, concept_ids: Sequence[str]) -> d
     return out
 
 
+# Where the experience names a concept no pack need hold, each probed by the value (the
+# tables' concept indexes, or a small table); the timesteps' activations come last: they
+# are read row by row, until the first that carries the value.
+_CARRIERS = (
+    "SELECT 1 FROM episode_concepts WHERE concept_id = {m}",
+    "SELECT 1 FROM episode_labels WHERE concept_id = {m}",
+    "SELECT 1 FROM exemplars WHERE concept_id = {m}",
+    "SELECT 1 FROM tags WHERE concept_id = {m} OR (name = {m} AND tag_type IN ('concept', 'bud'))",
+    "SELECT 1 FROM learning_objects WHERE concept_id = {m}",
+    "SELECT 1 FROM timesteps t, {json_each} WHERE t.activations IS NOT NULL AND j.key = {m}",
+)
+
+
+def carried(conn: Connection, f: Flavor, values: Sequence[str]) -> set[str]:
+    """Those of ``values`` that some record names as a concept: an episode's concept tag or
+    exemplar label, an exemplar, a concept tag or bud, a dataset or training run, a
+    timestep's activation."""
+    out: set[str] = set()
+    for value in dict.fromkeys(values):
+        for probe in _CARRIERS:
+            sql = probe.format(m=f.d.mark, json_each=f.json_each) + " LIMIT 1"
+            if conn.execute(sql, [value] * sql.count(f.d.mark)).fetchone() is not None:
+                out.add(value)
+                break
+    return out
+
+
 # --------------------------------------------------------------------------- the hierarchy
 
 

@@ -70,6 +70,9 @@ class GraphMethods:
     def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]:
         return self._graph_read(lambda c: concept_sql.episode_counts(c, self._flavor, concept_ids))
 
+    def concepts_carried(self, values: Sequence[str]) -> set[str]:
+        return self._graph_read(lambda c: concept_sql.carried(c, self._flavor, values))
+
     def concept_subtree(self, concept_id: str) -> list[str]:
         return self._graph_read(lambda c: concept_sql.subtree(c, self._flavor.d, concept_id))
 

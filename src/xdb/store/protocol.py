@@ -84,7 +84,8 @@ class LogStore(Protocol):
     ) -> tuple[Tag, bool, int]:
         """Check the target, create ``new_tag`` if given, store the application, atomically.
 
-        Returns the tag applied, whether it was created, and how many timesteps it covers.
+        Returns the tag applied, whether the target did not carry it before (true for a tag
+        created here), and how many timesteps it covers.
         Raises NotFound when the target does not exist.
         """
         ...
@@ -282,6 +283,12 @@ class ConceptStore(Protocol):
         ...
 
     def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]: ...
+
+    def concepts_carried(self, values: Sequence[str]) -> set[str]:
+        """Those of ``values`` some record names as a concept, whether or not a pack holds
+        it: an episode's tag or label, an exemplar, a concept tag or bud, a learning object,
+        a timestep's activation (``store.concepts.carried``)."""
+        ...
 
     def concept_subtree(self, concept_id: str) -> list[str]:
         """The concept and all below it (a recursive walk of the hierarchy)."""

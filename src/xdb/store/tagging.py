@@ -97,14 +97,16 @@ def apply_tag(
     """The protocol's ``apply_tag``, inside the caller's write transaction."""
     count = check_target(conn, target, d)
     if new_tag is not None:
-        tag, created = insert_tag(conn, new_tag, insert_tag_sql, d)
+        tag, made = insert_tag(conn, new_tag, insert_tag_sql, d)
     else:
         row = conn.execute(
             f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = {d.mark}", (application.tag_id,)
         ).fetchone()
         if row is None:
             raise NotFound(f"unknown tag id {application.tag_id!r}", field="tag_name_or_id")
-        tag, created = rows.tag(row), False
+        tag, made = rows.tag(row), False
+    # The application is a first: the target did not carry the tag (a tag just made, never).
+    created = made or not _carries(conn, tag.id, target, d)
     conn.execute(
         "INSERT INTO tag_applications (id, tag_id, target_type, session_id, tick,"
         " event_id, range_start, range_end, confidence, source, note, created_us,"
@@ -126,6 +128,27 @@ def apply_tag(
         ),
     )
     return tag, created, count
+
+
+def _carries(conn: Connection, tag_id: str, target: ResolvedTarget, d: Dialect) -> bool:
+    """Whether ``target`` (the same timestep, event or tick range) already has the tag."""
+    m = d.mark
+    params: list[Any]
+    if target.target_type == "timestep":
+        where, params = f"tick = {m}", [target.tick]
+    elif target.target_type == "event":
+        where, params = f"event_id = {m}", [target.event_id]
+    else:
+        where, params = (
+            f"range_start = {m} AND range_end = {m}",
+            [target.range_start, target.range_end],
+        )
+    row = conn.execute(
+        f"SELECT 1 FROM tag_applications WHERE tag_id = {m} AND session_id = {m}"
+        f" AND target_type = {m} AND {where} LIMIT 1",
+        (tag_id, target.session_id, target.target_type, *params),
+    ).fetchone()
+    return row is not None
 
 
 def add_comment(

@@ -1,0 +1,138 @@
+"""Every concept a request names, resolved before its handler runs (``Database.run``).
+
+The fields that name concepts are the ones the disclosure policy reads: each carries a
+marker (``policy.markers``: one id, a list of them, a mapping keyed by them). Each name in
+them goes through the one resolver (``concepts.resolve``), so ``Deception`` means the same
+concept in a search's concept filters, a query's activation ranges, a dataset's target, a
+usage summary, a tag and a recorded activation:
+
+- ``lookup`` (what a read asks about, and what ``build_dataset`` looks for): the full id of
+  the pack concept named, else the name itself when a record carries it; an ambiguous name
+  is refused listing the candidates (``InvalidRequest``), an unknown one is refused as such
+  (``NotFound``), both naming the field;
+- otherwise (what a write records): the full id of the pack concept named, else the name
+  as written (a concept of the agent's own); an ambiguous name is refused.
+
+Graph node ids (``NodeRef``) are the graph's to resolve (``ops.graph.resolve_nodes``).
+Names are resolved through the caller's view (``Context.sees``): a concept it may not see
+is never a candidate, and is as unknown as a name nothing carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
+
+from xdb.concepts.pack import split_concept_id
+from xdb.concepts.resolve import name_concepts, written_concepts
+from xdb.errors import InvalidRequest
+from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef
+from xdb.policy.release import names_concepts, plan
+
+if TYPE_CHECKING:
+    from xdb.ops.registry import Context
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def resolve_request(ctx: Context, request: M, lookup: bool) -> M:
+    """``request`` with every concept it names as the resolver means it (the module's doc)."""
+    if not names_concepts(type(request)):
+        return request
+    found: dict[str, str] = {}  # each name, with the first field that gives it
+    _collect(request, "", found)
+    if not found:
+        return request
+    if lookup:
+        means = name_concepts(ctx.store, found, ctx.sees)
+    else:
+        # A full id is recorded as given: the log's common case reads nothing here.
+        short = {v: f for v, f in found.items() if split_concept_id(v) is None}
+        if not short:
+            return request
+        means = written_concepts(ctx.store, short, _seen(ctx))
+    if all(full == v for v, full in means.items()):
+        return request
+    out = _rewrite(request, "", means)
+    return request if out is None else out  # type: ignore[return-value]
+
+
+def _seen(ctx: Context) -> Callable[[str], bool]:
+    """``ctx.sees``, read when first asked: a name no pack holds (most a write records)
+    needs no policy read."""
+
+    def keep(concept_id: str) -> bool:
+        sees = ctx.sees
+        return sees is None or sees(concept_id)
+
+    return keep
+
+
+def _collect(obj: BaseModel, where: str, found: dict[str, str]) -> None:
+    for f in plan(type(obj)).fields:
+        value = getattr(obj, f.name)
+        if not value:
+            continue
+        path = f"{where}{f.name}"
+        if isinstance(f.marker, (ConceptRef, ConceptList, ConceptKeys)):
+            names = [value] if isinstance(value, str) else list(value)
+            for name in names:
+                if isinstance(name, str):
+                    found.setdefault(name, path)
+        elif f.nested:
+            _collect_nested(value, path, found)
+
+
+def _collect_nested(value: Any, path: str, found: dict[str, str]) -> None:
+    if isinstance(value, BaseModel):
+        _collect(value, f"{path}.", found)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _collect_nested(item, f"{path}[{i}]", found)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _collect_nested(item, f"{path}.{key}", found)
+
+
+def _rewrite(obj: BaseModel, where: str, means: dict[str, str]) -> BaseModel | None:
+    """``obj`` with each name replaced by what it means; None when nothing changes."""
+    changes: dict[str, Any] = {}
+    for f in plan(type(obj)).fields:
+        value = getattr(obj, f.name)
+        if not value:
+            continue
+        path = f"{where}{f.name}"
+        new = value
+        if isinstance(f.marker, (ConceptRef, ConceptList)):
+            if isinstance(value, str):
+                new = means.get(value, value)
+            elif isinstance(value, list):
+                new = [means.get(v, v) for v in value]
+        elif isinstance(f.marker, ConceptKeys):
+            new = {}
+            for key, item in value.items():
+                full = means.get(key, key)
+                if full in new:
+                    raise InvalidRequest(
+                        f"{path}: two keys name the concept {full!r}; give it once",
+                        field=path,
+                    )
+                new[full] = item
+        elif f.nested:
+            new = _rewrite_nested(value, path, means)
+        if new != value:
+            changes[f.name] = new
+    return obj.model_copy(update=changes) if changes else None
+
+
+def _rewrite_nested(value: Any, path: str, means: dict[str, str]) -> Any:
+    if isinstance(value, BaseModel):
+        out = _rewrite(value, f"{path}.", means)
+        return value if out is None else out
+    if isinstance(value, list):
+        return [_rewrite_nested(v, f"{path}[{i}]", means) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        return {k: _rewrite_nested(v, f"{path}.{k}", means) for k, v in value.items()}
+    return value
