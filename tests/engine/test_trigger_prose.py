@@ -78,3 +78,48 @@ def test_a_one_word_flag_repeats_only_on_the_command_told_of() -> None:
 def test_a_product_name_is_not_code() -> None:
     trigger = triggers.derive("a GitLab runner token leaked into the job log", "mask it")
     assert "gitlab" not in trigger.code
+
+
+def _bash_call(command: str) -> dict[str, Any]:
+    return {"tool_name": "Bash", "tool_input": {"command": command}}
+
+
+def _matches(trigger: triggers.Trigger, command: str) -> str:
+    seen = trigger_match.seen(parse_call("Bash", {"command": command}, "/w/app"))
+    return trigger_match.match(trigger, seen, 1.0, 1.0)
+
+
+def test_a_fix_that_runs_a_step_then_the_same_command_makes_the_step_the_lesson() -> None:
+    trigger = triggers.derive(
+        "`svn revert -R .` failed: E155007: not a working copy",
+        "it passed as `svn diff > ../before.patch && svn revert -R .`",
+        _bash_call("svn revert -R ."),
+        _bash_call("svn diff > ../before.patch && svn revert -R ."),
+    )
+    assert _matches(trigger, "svn revert -R src/") == triggers.HIT
+    assert _matches(trigger, "svn diff > /tmp/x.patch && svn revert -R src/") == triggers.SAFE
+
+
+def test_a_lesson_learned_on_a_call_reads_nothing_from_its_error_output() -> None:
+    trigger = triggers.derive(
+        "`crontab -r` failed: crontab: no crontab for deploy",
+        "it passed as `crontab -l > cron.bak && crontab -r`",
+        _bash_call("crontab -r"),
+        _bash_call("crontab -l > cron.bak && crontab -r"),
+    )
+    assert not {"crontab", "deploy"} & trigger.safe and trigger.code == frozenset()
+    assert _matches(trigger, "sudo crontab -u www-data -r") == triggers.HIT
+
+
+def test_what_an_edits_fix_adds_is_safe_only_where_it_reads_as_an_api() -> None:
+    def edit(text: str) -> dict[str, Any]:
+        return {"tool_name": "Edit",
+                "tool_input": {"file_path": "/w/app/api.py", "new_string": text}}  # fmt: skip
+
+    trigger = triggers.derive(
+        "Edit /w/app/api.py adding `r = httpx.get(url)` broke `pytest -q`",
+        "it passed after the fix",
+        edit("r = httpx.get(url)"),
+        edit("users = fetch_all()\nr = httpx.get(url, timeout=5)"),
+    )
+    assert "timeout" in trigger.safe and "users" not in trigger.safe

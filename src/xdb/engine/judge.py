@@ -179,11 +179,17 @@ def verdict(
     if not danger and had_flags & lesson.fix_flags:
         return "unclear", None  # shown on the safe variant: it was already done right
     related = [op for op in later if _about(op, lesson) or any(op.same(w) for w in on)]
-    if any(_fixes(op, lesson, on, code_fix if _is_file(op) else fix_words) for op in related):
+    # What the fix names: its flag or command, or in code its words, first; then the
+    # lesson's own form; then a command's words (arguments too: a repeat in the fix's
+    # folder shares them, so they come after what the form says).
+    none: frozenset[str] = frozenset()
+    if any(_fixes(op, lesson, on, code_fix if _is_file(op) else none) for op in related):
         return "followed", None
     structural = _by_trigger(pending, seen) if seen is not None else None
     if structural is not None:
         return structural, None
+    if any(_fixes(op, lesson, on, fix_words) for op in related if not _is_file(op)):
+        return "followed", None
     same = [op for op in related if any(_same(op, w, lesson) for w in on)]
     if danger:
         if any(had_flags & lesson.danger_flags - op.flags for op in same):

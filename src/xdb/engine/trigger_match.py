@@ -285,17 +285,19 @@ def told(question: str, trigger: Trigger, s: Seen) -> bool:
     """Whether the question names, in its own words, a command the call runs: the
     command's verb (its last subcommand word; for a program without subcommands, the
     program) and one more of its words (a flag's or an argument's: "a hard reset" for
-    ``git reset --hard``, "restarting nginx" for ``systemctl restart nginx``). A command
-    whose program the trigger has a specific form for is the trigger's to decide; a
-    command that only reads is never the mistake."""
+    ``git reset --hard``, "restarting nginx" for ``systemctl restart nginx``). Only for a
+    lesson whose trigger names no command of its own beyond a program's name (a lesson
+    learned on a call, or naming one, is that call's to decide: the error output in its
+    question tells of other verbs); a command that only reads is never the mistake."""
     from xdb.engine.calls.effects import reads
 
     if s.call.kind != "shell":
         return False
-    specific = {program(f.program) for f in trigger.commands if not f.bare}
+    if any(not f.bare for f in trigger.commands):
+        return False  # the lesson names its command: another program is not its mistake
     prose = prose_roots(question)
     for c in s.commands:
-        if not c.program or program(c.program) in specific or reads(c):
+        if not c.program or reads(c):
             continue
         if c.flag_names & PREVIEW_FLAGS:
             continue

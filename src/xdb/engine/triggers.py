@@ -223,6 +223,8 @@ def _flags_for(form: Form, text: str) -> frozenset[str]:
     return parsed[0].flag_names if parsed else frozenset(raw)
 
 
+# A token that reads as an API: a dotted or snake name, a keyword argument, an inner capital.
+_API = re.compile(r"[a-z0-9][A-Z]|[A-Za-z][._=][A-Za-z]|=$|^[A-Z][a-z0-9]+[A-Z]")
 # Names written in code's casing that are products, not code ("a GitHub Action").
 _BRANDS = frozenset((
     "github", "gitlab", "bitbucket", "javascript", "typescript", "postgresql", "mysql",
@@ -271,10 +273,14 @@ def derive(
 ) -> Trigger:
     """A lesson's trigger, from its words and, when given, the failing call and its fix
     (``{"tool_name": ..., "tool_input": ...}``)."""
-    forms = [_form(c, literals=True) for c in prose_commands(question)]
     answer_cmds = prose_commands(answer)
     failing = _parsed(example_call)
     fixed = _parsed(fix_call)
+    # Given the call it was learned on, the lesson's mistake is that call: the rest of its
+    # question (the error a check printed, the check's own command line after an edit)
+    # names no command, code or missing thing of the mistake.
+    told = question if failing is None else ""
+    forms = [_form(c, literals=True) for c in prose_commands(told)]
     if failing is not None:
         forms += [_form(c) for c in failing.commands]
     forms += _advised_verbs(question, answer_cmds, forms)
@@ -287,11 +293,23 @@ def derive(
     # The answer's flags by themselves, and its command of the same program: what the
     # mistake lacks (a flag both write is context, not the difference).
     out_forms = []
+    # An answer that runs a step and then the mistake's own command, flags and all (``git
+    # stash push && git reset --hard``): that command is no safe form and its flags no fix;
+    # the step before it is the lesson.
+    rerun = [
+        c for c in answer_cmds
+        if c.op in ("&&", ";")
+        and any(c.program == f.program and c.subcommand == f.subcommand and f.flags
+                and f.flags <= c.flag_names for f in forms)
+    ]  # fmt: skip
+    safe_forms = [g for g in safe_forms if g not in {_form(c) for c in rerun}]
     for f in dict.fromkeys(forms):
         adds = _flags_for(f, loose_answer)
         if f.bare and free and re.search(rf"(?<![\w-]){re.escape(f.program)}(?![\w-])", answer):
             adds |= _flags_for(f, free)
         for c in answer_cmds:
+            if c in rerun:
+                continue
             # (not to a form without the subcommand the answer's has: ``git`` named alone
             # would take ``git add -p``'s flag and match every git call that lacks it; the
             # same for a program read generically: ``poetry`` and ``poetry add --group``)
@@ -311,17 +329,27 @@ def derive(
     # Flags the question names outside any command it names ("with --no-verify").
     named = {x for f in out_forms for x in f.flags}
     loose = frozenset(
-        x for x in _FLAG.findall(_strip_commands(question)) if x.startswith("--") and x not in named
+        x for x in _FLAG.findall(_strip_commands(told)) if x.startswith("--") and x not in named
     )
-    code: set[str] = code_tokens(question)
-    safe: set[str] = (code_tokens(answer) - code) | _negated(question)
+    code: set[str] = code_tokens(told)
+    safe: set[str] = (code_tokens(answer) - code) | _negated(told)
     safe |= set(_GUARD.findall(answer)) - set(_GUARD.findall(question))
     if failing is not None:
         for fc in failing.files:
             code |= {t.lower() for t in fc.added_tokens if len(t) >= 3}
     if fixed is not None and failing is not None:
-        before = {t.lower() for fc in failing.files for t in fc.added_tokens}
-        safe |= {t.lower() for fc in fixed.files for t in fc.added_tokens if len(t) >= 3} - before
+        # What the fix adds that reads as an API (``AbortController``, ``fmt.Errorf``,
+        # ``timeout=``), not a name or keyword it happens to write (``users``, ``return``):
+        # one of those in a repeat would make it look heeded.
+        before = "\n".join(line for fc in failing.files for line in fc.added).lower()
+        after = "\n".join(line for fc in fixed.files for line in fc.added)
+        safe |= {
+            t.lower() for fc in fixed.files for t in fc.added_tokens
+            if len(t) >= 3 and t.lower() not in before and (
+                _API.search(t)
+                or re.search(rf"[(,]\s*{re.escape(t)}\s*=(?!=)|\b{re.escape(t)}\(", after)
+            )
+        }  # fmt: skip
     code -= safe
     return Trigger(
         tuple(out_forms),
