@@ -327,7 +327,10 @@ def _code(trigger: Trigger, s: Seen, code_share: float) -> str:
     share = _code_share(trigger, s)
     if share >= code_share:
         return HIT
-    return SILENT if share > 0 else MISS
+    # A command line writing part of the lesson's code is not the mistake (a check's
+    # ``pytest -q`` beside an edit's lesson); an edit writing part of it may be: the words
+    # decide.
+    return SILENT if share > 0 and s.call.kind != "shell" else MISS
 
 
 # ---------------------------------------------------------------------- principles
