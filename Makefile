@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean browser
+.PHONY: run demo test lint bench screenshot clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	@echo "xdb is $(CURDIR)/$(BIN)/xdb (to have it on PATH: pipx install . -- see README.md)"
 	$(BIN)/xdb serve
+
+# Four agent sessions in demo.sqlite3, served by the explorer (README.md, "A tour").
+demo: $(STAMP)
+	@echo "xdb is $(CURDIR)/$(BIN)/xdb (to have it on PATH: pipx install . -- see README.md)"
+	$(BIN)/xdb demo
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
@@ -33,6 +39,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.ingest
+
+# docs/images/explorer.png: the explorer on the demo, in the browser tests' headless Chromium.
+screenshot: $(STAMP) browser
+	$(BIN)/python -m tests.explorer.screenshot docs/images/explorer.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info

@@ -1,28 +1,34 @@
-"""Every command line shown in README.md and docs/*.md, run as a user would type it.
+"""Every command line and Python block shown in README.md and docs/*.md, run as a user
+would type it.
 
 The lines come from the shell blocks (```sh, bash, shell, console) and from the ``# or: xdb
-...`` alternatives in Python blocks. Each line is one test. It runs under bash, in a home and
-working directory of its own block (a fresh temporary pair per block), with the venv's bin
-first on PATH, so ``xdb`` is the console script under test. The lines of a block run in order,
-as a person typing the block would: a line finds what the lines above it made (asked for
-alone, a line runs the ones above it first).
+...`` alternatives in Python blocks; each Python block runs whole, as a script. Each is one
+test. It runs under bash (a Python block: the venv's interpreter), with the venv's bin first
+on PATH, so ``xdb`` is the console script under test.
 
-What the docs take for granted is made first, and nothing else: the database a command that
-only reads is pointed at, ``tokens.jsonl``, the unpacked ``first-light`` pack (and its
-concepts, for the lines that browse them), the session ``s1`` with two ticks and the event
-``call-1`` the examples name. Placeholder ids (``episode-01h...``, ``ts-session-...-1``) become
-real ids made just before; the example PostgreSQL URL becomes a database on the suite's
-embedded server. Nothing else in a line changes: the command, its options and their places
-are as documented.
+A document runs as a reader follows it: in one home and working directory of its own, its
+lines in order, so a line finds what the lines above it made (the demo's database, an
+``export``, a ``NAME=$(...)`` a later line reads as ``$NAME``), and the Python blocks open
+the database the commands use. Asked for alone, a line runs the ones above it first. Nothing
+is made for it: ids are real (a step before them gets them), names are those of the bundled
+concept pack. A Python block that writes to a fixed path (``/tmp/...``) runs twice, as a
+reader trying it again would.
 
-The example in every command's help (``xdb COMMAND --help``) runs too: a generated command's
-is its operation's, which docs/reference.md shows (and so runs above); each other one that no
-document shows is a block of its own.
+Two exceptions are run one block at a time, each in a fresh home, with what they take for
+granted made first: docs/reference.md (generated: every operation's one-line example stands
+alone) and the examples of every command's help (``xdb COMMAND --help``: a generated
+command's is its operation's, which docs/reference.md shows; each other one that no document
+shows is a block of its own), and docs/engine.md. What is made for them, and nothing else:
+the database a command that only reads is pointed at, ``tokens.jsonl``, the unpacked
+``first-light`` pack (and its concepts, for the lines that browse them), the session ``s1``
+with two ticks and the event ``call-1`` the examples name. Placeholder ids
+(``episode-01h...``, ``ts-session-...-1``, ``a1b2c3``) become real ids made just before.
 
-Servers (``xdb serve``, ``xdb mcp``, ``make run``) are started, must answer (HTTP ``GET
-/v1/xdb/status``; MCP ``initialize``, ``tools/list`` and a read-only tool call as JSON-RPC
-lines over stdio), and are stopped. Embeddings use the hashing stand-in (``XDB_EMBEDDER=hash``):
-no line here is about the model.
+Everywhere the example PostgreSQL URL becomes a database on the suite's embedded server.
+Servers (``xdb serve``, ``xdb demo``, ``xdb mcp``, ``make run``) are started, must answer
+(HTTP ``GET /v1/xdb/status``; MCP ``initialize``, ``tools/list`` and a read-only tool call
+as JSON-RPC lines over stdio), and are stopped. Embeddings use the hashing stand-in
+(``XDB_EMBEDDER=hash``): no line here is about the model.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import fcntl
 import json
 import os
 import queue
+import re
 import shlex
 import shutil
 import signal
@@ -73,7 +80,17 @@ NOT_RUN = {
     "make bench": "the benchmarks take many minutes; they are run by hand (README table)",
     "pip install ./xdb": "installs the checkout into the user's environment; the tests run "
     "against the checkout already installed in this venv",
+    "pipx install .": "downloads xdb's dependencies into a new environment; tests/test_install.py "
+    "installs the checkout the same way (pip into a clean virtual environment) and runs its xdb",
+    "make screenshot": "drives Chromium over the demo to rewrite docs/images/explorer.png; run "
+    "by hand when the explorer's look changes",
 }
+# Documents whose blocks each stand alone, with what they assume made first (the docstring).
+PREPARED = {
+    "docs/reference.md": "generated: each operation's one-line example stands alone",
+    "docs/engine.md": "its examples name a lesson as a warning shows it (id:a1b2c3)",
+}
+ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
 
 # Commands that only read: the database they name must exist (docs assume it does).
 READERS = {op.command for op in operations() if op.command and op.readonly}
@@ -93,11 +110,13 @@ CONCEPT_READERS = {
 @dataclass(frozen=True)
 class Line:
     doc: str  # the document, relative to the repository
-    number: int  # its line number there
-    text: str
+    number: int  # its line number there (a Python block's: its opening fence)
+    text: str  # a command line, or a Python block's code
     block: str  # "README.md:93": the document and the line of the block's opening fence
-    index: int  # its place in the block
-    fence: str  # the block's language: a shell, or python for an `# or:` alternative
+    group: str  # the lines that run in order in one sandbox: the document, or the block
+    index: int  # its place in the group
+    fence: str  # the block's language: a shell; python for a block or an `# or:` alternative
+    script: bool = False  # a whole Python block
 
 
 def extract(path: Path) -> list[Line]:
@@ -106,13 +125,26 @@ def extract(path: Path) -> list[Line]:
     fence: str | None = None
     block = ""
     pending = ""
+    code: list[str] = []
+    alternatives: list[tuple[int, str]] = []
+
+    def add(number: int, text: str, block: str, fence: str, script: bool = False) -> None:
+        group = block if rel in PREPARED else rel
+        index = sum(1 for line in found if line.group == group)
+        found.append(Line(rel, number, text, block, group, index, fence, script))
+
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         stripped = raw.strip()
         if stripped.startswith("```"):
             if fence is None:
                 fence, block = stripped[3:].strip().lower(), f"{rel}:{number}"
-            else:
-                fence = None
+                code, alternatives = [], []
+                continue
+            if fence == "python":
+                add(int(block.rsplit(":", 1)[1]), "\n".join(code) + "\n", block, fence, True)
+                for at, text in alternatives:
+                    add(at, text, f"{rel}:{at}" if rel in PREPARED else block, fence)
+            fence = None
             continue
         if fence in SHELLS:
             text = stripped.removeprefix("$ ")
@@ -122,12 +154,12 @@ def extract(path: Path) -> list[Line]:
                 pending += text[:-1] + " "
                 continue
             text, pending = pending + text, ""
-            index = sum(1 for line in found if line.block == block)
-            found.append(Line(rel, number, text, block, index, fence))
-        elif fence == "python" and "# or: " in raw:
-            # `db.import_concepts(path="first-light")  # or: xdb concepts import first-light`
-            text = raw.split("# or: ", 1)[1].strip()
-            found.append(Line(rel, number, text, f"{rel}:{number}", 0, fence))
+            add(number, text, block, fence)
+        elif fence == "python":
+            code.append(raw)
+            if "# or: " in raw:
+                # `db.import_concepts(path="first-light")  # or: xdb concepts import first-light`
+                alternatives.append((number, raw.split("# or: ", 1)[1].strip()))
     return found
 
 
@@ -138,7 +170,8 @@ def help_examples(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> lis
     for name, command in group.commands.items():
         doc = f"xdb {' '.join((*prefix, name))} --help"
         for number, text in enumerate(cli_help.examples(command), 1):
-            found.append(Line(doc, number, text, f"{doc}:{number}", 0, "sh"))
+            block = f"{doc}:{number}"
+            found.append(Line(doc, number, text, block, block, 0, "sh"))
         if isinstance(command, click.Group):
             found += help_examples(command, (*prefix, name))
     return found
@@ -150,9 +183,9 @@ EXAMPLES: list[Line] = []
 for _example in help_examples():
     if _example.text not in {line.text for line in LINES + EXAMPLES}:
         EXAMPLES.append(_example)
-BLOCKS: dict[str, list[Line]] = {}
+GROUPS: dict[str, list[Line]] = {}
 for _line in LINES + EXAMPLES:
-    BLOCKS.setdefault(_line.block, []).append(_line)
+    GROUPS.setdefault(_line.group, []).append(_line)
 
 
 def words_of(text: str) -> list[str]:
@@ -174,6 +207,8 @@ def subcommand(words: list[str]) -> list[str]:
         return rest[:2]
     if rest[0] == "mcp" and rest[1:2] == ["config"]:  # prints a config, serves nothing
         return rest[:2]
+    if rest[0] == "demo" and "--no-serve" in rest:  # fills a database, serves nothing
+        return ["demo", "--no-serve"]
     return rest[:1]
 
 
@@ -190,8 +225,15 @@ def option(words: list[str], name: str) -> str | None:
 class Sandbox:
     """A block's home, working directory and environment, and what its lines need made."""
 
-    def __init__(self, folder: Path, request: pytest.FixtureRequest, template: Callable[[], Path]):
+    def __init__(
+        self,
+        folder: Path,
+        request: pytest.FixtureRequest,
+        template: Callable[[], Path],
+        prepared: bool,
+    ):
         self.home, self.work = folder / "home", folder / "work"
+        self.prepared = prepared  # make what the lines assume (PREPARED), or nothing
         self.home.mkdir(parents=True)
         self.work.mkdir()
         self.request, self.template = request, template
@@ -202,7 +244,7 @@ class Sandbox:
             XDB_EMBEDDER="hash",
         )
         self.env = env
-        self.ran = 0  # lines of the block run so far
+        self.ran = 0  # lines of the group run so far
         self.lent: tuple[Any, str] | None = None
 
     def default_file(self) -> Path:
@@ -313,9 +355,12 @@ class Sandbox:
         return text
 
     def prepare(self, text: str) -> str:
-        """Make what the line assumes; return it with its placeholders filled in."""
+        """Make what the line assumes; return it with its placeholders filled in. In a
+        document that is read in order, only the example PostgreSQL URL is replaced."""
         if EXAMPLE_URL in text:
             text = text.replace(EXAMPLE_URL, self.postgres_url())
+        if not self.prepared:
+            return text
         words = words_of(text)
         command = subcommand(words)
         if not command:
@@ -371,14 +416,59 @@ class Sandbox:
 # --------------------------------------------------------------------------- running a line
 
 
+def run_script(box: Sandbox, line: Line) -> None:
+    """A Python block, as a reader would run it: saved as a script, in the block's working
+    directory; twice when it writes to a fixed path, since a reader may run it again."""
+    script = box.work / f"block-{line.number}.py"
+    script.write_text(line.text, encoding="utf-8")
+    for _ in range(2 if "/tmp/" in line.text else 1):
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            cwd=box.work,
+            env=box.env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=SECONDS,
+        )
+        assert done.returncode == 0, (
+            f"{line.doc}:{line.number}: the Python block exited {done.returncode}\n"
+            f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-3000:]}"
+        )
+
+
+def assign(box: Sandbox, name: str, value: str) -> None:
+    """``NAME=$(command)``: the shell's value of the right-hand side, kept for the lines
+    below (which read it as ``$NAME``, from their environment)."""
+    done = subprocess.run(
+        ["bash", "-c", f'{name}={value}; printf %s "${name}"'],
+        cwd=box.work,
+        env=box.env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+    )
+    assert done.returncode == 0 and done.stdout, (
+        f"`{name}={value}` exited {done.returncode} or gave nothing\nstderr: {done.stderr}"
+    )
+    box.env[name] = done.stdout
+
+
 def run_line(box: Sandbox, line: Line) -> None:
+    if line.script:
+        run_script(box, line)
+        return
     words = words_of(line.text)
     reason = NOT_RUN.get(" ".join(words))
     if reason:
         pytest.skip(f"{line.text!r} is not run: {reason}")
-    if words[0] == "export":  # the block's later lines see it, as in the user's shell
+    if words[0] == "export":  # the group's later lines see it, as in the user's shell
         name, value = box.prepare(" ".join(words[1:])).split("=", 1)
         box.env[name] = value
+        return
+    if (assigned := ASSIGNMENT.match(line.text)) is not None:
+        assign(box, assigned[1], box.prepare(assigned[2]))
         return
     text = line.text
     if words[:3] == ["claude", "mcp", "add"]:
@@ -393,7 +483,7 @@ def run_line(box: Sandbox, line: Line) -> None:
         # -o: the venv's stamp counts as up to date, so make goes straight to its recipe
         # (`.venv/bin/xdb serve`) instead of reinstalling the venv this suite runs in.
         check_http(box, "make -o .venv/.installed run", cwd=ROOT)
-    elif subcommand(words) == ["serve"]:
+    elif subcommand(words) in (["serve"], ["demo"]):  # `xdb demo` fills, then serves
         check_http(box, text, cwd=box.work)
     elif subcommand(words) == ["mcp"]:
         check_mcp(box, text, words)
@@ -594,13 +684,14 @@ def test_documented_command_line(
     tmp_path_factory: pytest.TempPathFactory,
     request: pytest.FixtureRequest,
 ) -> None:
-    if line.block not in sandboxes:
+    if line.group not in sandboxes:
         folder = tmp_path_factory.mktemp("doc")
-        sandboxes[line.block] = Sandbox(folder, request, first_light_database)
-    box = sandboxes[line.block]
+        prepared = line.doc in PREPARED or line.doc.startswith("xdb ")  # a help's example
+        sandboxes[line.group] = Sandbox(folder, request, first_light_database, prepared)
+    box = sandboxes[line.group]
     box.request = request
-    # The lines above this one in its block, if not run yet (this line asked for alone).
-    for earlier in BLOCKS[line.block][box.ran : line.index]:
+    # The lines above this one in its group, if not run yet (this line asked for alone).
+    for earlier in GROUPS[line.group][box.ran : line.index]:
         with suppress(pytest.skip.Exception):
             run_line(box, earlier)
     box.ran = line.index + 1  # counted even if it fails: its failure is reported here
@@ -618,6 +709,8 @@ def test_every_shell_block_is_found() -> None:
         rel = str(doc.relative_to(ROOT))
         blocks = {line.block for line in LINES if line.doc == rel and line.fence in SHELLS}
         assert len(blocks) == fences, rel  # a block of nothing but comments would be a gap
+        scripts = [line for line in LINES if line.doc == rel and line.script]
+        assert len(scripts) == text.count("```python\n"), rel
     # The lines the first-contact issue was about are among them.
     texts = {line.text.split("#")[0].strip() for line in LINES}
     assert "xdb mcp --db ~/agent.sqlite3" in texts
@@ -643,3 +736,14 @@ def test_no_command_line_hides_in_an_unlabelled_block() -> None:
 def test_what_is_not_run_is_still_documented() -> None:
     shown = {" ".join(words_of(line.text)) for line in LINES}
     assert set(NOT_RUN) <= shown, set(NOT_RUN) - shown
+
+
+def test_the_design_file_tree_lists_every_top_level_package_and_module() -> None:
+    """docs/design.md opens with src/xdb's tree: every package and module there is in it."""
+    design = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    tree = design.split("```", 2)[1]
+    listed = {line.split()[0] for line in tree.splitlines()[2:] if line[2:3].strip()}
+    source = ROOT / "src" / "xdb"
+    present = {f"{p.name}/" for p in source.iterdir() if (p / "__init__.py").exists()}
+    present |= {p.name for p in source.glob("*.py")}
+    assert present - listed - {"__main__.py"} == set()  # (told of beside launch.py)

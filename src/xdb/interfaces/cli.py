@@ -492,6 +492,52 @@ def serve(
     )
 
 
+@cli.command(
+    "demo",
+    short_help="Fill a database with a few agent sessions and serve the explorer on it.",
+    epilog=cli_help.epilog("xdb demo --db demo.sqlite3 --no-serve"),
+)
+@click.option(
+    "--serve/--no-serve",
+    "then_serve",
+    default=True,
+    help="Then serve it, as 'xdb serve' does (default: yes).",
+)
+@click.option("--port", default=8765, show_default=True, type=int, help="Port to serve on.")
+def demo_command(then_serve: bool, port: int) -> None:
+    """Fill a database with the demo, then serve the explorer on it until interrupted: the
+    bundled sample of the first-light concept pack and four agent sessions (a deploy that
+    locked a table, a refund said to be sent that was not, a claim corrected after a search,
+    a flaky test) with tool calls, activations, tags, comments, episodes, lessons, a bud and
+    a dataset. The database: --db or $XDB_DB, else demo.sqlite3 in this directory. One the
+    demo filled before is served as it is; any other that is not empty is refused. Prints
+    what it wrote as JSON (with --no-serve) and the explorer's URL on stderr.
+    """
+    import dataclasses
+
+    from xdb.demo import DEFAULT_DB
+    from xdb.demo.fill import fill, state
+
+    root = click.get_current_context().find_root().obj
+    root["db_path"] = root["db_path"] or DEFAULT_DB
+    db = database()
+    found = state(db)
+    if found not in ("empty", "demo"):
+        made = "holds a demo that did not finish" if found == "unfinished" else "is not empty"
+        raise XdbError(
+            f"the demo fills a new or empty database, and {db_location()} {made}: remove it "
+            "or name another with --db"
+        )
+    filled = fill(db) if found == "empty" else None
+    said = f"filled with {filled.summary()}" if filled else "holds the demo already"
+    click.echo(f"demo: {db_location()} {said}", err=True)
+    if then_serve:
+        click.get_current_context().invoke(serve, port=port)
+    else:
+        emit({"db": db_location(), "filled": filled is not None,
+              **(dataclasses.asdict(filled) if filled else {})})  # fmt: skip
+
+
 def _announce(host: str, port: int, docs: str | None, mcp: bool) -> None:
     """Where ``xdb serve``'s pages are, on stderr (stdout stays for JSON)."""
     shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)

@@ -88,7 +88,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "keys",
         "audit",
     ),
-    "Serving and admin": ("serve", "mcp", "import", "export", "migrate", "reindex"),
+    "Serving and admin": ("serve", "demo", "mcp", "import", "export", "migrate", "reindex"),
 }
 # Where a command no section names is listed (a test keeps it empty).
 OTHER = "Other commands"

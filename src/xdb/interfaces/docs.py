@@ -34,6 +34,7 @@ from xdb.ops.registry import Operation, operations
 DEFAULT_OUTPUT = Path("docs/reference.md")
 HAND_WRITTEN = (
     "serve",
+    "demo",
     "mcp",
     "mcp config",
     "import",
