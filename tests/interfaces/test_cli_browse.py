@@ -25,18 +25,10 @@ from click.testing import CliRunner
 
 import xdb
 from tests.interfaces.cli_runner import fails, ok, run
+from tests.interfaces.test_cli import command_paths
 from xdb.interfaces import cli_help, cli_progress
 from xdb.interfaces.cli import cli
 from xdb.ops.registry import operations
-
-
-def command_paths(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> list[list[str]]:
-    found: list[list[str]] = []
-    for name, command in group.commands.items():
-        found.append([*prefix, name])
-        if isinstance(command, click.Group):
-            found += command_paths(command, (*prefix, name))
-    return found
 
 
 def command(path: list[str]) -> click.Command:

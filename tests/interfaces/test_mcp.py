@@ -394,7 +394,8 @@ async def test_a_storage_failure_is_an_error_result_and_the_server_keeps_serving
 
 
 # `xdb mcp` serves the agent profile unless told otherwise (test_mcp_profiles.py).
-AGENT_TOOLS = {
+# The agent profile's tools, in its order (test_mcp_profiles.py).
+AGENT = [
     "xdb_record",
     "xdb_tag",
     "xdb_comment",
@@ -409,7 +410,8 @@ AGENT_TOOLS = {
     "experience_similar_episodes",
     "experience_graph_neighborhood",
     "engine_add_lesson",
-}
+]
+AGENT_TOOLS = set(AGENT)
 
 
 @pytest.mark.parametrize(

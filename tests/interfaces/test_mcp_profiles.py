@@ -17,7 +17,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 import xdb
-from tests.interfaces.test_mcp import ALL_TOOLS
+from tests.interfaces.test_mcp import AGENT, ALL_TOOLS
 from xdb.interfaces.mcp import build_server, profile_sizes
 from xdb.interfaces.mcp_config import CLIENTS
 from xdb.interfaces.mcp_profiles import DEFAULT, PROFILES, clean_schema, specs
@@ -26,22 +26,6 @@ from xdb.ops.registry import REGISTRY
 pytestmark = pytest.mark.anyio
 
 ROOT = Path(__file__).resolve().parents[2]
-AGENT = [
-    "xdb_record",
-    "xdb_tag",
-    "xdb_comment",
-    "xdb_query",
-    "xdb_recent",
-    "xdb_status",
-    "xdb_find_concept",
-    "xdb_concept_neighborhood",
-    "experience_add_episode",
-    "experience_search_episodes",
-    "experience_get_episode_detail",
-    "experience_similar_episodes",
-    "experience_graph_neighborhood",
-    "engine_add_lesson",
-]
 # Seed 002's xdb.* tools and seed 000's experience.* tools, in the seeds' order.
 XDB_SEED = [
     f"xdb_{name}"
