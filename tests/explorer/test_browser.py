@@ -1,6 +1,8 @@
 """The explorer in a real browser (Debian's chromium, driven by Playwright): search, open an
-episode, follow a concept to its chart, by keyboard too; a treaty partner's pages show no
-hidden concept. Screenshots go to test-artifacts/explorer/."""
+episode, follow a concept to its chart, by keyboard too; every page at a desktop's width and
+at a phone's 390 px (no sideways scrolling there), with no console error, and every link a
+page shows answering; a treaty partner's pages show no hidden concept. Screenshots of every
+page are kept in the test's temporary folder (pytest's ``tmp_path``), never in the tree."""
 
 from __future__ import annotations
 
@@ -12,18 +14,19 @@ from typing import Any
 
 import pytest
 
+from tests.explorer.conftest import CHAT
 from tests.explorer.test_pages import pages, partner_key
-from tests.policy.test_leak_hunter import cid, hidden_strings
+from tests.policy.test_leak_hunter import LEARNED, cid, hidden_strings
 from tests.serving import served
 from xdb.interfaces.http import create_app
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "explorer"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PHONE = 390  # px: the narrowest screen the pages are made for
 
 if CHROMIUM is None:
     pytest.skip(
         "no chromium on this machine: 'make test' installs Debian's chromium (apt) where it"
-        " may; the explorer's pages are tested over HTTP in test_pages.py",
+        " may; the explorer's pages are tested over HTTP in test_pages.py and test_views.py",
         allow_module_level=True,
     )
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
@@ -37,53 +40,82 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+@pytest.fixture(autouse=True)
+def one_store(module_target: str) -> None:
+    if module_target.startswith("postgres"):
+        pytest.skip("one store is enough for the browser; both serve the same pages (test_pages)")
+
+
+def every_page(episodes: list[str], lessons: dict[str, str]) -> list[str]:
+    """A page of each kind (the HTTP tests' list, and what the world's additions make)."""
+    return [
+        *pages(episodes),
+        f"/sessions/{CHAT}",
+        f"/sessions/{CHAT}?zoom=tick",
+        "/search?q=the",
+        "/search?q=the+river",
+        f"/episodes/{episodes[0]}?hl=river",
+        f"/datasets/{LEARNED['dataset Joy']}",
+        f"/training-runs/{LEARNED['run']}",
+        "/buds/Hunch",
+        "/lessons?topic=DbContext",
+        f"/lessons/{lessons['new']}",
+        "/login",
+    ]
+
+
+def shot(page: Any, folder: Path, name: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def watch(page: Any) -> list[str]:
+    """The page's console errors and uncaught exceptions (a CSP refusal is one), as they come."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else 0)
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+    return errors
 
 
 def test_search_open_an_episode_and_a_concepts_chart(
-    world: Any, browser: Any, module_target: str
+    rich: Any, browser: Any, tmp_path: Path
 ) -> None:
-    if module_target.startswith("postgres"):
-        pytest.skip("one store is enough for the browser; both serve the same pages (test_pages)")
-    db, _ = world
+    db, _, _ = rich
     with served(create_app(db, mcp=False)) as url:
         page = browser.new_page()
-        # The pages' Content-Security-Policy (interfaces.guard) must block nothing they use.
-        refused: list[str] = []
-        page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else 0)
+        errors = watch(page)
         page.goto(url + "/")
         assert page.locator("h1").inner_text() == "What the agent lived through"
-        shot(page, "overview")
         page.get_by_role("link", name="Search", exact=True).click()
         page.get_by_label("Text").fill("river")
         page.get_by_role("button", name="Search").last.click()
         page.wait_for_url(re.compile(r"/search\?.*q=river"))
-        shot(page, "search")
+        assert page.locator("#results + ol mark").first.inner_text() == "river"
         page.locator("a.hit").first.click()
-        page.wait_for_url(re.compile(r"/episodes/"))
+        page.wait_for_url(re.compile(r"/episodes/.*hl=river"))
         assert "a walk along the river" in page.locator("pre.content").inner_text()
-        shot(page, "episode")
-        opened = page.url
-        page.locator(f'a.concept:text-is("{cid("Joy")}")').first.click()
+        opened = page.url.split("?", 1)[0]
+        joy = page.locator(f'a.concept[title="{cid("Joy")}"]').first
+        assert joy.inner_text() == "Joy"  # its name; the full id on hover
+        joy.click()
         page.wait_for_url(re.compile(r"/concepts/"))
         assert page.locator("svg.chart rect").count() > 0
-        shot(page, "concept")
+        assert page.locator("svg.chart text.tick").count() > 2  # the axes' values
         # Walk the graph from the episode, then find a concept as one types.
         page.goto(url + f"/graph?seed={opened.rsplit('/', 1)[1]}&depth=2")
         assert page.locator("svg.graph a.node").count() > 1
-        shot(page, "graph")
+        assert page.locator("ul.legend li").count() > 1
         page.locator("svg.graph a.node.concept").first.click()
         page.wait_for_url(re.compile(r"/graph\?seed="))
         page.goto(url + "/concepts")
         page.locator("#find-concept").press_sequentially("Cal", delay=30)
         page.wait_for_url(re.compile(r"/concepts\?q=Cal"))
         assert page.locator("#concept-list a.concept").first.inner_text() == "Calm"
-        shot(page, "concepts")
+        shot(page, tmp_path, "concepts-typed")
+        page.goto(url + f"/sessions/{CHAT}")
+        assert page.locator("ol.chat li.msg").count() == 5  # a short session: its conversation
         page.goto(url + "/sessions/s1?zoom=tick")
         assert page.locator("td.heat a.cell").count() > 0
-        shot(page, "session")
         # By keyboard: the skip link first, then the navigation.
         page.goto(url + "/")
         page.keyboard.press("Tab")
@@ -93,23 +125,57 @@ def test_search_open_an_episode_and_a_concepts_chart(
         page.keyboard.press("Enter")
         page.wait_for_url(re.compile(r"/search"))
         page.close()
-    assert not refused, refused
+    assert not errors, errors
+
+
+def test_every_page_fits_a_phone_and_its_links_answer(
+    rich: Any, browser: Any, tmp_path: Path
+) -> None:
+    db, episodes, lessons = rich
+    with served(create_app(db, mcp=False)) as url:
+        checked: dict[str, int] = {}
+        for width, height in ((1280, 900), (PHONE, 844)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            errors = watch(page)
+            for number, path in enumerate(every_page(episodes, lessons)):
+                answer = page.goto(url + path)
+                assert answer is not None and answer.status == 200, path
+                shot(page, tmp_path / str(width), f"{number:02d}")
+                wide = page.evaluate("document.scrollingElement.scrollWidth")
+                assert wide <= width, (path, width, wide)
+                hrefs = page.eval_on_selector_all(
+                    "a[href]",
+                    "all => all.map(a => new URL(a.getAttribute('href'), location.href).href)",
+                )
+                for href in hrefs:
+                    if href.startswith(url) and not href.endswith("/logout"):
+                        key = href.split("#", 1)[0]
+                        if key not in checked:
+                            checked[key] = context.request.get(key).status
+            context.close()
+            assert not errors, errors
+        broken = {href: status for href, status in checked.items() if status != 200}
+        assert not broken, broken
+        assert len(checked) > 100
+    shots = list(tmp_path.glob("*/*.png"))
+    assert len(shots) == 2 * len(every_page(episodes, lessons))
 
 
 def test_a_treaty_partners_pages_show_no_hidden_concept(
-    world: Any, browser: Any, module_target: str
+    rich: Any, browser: Any, tmp_path: Path
 ) -> None:
-    if module_target.startswith("postgres"):
-        pytest.skip("one store is enough for the browser; both are checked in test_pages")
-    db, episodes = world
+    db, episodes, lessons = rich
     key = partner_key(db)
     with served(create_app(db, mcp=False)) as url:
         context = browser.new_context(extra_http_headers={"Authorization": f"Bearer {key}"})
         page = context.new_page()
-        for number, path in enumerate(pages(episodes)):
+        # (Asked for the bud Hunch by name, a partner would see its own word echoed.)
+        shown_pages = [p for p in every_page(episodes, lessons) if p != "/buds/Hunch"]
+        for number, path in enumerate(shown_pages):
             page.goto(url + path)
             shown = page.content() + page.locator("body").inner_text()
             for secret in hidden_strings():
                 assert not re.search(rf"\b{re.escape(secret)}\b", shown), (path, secret)
-            shot(page, f"partner-{number}")
+            shot(page, tmp_path, f"partner-{number:02d}")
         context.close()

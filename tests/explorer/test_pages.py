@@ -68,7 +68,7 @@ def test_every_page_answers_and_links(world: Any) -> None:
         following = re.search(r'href="(/search\?[^"]*cursor=[^"]+)"', first)
         assert following is not None  # the next page is a link anyone can share
         second = client.get(following.group(1).replace("&amp;", "&"))
-        assert second.status_code == 200 and "a walk along the river" in second.text
+        assert second.status_code == 200 and "a walk along the <mark>river</mark>" in second.text
         bud = client.get("/buds/Hunch")  # (a partner asking would see its own words echoed)
         assert bud.status_code == 200 and "examples" in bud.text
         session = client.get("/sessions/s1?zoom=tick").text

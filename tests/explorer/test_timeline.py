@@ -1,11 +1,11 @@
 """A session's timeline in windows: by ticks or by time, with what happened, the peak
-activation of each concept, tiers and events as spans."""
+activation of each concept, tiers and events as spans; and as a conversation's turns."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from xdb.explorer.timeline import episode_spans, place_marks, spans, windows
+from xdb.explorer.timeline import episode_spans, messages, place_marks, spans, windows
 from xdb.models.log import AnnotationsResponse, Timestep
 
 START = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
@@ -76,3 +76,26 @@ def test_tags_and_comments_mark_the_windows_they_touch() -> None:
     joyful = found[1].marks[0]
     assert joyful.href == "/concepts/pack::concept/Joy" and joyful.kind == "tag"
     assert joyful.title == "concept tag joyful on ts-s-2: seen"
+
+
+def test_a_conversation_joins_an_answers_tokens_and_an_events_parts() -> None:
+    def said(
+        tick: int, kind: str, role: str, text: str, event: str | None = None, end: bool = False
+    ) -> Timestep:
+        return Timestep(id=f"t{tick}", session_id="s", tick=tick, timestamp=START,
+                        event_type=kind, role=role, content=text, event_id=event,
+                        event_end=end, concept_activations={"joy": tick / 10})  # fmt: skip
+
+    turns = messages([said(1, "input", "user", "hi"), said(2, "output", "assistant", "Hel"),
+                      said(3, "output", "assistant", "lo"),
+                      said(4, "tool_call", "assistant", "ls", "c"),
+                      said(5, "tool_call", "assistant", "-la", "c", end=True),
+                      said(6, "tool_call", "assistant", "pwd", "c"),
+                      said(7, "tool_response", "tool", "README", "c"),
+                      said(8, "input", "user", "thanks"),
+                      said(9, "input", "user", "bye")])  # fmt: skip
+    assert [(t.role, t.text, t.first_tick, t.last_tick) for t in turns] == [
+        ("user", "hi", 1, 1), ("assistant", "Hello", 2, 3), ("assistant", "ls\n-la", 4, 5),
+        ("assistant", "pwd", 6, 6), ("tool", "README", 7, 7), ("user", "thanks", 8, 8),
+        ("user", "bye", 9, 9)]  # fmt: skip
+    assert turns[1].top == [("joy", 0.3)] and turns[2].events == {"c"}

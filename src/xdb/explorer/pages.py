@@ -90,7 +90,7 @@ def add_explorer(app: FastAPI, db: Database) -> None:
     def add(path: str, build: Build, summary: str) -> None:
         async def endpoint(request: Request) -> Response:
             read = Reader(db, request)
-            common = {"caller": read.caller, "here": request.url.path}
+            common: dict[str, Any] = {"caller": read.caller, "here": request.url.path}
             try:
                 made = await run_in_threadpool(build, read, request)
             except XdbError as exc:
@@ -119,10 +119,12 @@ def add_explorer(app: FastAPI, db: Database) -> None:
     app.add_api_route("/explorer.js", static("explorer.js", "text/javascript"), methods=["GET"],
                       include_in_schema=False,
                       summary="Explorer: find-as-you-type (pages work without it).")  # fmt: skip
+    app.add_api_route("/favicon.ico", static("favicon.svg", "image/svg+xml"), methods=["GET"],
+                      include_in_schema=False, summary="Explorer: its icon.")  # fmt: skip
 
 
 def _home(read: Reader) -> Page:
     status = read("xdb.status", {})
-    recent = read("experience.search_episodes",
-                  {"sort": {"by": "time_desc"}, "page": {"page_size": search.PAGE_SIZE}})  # fmt: skip
+    latest = {"sort": {"by": "time_desc"}, "page": {"page_size": search.PAGE_SIZE}}
+    recent = read("experience.search_episodes", latest)
     return page("home.html", status=status, hits=recent.episodes)

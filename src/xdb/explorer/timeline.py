@@ -1,12 +1,13 @@
 """A session's timeline for the explorer: its timesteps in windows (a zoom level: ticks,
 or minutes, hours, days), each with its time, what happened in it, its top concepts (the
 heat strip) and its fidelity tiers; events as spans across windows; COLD records in place
-of the ticks they replaced; tags and comments as marks on the windows they touch."""
+of the ticks they replaced; tags and comments as marks on the windows they touch. Or its
+timesteps as a conversation's turns (``messages``), which the marks are placed on alike."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -76,6 +77,54 @@ def windows(timesteps: Sequence[Any], zoom: str) -> list[Window]:
     return out
 
 
+@dataclass
+class Message(Window):
+    """A turn of the conversation: consecutive timesteps of one speaker and kind (an
+    answer's tokens, an event's parts), its text whole up to ``MESSAGE_TEXT``."""
+
+    role: str = ""
+    event_type: str = ""
+    event_id: str | None = None
+    ended: bool = False
+    cut: bool = False  # its text was longer than MESSAGE_TEXT
+
+
+MESSAGE_TEXT = 4000
+
+
+def messages(timesteps: Sequence[Any]) -> list[Message]:
+    """The timesteps (in tick order) as a conversation: an output's tokens, or the parts of
+    one event, make one message until the event ends; any other timestep is its own."""
+    out: list[Message] = []
+    for step in timesteps:
+        kind, role = str(step.event_type), str(step.role)
+        last = out[-1] if out else None
+        joins = (
+            last is not None
+            and not last.ended
+            and (last.event_type, last.role, last.event_id) == (kind, role, step.event_id)
+            and (step.event_id is not None or kind == "output")
+        )
+        if last is None or not joins:
+            last = Message(step.tick, step.tick, step.timestamp, step.timestamp, role=role,
+                           event_type=kind, event_id=step.event_id)  # fmt: skip
+            out.append(last)
+        last.last_tick, last.end, last.ended = step.tick, step.timestamp, step.event_end
+        if not last.cut:
+            joiner = "" if kind == "output" or not last.text else "\n"
+            last.text += joiner + step.content
+            if len(last.text) > MESSAGE_TEXT:
+                last.text, last.cut = last.text[:MESSAGE_TEXT] + "…", True
+        last.kinds[kind] += 1
+        last.tiers[str(step.fidelity)] += 1
+        for concept, value in step.concept_activations.items():
+            if value > last.concepts.get(concept, 0.0):
+                last.concepts[concept] = value
+        if step.event_id:
+            last.events.add(step.event_id)
+    return out
+
+
 def episode_spans(
     found: Sequence[Window], hits: Sequence[Any]
 ) -> list[tuple[Any, int | None, int | None]]:
@@ -103,8 +152,7 @@ def place_marks(found: Sequence[Window], annotations: Any) -> list[Mark]:
     the windows it touches: a timestep's, a range's, an event's; returns those on the
     whole session and those touching no window shown (compacted ticks, other pages)."""
     whole: list[Mark] = []
-
-    def place(mark: Mark, target: Any) -> None:
+    for mark, target in _marked(annotations):
         tick = parse_timestep_id(target.timestep_id) if target.timestep_id else None
         if tick is not None:
             inside = [w for w in found if w.first_tick <= tick[1] <= w.last_tick]
@@ -119,7 +167,16 @@ def place_marks(found: Sequence[Window], annotations: Any) -> list[Mark]:
             window.marks.append(mark)
         if not inside:
             whole.append(mark)
+    return whole
 
+
+def marks(annotations: Any, keep: Callable[[Any], bool] = lambda on: True) -> list[Mark]:
+    """The tags and comments of ``annotations`` whose target ``keep`` takes, as marks."""
+    return [mark for mark, target in _marked(annotations) if keep(target)]
+
+
+def _marked(annotations: Any) -> Iterator[tuple[Mark, Any]]:
+    """Each tag application and comment as a mark, with what it is on."""
     for applied in annotations.tags:
         tag, on = applied.tag, applied.application
         href = None
@@ -129,14 +186,12 @@ def place_marks(found: Sequence[Window], annotations: Any) -> list[Mark]:
             href = f"/buds/{quote(tag.id, safe='/:@')}"
         note = f": {on.note}" if on.note else ""
         title = f"{tag.tag_type.value} tag {tag.name} on {_target(on)}{note}"
-        place(Mark("tag", tag.name, title, href), on)
+        yield Mark("tag", tag.name, title, href), on
     for said in annotations.comments:
         text = " ".join(said.content.split())
         label = text if len(text) <= 60 else text[:59] + "…"
-        place(
-            Mark("comment", label, f"comment by {said.created_by} on {_target(said)}: {text}"), said
-        )
-    return whole
+        title = f"comment by {said.created_by} on {_target(said)}: {text}"
+        yield Mark("comment", label, title), said
 
 
 def _target(on: Any) -> str:
