@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> None:
         if not db.query(session_id=SESSION, limit=1).timesteps:
             record_session(db)
         started = time.perf_counter()
-        client = TestClient(create_app(db, mcp=False))
+        # (as a local browser asks: the host check answers "testserver" 421)
+        client = TestClient(create_app(db, mcp=False), base_url="http://127.0.0.1")
         sample = client.get("/search?sort=time_desc&size=50").text
         print(f"opened in {time.perf_counter() - started:.1f} s ({path})")
         ids = [db.search_episodes(sort={"by": "random", "seed": s},
