@@ -286,15 +286,15 @@ def told(question: str, trigger: Trigger, s: Seen) -> bool:
     command's verb (its last subcommand word; for a program without subcommands, the
     program) and one more of its words (a flag's or an argument's: "a hard reset" for
     ``git reset --hard``, "restarting nginx" for ``systemctl restart nginx``). Only for a
-    lesson whose trigger names no command of its own beyond a program's name (a lesson
-    learned on a call, or naming one, is that call's to decide: the error output in its
-    question tells of other verbs); a command that only reads is never the mistake."""
+    lesson whose trigger names no command beyond a program's name and no code (a lesson
+    learned on a call, or naming one, is that call's to decide: the check and error output
+    in its question tell of other verbs); a command that only reads is never the mistake."""
     from xdb.engine.calls.effects import reads
 
     if s.call.kind != "shell":
         return False
-    if any(not f.bare for f in trigger.commands):
-        return False  # the lesson names its command: another program is not its mistake
+    if trigger.code or any(not f.bare for f in trigger.commands):
+        return False  # the lesson names its command or code: another is not its mistake
     prose = prose_roots(question)
     for c in s.commands:
         if not c.program or reads(c):
