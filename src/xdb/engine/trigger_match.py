@@ -286,16 +286,18 @@ def told(question: str, trigger: Trigger, s: Seen) -> bool:
     command's verb (its last subcommand word; for a program without subcommands, the
     program) and one more of its words (a flag's or an argument's: "a hard reset" for
     ``git reset --hard``, "restarting nginx" for ``systemctl restart nginx``). Only for a
-    lesson whose trigger names no command beyond a program's name and no code (a lesson
-    learned on a call, or naming one, is that call's to decide: the check and error output
-    in its question tell of other verbs); a command that only reads is never the mistake."""
+    lesson whose trigger names no command beyond a program's name (a lesson learned on a
+    call, or naming one, is that call's to decide), and only from the words outside the
+    spans it quotes; a command that only reads is never the mistake."""
     from xdb.engine.calls.effects import reads
 
     if s.call.kind != "shell":
         return False
-    if trigger.code or any(not f.bare for f in trigger.commands):
-        return False  # the lesson names its command or code: another is not its mistake
-    prose = prose_roots(question)
+    if any(not f.bare for f in trigger.commands):
+        return False  # the lesson names its command: another program is not its mistake
+    # What the question tells in its own words: a span it quotes (a command it names, code,
+    # the check that caught an edit: "broke `npm run build`") is not told in words.
+    prose = prose_roots(re.sub(r"`[^`]*`", " ", question))
     for c in s.commands:
         if not c.program or reads(c):
             continue
