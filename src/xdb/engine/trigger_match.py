@@ -203,13 +203,16 @@ _COMMON = frozenset((
 ))  # fmt: skip
 
 
+_COMMON_ROOTS = frozenset(root(w) for w in _COMMON)
+
+
 def written(question: str, s: Seen, words: int) -> bool:
     """Whether an edit writes, on one added line, ``words`` of the question's words that
     are not common ones ("FROM python:latest" for "a Dockerfile built FROM an image's latest
     tag"): the code the question tells of, in its words."""
     if s.call.kind == "shell":
         return False
-    prose = prose_roots(question) - {root(w) for w in _COMMON}
+    prose = prose_roots(question) - _COMMON_ROOTS
     return any(len(prose_roots(line) & prose) >= words for line in s.text.splitlines())
 
 

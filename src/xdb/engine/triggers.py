@@ -370,9 +370,11 @@ def root(word: str) -> str:
     return word
 
 
-def prose_roots(text: str) -> set[str]:
-    """The roots of a text's words of three letters or more."""
-    return {root(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", text) if len(w) >= 3}
+@lru_cache(maxsize=4096)
+def prose_roots(text: str) -> frozenset[str]:
+    """The roots of a text's words of three letters or more (remembered: a check asks it of
+    the same lessons' questions for every candidate command)."""
+    return frozenset(root(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", text) if len(w) >= 3)
 
 
 # Flags whose purpose is safety (a preview, a check, a rollback, a guard), whatever the

@@ -125,9 +125,8 @@ def trigger_of(ctx: Context, episode: Any, state: Any) -> triggers.Trigger:
     return triggers.derived(str(meta.get("question", "")), str(meta.get("answer", "")))
 
 
-def _structure(ctx: Context, episode: Any, state: Any, seen: trigger_match.Seen) -> str:
-    return trigger_match.match(trigger_of(ctx, episode, state), seen, scoring.FLAG_SHARE,
-                               scoring.TRIGGER_CODE_SHARE,
+def _structure(trigger: triggers.Trigger, episode: Any, seen: trigger_match.Seen) -> str:
+    return trigger_match.match(trigger, seen, scoring.FLAG_SHARE, scoring.TRIGGER_CODE_SHARE,
                                str(episode.metadata.get("question", "")),
                                scoring.LINE_WORDS)  # fmt: skip
 
@@ -189,7 +188,10 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
     for lesson_id in structural(ctx, seen):  # a repeat in other words: only a HIT counts
         relevance.setdefault(lesson_id, 0.0)
     found = _load(ctx, list(relevance))
-    structure = {i: _structure(ctx, ep, st, seen) for i, (ep, st) in found.items()}
+    # Each candidate's trigger, read once: the structure and a shown warning's pending
+    # entry both need it (a principle's reads its members).
+    trigger = {i: trigger_of(ctx, ep, st) for i, (ep, st) in found.items()}
+    structure = {i: _structure(trigger[i], found[i][0], seen) for i in found}
     scored: dict[str, float] = {}
     for lesson_id, (episode, state) in found.items():
         value = scoring.score(_scoring_lesson(episode, state), action, relevance[lesson_id], at)
@@ -206,7 +208,8 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
         if value is not None:
             scored[lesson_id] = min(value, near[lesson_id]) * scoring.EDGE_FACTOR
             found[lesson_id] = (episode, state)
-            structure[lesson_id] = _structure(ctx, episode, state, seen)
+            trigger[lesson_id] = trigger_of(ctx, episode, state)
+            structure[lesson_id] = _structure(trigger[lesson_id], episode, seen)
             if structure[lesson_id] == triggers.HIT:  # a principle's new case of its class
                 scored[lesson_id] = max(scored[lesson_id], scoring.MIN_SCORE)
     ranked = [
@@ -250,7 +253,7 @@ def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
             # Whether the warned call was the lesson's form, and the form: a later call of
             # it is the mistake again, one of its safe form the lesson heeded.
             "structure": structure.get(i, triggers.SILENT),
-            "trigger": trigger_of(ctx, *found[i]).to_json(),
+            "trigger": trigger[i].to_json(),
         }
         for i, w in zip(chosen, warnings, strict=True)
     ]
