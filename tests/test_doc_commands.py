@@ -422,19 +422,25 @@ def run_script(box: Sandbox, line: Line) -> None:
     script = box.work / f"block-{line.number}.py"
     script.write_text(line.text, encoding="utf-8")
     for _ in range(2 if "/tmp/" in line.text else 1):
-        done = subprocess.run(
-            [sys.executable, str(script)],
-            cwd=box.work,
-            env=box.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=SECONDS,
-        )
-        assert done.returncode == 0, (
-            f"{line.doc}:{line.number}: the Python block exited {done.returncode}\n"
-            f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-3000:]}"
-        )
+        run_ok(box, [sys.executable, str(script)], f"{line.doc}:{line.number}: the Python block")
+
+
+def run_ok(box: Sandbox, argv: list[str], what: str) -> subprocess.CompletedProcess[str]:
+    """``argv`` run in the sandbox as a reader's shell would, which must exit 0."""
+    done = subprocess.run(
+        argv,
+        cwd=box.work,
+        env=box.env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+    )
+    assert done.returncode == 0, (
+        f"{what} exited {done.returncode}\n"
+        f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-3000:]}"
+    )
+    return done
 
 
 def assign(box: Sandbox, name: str, value: str) -> None:
@@ -488,19 +494,7 @@ def run_line(box: Sandbox, line: Line) -> None:
     elif subcommand(words) == ["mcp"]:
         check_mcp(box, text, words)
     else:
-        done = subprocess.run(
-            ["bash", "-c", text],
-            cwd=box.work,
-            env=box.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=SECONDS,
-        )
-        assert done.returncode == 0, (
-            f"{line.doc}:{line.number}: `{text}` exited {done.returncode}\n"
-            f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
-        )
+        run_ok(box, ["bash", "-c", text], f"{line.doc}:{line.number}: `{text}`")
     db = option(words, "--db")
     # A config names the database for the client to open; printing it opens nothing.
     if db is not None and "://" not in db and subcommand(words) != ["mcp", "config"]:

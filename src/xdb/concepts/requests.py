@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from xdb.concepts.pack import split_concept_id
 from xdb.concepts.resolve import name_concepts, written_concepts
 from xdb.errors import InvalidRequest
 from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef
@@ -42,17 +41,14 @@ def resolve_request(ctx: Context, request: M, lookup: bool) -> M:
     if not names_concepts(type(request)):
         return request
     found: dict[str, str] = {}  # each name, with the first field that gives it
-    _collect(request, "", found)
+    # A write records a full id as given: the log's common case collects and reads nothing.
+    _collect(request, "", found, lookup)
     if not found:
         return request
     if lookup:
         means = name_concepts(ctx.store, found, ctx.sees)
     else:
-        # A full id is recorded as given: the log's common case reads nothing here.
-        short = {v: f for v, f in found.items() if split_concept_id(v) is None}
-        if not short:
-            return request
-        means = written_concepts(ctx.store, short, _seen(ctx))
+        means = written_concepts(ctx.store, found, _seen(ctx))
     if all(full == v for v, full in means.items()):
         return request
     out = _rewrite(request, "", means)
@@ -70,30 +66,31 @@ def _seen(ctx: Context) -> Callable[[str], bool]:
     return keep
 
 
-def _collect(obj: BaseModel, where: str, found: dict[str, str]) -> None:
+def _collect(obj: BaseModel, where: str, found: dict[str, str], every: bool) -> None:
+    """The names ``obj`` gives, each with its field (``every``: full ids too)."""
     for f in plan(type(obj)).fields:
         value = getattr(obj, f.name)
         if not value:
             continue
-        path = f"{where}{f.name}"
         if isinstance(f.marker, (ConceptRef, ConceptList, ConceptKeys)):
-            names = [value] if isinstance(value, str) else list(value)
+            names = [value] if isinstance(value, str) else value
             for name in names:
-                if isinstance(name, str):
-                    found.setdefault(name, path)
+                # (a full id names its pack: ``split_concept_id``'s separator)
+                if isinstance(name, str) and (every or "::concept/" not in name):
+                    found.setdefault(name, f"{where}{f.name}")
         elif f.nested:
-            _collect_nested(value, path, found)
+            _collect_nested(value, f"{where}{f.name}", found, every)
 
 
-def _collect_nested(value: Any, path: str, found: dict[str, str]) -> None:
+def _collect_nested(value: Any, path: str, found: dict[str, str], every: bool) -> None:
     if isinstance(value, BaseModel):
-        _collect(value, f"{path}.", found)
+        _collect(value, f"{path}.", found, every)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _collect_nested(item, f"{path}[{i}]", found)
+            _collect_nested(item, f"{path}[{i}]", found, every)
     elif isinstance(value, dict):
         for key, item in value.items():
-            _collect_nested(item, f"{path}.{key}", found)
+            _collect_nested(item, f"{path}.{key}", found, every)
 
 
 def _rewrite(obj: BaseModel, where: str, means: dict[str, str]) -> BaseModel | None:
