@@ -32,10 +32,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from xdb.engine import scoring, trigger_match
+from xdb.engine import known, scoring, trigger_match
+from xdb.engine.calls import ToolCall, parse_call
 from xdb.engine.judge_shapes import Op, Shape, call_ops, shape
 from xdb.engine.trigger_match import Seen
-from xdb.engine.triggers import HIT, SAFE, Trigger
+from xdb.engine.triggers import HIT, MISS, SAFE, Trigger
 
 WINDOW = 5  # calls after the warning within which it is judged
 INPUT_CHARS = 4000  # of each string of the warned call's input kept with its warning
@@ -138,7 +139,24 @@ def _by_trigger(pending: Pending, seen: Seen) -> str | None:
         return None
     said = trigger_match.match(trigger, seen, scoring.FLAG_SHARE, scoring.TRIGGER_CODE_SHARE,
                                pending.question, scoring.LINE_WORDS)  # fmt: skip
+    if said not in (HIT, SAFE) and _redone(trigger, pending, seen.call):
+        return "followed"
     return {HIT: "ignored", SAFE: "followed"}.get(said)
+
+
+def _redone(trigger: Trigger, pending: Pending, call: ToolCall) -> bool:
+    """Whether ``call`` does again what the warned call did (the same file; the same
+    program and subcommand) without the known mistake the warned call made: the mistake
+    left out is the lesson heeded (``def collect(rows, out=None)`` after ``out=[]``)."""
+    if not (trigger.known and pending.tool) or known.verdict(trigger.known, call) != MISS:
+        return False
+    warned = parse_call(pending.tool, pending.tool_input, pending.cwd)
+    if known.verdict(trigger.known, warned) != HIT:
+        return False
+    if {f.path for f in warned.files} & {f.path for f in call.files}:
+        return True
+    ran = {(c.program, c.subcommand[:1]) for c in warned.commands}
+    return any((c.program, c.subcommand[:1]) in ran for c in call.commands)
 
 
 def verdict(

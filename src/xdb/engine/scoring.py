@@ -49,6 +49,7 @@ EDGE_FACTOR = 0.5  # a lesson reached by a 1-hop edge scores this share of its n
 MIN_EVIDENCE = 0.5  # without a brain: the share of a lesson's question an action must do
 FLAG_SHARE = 1.0  # the share of a trigger form's flags a command must give to repeat it
 TRIGGER_CODE_SHARE = 1.0  # the share of a trigger's code an action must write to repeat it
+KNOWN_MISS = True  # a call a named known mistake reads but is not made in is no repeat
 LINE_WORDS = 0  # an edit's line writing this many of the question's words repeats it (0: off)
 HIT_RELEVANCE = 0.0  # a structural repeat warns when its search relevance is at least this
 SILENT_RELEVANCE = 0.0  # where structure is silent, the words decide above this relevance

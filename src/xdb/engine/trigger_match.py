@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from xdb.engine import known, scoring
 from xdb.engine.calls import Command, ToolCall
 from xdb.engine.calls.programs import _SAME
 from xdb.engine.triggers import (
@@ -18,9 +19,9 @@ from xdb.engine.triggers import (
     Form,
     Trigger,
     prose_roots,
-    root,
     shell_commands,
 )
+from xdb.engine.words import root
 
 
 @dataclass
@@ -184,12 +185,28 @@ def match(
     (``told``) where the trigger says nothing specific of that command's program, and, where
     the trigger is silent on an edit, an added line writing ``line_words`` of its words
     (``written``; 0: never)."""
+    by_pattern = None
+    if trigger.known and not _own_form(trigger, s):
+        # A known mistake the lesson names decides where it is about the call: its detector
+        # knows the mistake from its safe variant better than shared words and code can.
+        # Where the call runs a command the lesson itself names, the lesson's form is the
+        # more specific: ``git clean -f`` is not the ``git clean -fdx`` that wiped ``.env``.
+        by_pattern = known.verdict(trigger.known, s.call)
+        if by_pattern in (HIT, SAFE):
+            return by_pattern
     said = _structure(trigger, s, flag_share, code_share, question)
-    if said in (SILENT, MISS) and question and told(question, trigger, s):
-        return HIT
-    if said == SILENT and question and line_words and written(question, s, line_words):
-        return HIT
-    return said
+    told_it = said in (SILENT, MISS) and bool(question) and told(question, trigger, s)
+    if told_it or (said == SILENT and question and line_words and written(question, s, line_words)):
+        said = HIT
+    # A call a named known mistake reads and finds no mistake in is no repeat, whatever
+    # words and code it shares with the lesson (``KNOWN_MISS``, chosen by the folds).
+    return MISS if said == HIT and by_pattern == MISS and scoring.KNOWN_MISS else said
+
+
+def _own_form(trigger: Trigger, s: Seen) -> bool:
+    """Whether the call runs a command of a form the lesson names (its program and
+    subcommand, not only the program's name)."""
+    return any(not f.bare and _form_in(f, c) for f in trigger.commands for c in s.commands)
 
 
 _COMMON = frozenset((
@@ -374,4 +391,5 @@ def generalize(members: list[Trigger]) -> Trigger:
         frozenset.intersection(*(t.flags for t in members)),
         code,
         safe,
+        frozenset.intersection(*(t.known for t in members)),
     )

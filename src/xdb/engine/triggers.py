@@ -35,9 +35,11 @@ from typing import Any
 
 from xdb.engine.calls import Command, ToolCall, parse_call, parse_shell
 from xdb.engine.calls.programs import _SAME, _TABLE
+from xdb.engine.known import named_in, programs, verdict
+from xdb.engine.words import root
 
 HIT, SAFE, MISS, SILENT = "hit", "safe", "miss", "silent"
-VERSION = 1  # stored triggers of another version are derived again
+VERSION = 2  # stored triggers of another version are derived again
 
 # Programs recognised by name in a lesson's prose, besides those the parser's table reads
 # (any word followed by a flag counts too: "crontab -r", "nginx -t").
@@ -101,10 +103,11 @@ class Trigger:
     flags: frozenset[str] = frozenset()
     code: frozenset[str] = frozenset()
     safe: frozenset[str] = frozenset()
+    known: frozenset[str] = frozenset()  # the known mistakes it names (``xdb.engine.known``)
 
     @property
     def empty(self) -> bool:
-        return not (self.commands or self.flags or self.code)
+        return not (self.commands or self.flags or self.code or self.known)
 
     def to_json(self) -> dict[str, Any]:
         def form(f: Form) -> dict[str, Any]:
@@ -119,6 +122,7 @@ class Trigger:
             "flags": sorted(self.flags),
             "code": sorted(self.code),
             "safe": sorted(self.safe),
+            "known": sorted(self.known),
         }
 
     @staticmethod
@@ -138,6 +142,7 @@ class Trigger:
             frozenset(data.get("flags", ())),
             frozenset(data.get("code", ())),
             frozenset(data.get("safe", ())),
+            frozenset(data.get("known", ())),
         )
 
 
@@ -357,17 +362,24 @@ def derive(
         loose,
         frozenset(code),
         frozenset(safe),
+        _known(question, answer, failing, [*out_forms, *safe_forms]),
     )
 
 
-def root(word: str) -> str:
-    """A word without its inflection (restarting, restarted, restart -> restart; upgrading,
-    upgrade -> upgrad): a command's verb meets a lesson's prose."""
-    word = word.lower()
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if len(word) >= len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+def _known(
+    question: str, answer: str, failing: ToolCall | None, forms: list[Form]
+) -> frozenset[str]:
+    """The known mistakes the lesson names; of a lesson learned on a call, those that call
+    makes (its question holds the error output too, whose words are no lesson's); of a
+    lesson that names commands, the mistakes of shell commands only of those programs (a
+    lesson on ``npm install --force`` that says "pin versions" is not about ``pip``)."""
+    names = named_in(f"{question}\n{answer}")
+    if failing is not None:
+        return frozenset(n for n in names if verdict(frozenset((n,)), failing) == HIT)
+    told = {_SAME.get(f.program, f.program) for f in forms}
+    if not told:
+        return names
+    return frozenset(n for n in names if not programs(n) or programs(n) & told)
 
 
 @lru_cache(maxsize=4096)

@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from xdb.engine import trigger_match, triggers
+from xdb.engine import known, trigger_match, triggers
 from xdb.ops.engine import KIND, _load
 from xdb.ops.registry import Context
 from xdb.store.access import reading
@@ -31,6 +31,7 @@ class _Index:
     version: int
     programs: dict[str, set[str]] = field(default_factory=dict)
     code: dict[str, set[str]] = field(default_factory=dict)
+    known: dict[str, set[str]] = field(default_factory=dict)  # a known mistake's lessons
 
 
 _GUARD = threading.Lock()
@@ -59,6 +60,8 @@ def _build(ctx: Context, version: int) -> _Index:
         for token in trigger.code:
             if not token.isalpha():
                 index.code.setdefault(token, set()).add(lesson_id)
+        for name in trigger.known:
+            index.known.setdefault(name, set()).add(lesson_id)
     return index
 
 
@@ -78,8 +81,8 @@ def _index(ctx: Context) -> _Index:
 
 
 def structural(ctx: Context, seen: trigger_match.Seen) -> list[str]:
-    """The lessons whose trigger names a program the call runs or code it writes, sorted
-    (matching decides whether the call repeats the mistake)."""
+    """The lessons whose trigger names a program the call runs, code it writes or a known
+    mistake it makes, sorted (matching decides whether the call repeats the mistake)."""
     index = _index(ctx)
     out: set[str] = set()
     for command in seen.commands:
@@ -88,4 +91,7 @@ def structural(ctx: Context, seen: trigger_match.Seen) -> list[str]:
         for token, ids in index.code.items():
             if token in seen.text:
                 out |= ids
+    for name, ids in index.known.items():
+        if known.verdict(frozenset((name,)), seen.call) == known.HIT:
+            out |= ids
     return sorted(out)[:MAX_CANDIDATES]

@@ -1,0 +1,98 @@
+"""Known mistakes (``model.Pattern``): a catalogue of mistakes that linters, reviewers and
+post-mortems already name, each with the words people use for it and a detector for the
+command or code that makes it. A lesson that names one in its words (``named_in``) warns
+on that mistake wherever it recurs (``verdict``), whatever paths, names and identifiers
+the repeat uses.
+
+The catalogue was written from what the field's checkers flag (shellcheck, hadolint,
+kube-linter, tfsec, bandit, semgrep's common rules, eslint, clippy, staticcheck, Roslyn
+and SpotBugs analysers) and from how agents are known to break things, without reading
+the engine's benchmark families (``bench/engine_*``): those measure it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+
+from xdb.engine.calls import parse_shell
+from xdb.engine.calls.model import ToolCall
+from xdb.engine.calls.programs import _SAME
+from xdb.engine.known.catalogue import CATALOGUE
+from xdb.engine.known.model import COMMAND_FILES, SHELL, Pattern
+from xdb.engine.words import root
+
+__all__ = ["CATALOGUE", "Pattern", "named_in", "verdict"]
+
+HIT, SAFE, MISS = "hit", "safe", "miss"
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+# Words that say something is absent, one word to phrases: "a DELETE with no WHERE" says
+# "delete without where", "the lock was never taken" says "without lock".
+_ABSENT = frozenset(("no", "not", "without", "missing", "lacking", "lack", "lacks", "lacked",
+                     "absent", "omitted", "omitting", "forgot", "forgotten", "forgetting",
+                     "never"))  # fmt: skip
+
+
+def _roots(text: str) -> frozenset[str]:
+    return frozenset("without" if w in _ABSENT else root(w) for w in _WORD.findall(text.lower()))
+
+
+@lru_cache(maxsize=1)
+def _phrases() -> tuple[tuple[str, tuple[frozenset[str], ...]], ...]:
+    return tuple((p.name, tuple(_roots(phrase) for phrase in p.said)) for p in CATALOGUE.values())
+
+
+@lru_cache(maxsize=4096)
+def named_in(text: str) -> frozenset[str]:
+    """The known mistakes a lesson's words name: every word of one of a pattern's phrases
+    is in the text (by their roots, anywhere: a lesson tells the mistake in its question
+    and the fix in its answer, and a phrase may take words from both)."""
+    roots = _roots(text)
+    return frozenset(name for name, phrases in _phrases() if any(p and p <= roots for p in phrases))
+
+
+@cache
+def programs(name: str) -> frozenset[str]:
+    """The programs a pattern of shell commands only runs in its examples (empty for one
+    that reads files too): a lesson that names its own commands is about those programs."""
+    p = CATALOGUE[name]
+    if p.where != {SHELL}:
+        return frozenset()
+    return frozenset(
+        _SAME.get(c.program, c.program) for text in p.hits for c in parse_shell(text, None)[0]
+    )
+
+
+def texts(p: Pattern, call: ToolCall) -> list[str]:
+    """What of the call ``p`` reads: the command line, or each touched file's added lines
+    (stripped of their indentation, blank ones left out, one per line)."""
+    out = []
+    if call.kind == "shell" and SHELL in p.where:
+        out.append(call.text)
+    for f in call.files:
+        if (
+            f.kind in p.where
+            or any(f"role:{r}" in p.where for r in f.roles)
+            or (SHELL in p.where and (f.kind in COMMAND_FILES or "ci" in f.roles))
+        ):
+            out.append("\n".join(f.added))
+    return [t for t in out if t]
+
+
+def verdict(names: frozenset[str], call: ToolCall) -> str | None:
+    """HIT: a named mistake is made again; SAFE: its operation is done the safe way; MISS:
+    the call is of a kind a named mistake is made in, and does not make it; None: no
+    named mistake is about such a call."""
+    said = None
+    for name in sorted(names):
+        p = CATALOGUE.get(name)
+        if p is None:
+            continue  # (a pattern since removed from the catalogue)
+        for text in texts(p, call):
+            got = p.judge(text)
+            if got == "hit":
+                return HIT
+            said = SAFE if got == "safe" else (said or MISS)
+    return said
