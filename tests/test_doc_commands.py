@@ -21,8 +21,10 @@ command's is its operation's, which docs/reference.md shows; each other one that
 shows is a block of its own), and docs/engine.md. What is made for them, and nothing else:
 the database a command that only reads is pointed at, ``tokens.jsonl``, the unpacked
 ``first-light`` pack (and its concepts, for the lines that browse them), the session ``s1``
-with two ticks and the event ``call-1`` the examples name. Placeholder ids
-(``episode-01h...``, ``ts-session-...-1``, ``a1b2c3``) become real ids made just before.
+with two ticks and the event ``call-1`` the examples name, and something for a listing to
+list where an example takes its first id (``LESSON=$(xdb lessons list | ...)``: a lesson;
+``xdb recent``: a timestep; ``xdb search``: an episode; exemplars, training runs, keys).
+No example names a placeholder id: each gets the real one first.
 
 Everywhere the example PostgreSQL URL becomes a database on the suite's embedded server.
 Servers (``xdb serve``, ``xdb demo``, ``xdb mcp``, ``make run``) are started, must answer
@@ -74,7 +76,6 @@ EXAMPLE_URL = "postgresql://xdb:secret@db.internal:5432/xdb"
 
 # Documented lines that are not run here, each with why. (`make run` is run: it is a server.)
 NOT_RUN = {
-    "xdb keys revoke --id 1a2b3c4d": "names a key id that 'xdb keys create' makes at random",
     "make test": "runs the whole suite, this test included; CI runs it itself",
     "make lint": "ruff and mypy over the source, not a behaviour of xdb; run before each commit",
     "make bench": "the benchmarks take many minutes; they are run by hand (README table)",
@@ -317,6 +318,28 @@ class Sandbox:
                                   namespace="proj")  # fmt: skip
             return made.episode_id
 
+    def ensure_listed(self, target: str, words: list[str], command: list[str]) -> None:
+        """Something for a listing to list, where an example takes its first id: a lesson
+        (``lessons list``), a timestep (``recent``), an episode (``search``), a key (``keys
+        list``). Exemplars and training runs: ``ensure_learning``."""
+        if command == ["lessons"] and words[-1:] == ["list"]:
+            with self.open(target) as db:
+                if not db.lessons().lessons:  # the lesson a warning showed
+                    db.add_lesson(question="registering DbContext as a singleton",
+                                  answer="register it scoped")  # fmt: skip
+        elif command == ["recent"]:
+            self.first_timestep(target)
+        elif command == ["search"]:
+            with self.open(target) as db:
+                found = db.search_episodes().episodes
+            if not found:
+                self.new_episode(target)
+        elif command == ["keys"] and words[-1:] == ["list"]:
+            with self.open(target) as db:
+                admin = db.as_caller(xdb.Caller(id="ops", roles=("self", "admin")))
+                if not admin.keys().keys:
+                    admin.create_key(caller_id="self")
+
     def ensure_access_policy(self, target: str, policy_id: str) -> None:
         """The access policy an example puts objects under (defined by an admin)."""
         with self.open(target) as db:
@@ -334,24 +357,21 @@ class Sandbox:
                 db.tag(tag_name_or_id=bud, timestep_id=step.timestep_id)
                 if "promote-bud" in text:
                     db.set_bud_status(bud_tag_id=bud, status="training")
-            wanted = "Deception" in text or "dataset-deception" in text or "trainrun-01h" in text
+            runs = subcommand(words_of(text)) == ["training-runs"]
+            wanted = "Deception" in text or "dataset-deception" in text or runs
             if wanted and not db.store.concepts_carried(["Deception"]):
                 for i in range(4):
                     tags = [{"concept_id": "Deception", "score": 0.8}] if i % 2 else []
                     db.add_episode(content=f"Said the refund was sent ({i})", concept_tags=tags)
-            if (
-                "dataset-deception" in text or "trainrun-01h" in text
-            ) and not db.datasets().datasets:
+            if ("dataset-deception" in text or runs) and not db.datasets().datasets:
                 db.build_dataset(target_concept_id="Deception")
-            if "exemplar-01h..." in text:
-                made = db.add_exemplar(concept_id="Deception", label="negative",
-                                       episode_id=self.new_episode(target)).exemplar.id  # fmt: skip
-                text = text.replace("exemplar-01h...", made)
-            if "trainrun-01h..." in text:
+            if subcommand(words_of(text)) == ["exemplars"] and not db.exemplars().exemplars:
+                db.add_exemplar(concept_id="Deception", label="negative",
+                                episode_id=self.new_episode(target))  # fmt: skip
+            if runs and not db.training_runs().training_runs:
                 dataset = db.datasets().datasets[0].id
-                run = db.record_training_run(type="lens", concept_ids=["Deception"],
-                                             dataset_ids=[dataset]).training_run_id  # fmt: skip
-                text = text.replace("trainrun-01h...", run)
+                db.record_training_run(type="lens", concept_ids=["Deception"],
+                                       dataset_ids=[dataset])  # fmt: skip
         return text
 
     def prepare(self, text: str) -> str:
@@ -366,15 +386,12 @@ class Sandbox:
         if not command:
             return text
         target = self.target(words)
-        if "episode-01h..." in text:
-            text = text.replace("episode-01h...", self.new_episode(target))
+        self.ensure_listed(target, words, command)
         if command[0] in LEARNING:
             text = self.ensure_learning(target, text)
         if command == ["sync", "import"] and not Path(self.path(words[-1])).exists():
             with self.open(target) as db:  # a bundle to import: this database's own
                 db.sync_export(path=self.path(words[-1]))
-        if "ts-session-...-1" in text:
-            text = text.replace("ts-session-...-1", self.first_timestep(target))
         if command == ["import"] and words[-1] != "-" and not Path(self.path(words[-1])).exists():
             self.ensure_examples_log(target)  # an export to import: this database's own
             with self.open(target) as db:
@@ -382,11 +399,6 @@ class Sandbox:
         if command[0] == "extract" and "session.jsonl" in text:
             transcript = Path(self.path("session.jsonl"))  # a finished session's log
             transcript.write_text('{"type": "user", "message": {"content": "fix it"}}\n')
-        if command[0] in ("lessons", "feedback") and "a1b2c3" in text:
-            with self.open(target) as db:  # the lesson a warning showed as id:a1b2c3
-                made = db.add_lesson(question="registering DbContext as a singleton",
-                                     answer="register it scoped").lesson.short_id  # fmt: skip
-            text = text.replace("a1b2c3", made)
         if command[0] == "migrate":
             source = option(words, "--from")
             if source is not None and "://" not in source and not Path(self.path(source)).exists():
@@ -474,7 +486,10 @@ def run_line(box: Sandbox, line: Line) -> None:
         box.env[name] = value
         return
     if (assigned := ASSIGNMENT.match(line.text)) is not None:
-        assign(box, assigned[1], box.prepare(assigned[2]))
+        value = assigned[2]
+        if value.startswith("$(xdb "):  # NAME=$(xdb LISTING | ...): what it lists is made
+            box.prepare(value[2:].split(" | ", 1)[0])
+        assign(box, assigned[1], box.prepare(value))
         return
     text = line.text
     if words[:3] == ["claude", "mcp", "add"]:

@@ -817,7 +817,8 @@ class Operations:
         self, *, parent_id: str | None = None, pack: str | None = None, limit: int = 100
     ) -> ConceptsResponse:
         """Browse the concept hierarchy: the roots of every loaded pack, or a parent's children, by
-        name, each with how many children it has and how many episodes carry it.
+        name, each with how many children it has, how many episodes carry it, and that count summed
+        with its narrower concepts'.
 
         Args:
             parent_id: List this concept's children (full id, Term or Term:layer); omitted: the

@@ -105,6 +105,31 @@ def test_descendants_and_time_ranges_count_like_the_raw_episodes(corpus) -> None
     assert (summary.episode_count, summary.avg_score) == (count, pytest.approx(avg, abs=1e-6))
 
 
+def test_the_hierarchy_counts_each_concept_and_sums_its_subtree(corpus) -> None:  # type: ignore[no-untyped-def]
+    db, episodes = corpus
+
+    def own(term: str) -> int:
+        return sum(1 for e in episodes if f"{SPEC}::concept/{term}" in e["tags"])
+
+    def below(term: str) -> list[str]:
+        return [term, *(t for k, p in TREE.items() if p == term for t in below(k))]
+
+    (root,) = db.concepts(pack=SPEC).concepts
+    listed = {c.name: c for c in [root, *db.concepts(parent_id="Root").concepts]}
+    listed |= {c.name: c for c in db.concepts(parent_id="A").concepts}
+    assert set(listed) == set(TREE)
+    for term, c in listed.items():
+        assert c.episode_count == own(term), term
+        assert c.summed_episode_count == sum(own(t) for t in below(term)), term
+        got = db.get_concept(concept_id=term).concept
+        assert (got.episode_count, got.summed_episode_count) == (own(term), c.summed_episode_count)
+    # A sum, not the episodes: one carrying A and A1 counts in both.
+    pair = {f"{SPEC}::concept/{t}" for t in ("A", "A1")}
+    both = sum(1 for e in episodes if pair <= set(e["tags"]))
+    distinct = db.concept_usage_summary(concept_ids=["A"], include_descendants=True)
+    assert both and listed["A"].summed_episode_count > distinct.concept_summaries[0].episode_count
+
+
 def test_trends_follow_the_share_of_episodes(target: str) -> None:
     with xdb.connect(target, embedder="hash") as db:
         for n in range(1, 25):  # "up" in more of each day's episodes, "down" in fewer

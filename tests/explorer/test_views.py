@@ -3,7 +3,7 @@ link and every link answers (a crawl from the overview, for the admin and for a 
 partner, who meets no hidden concept on any page it can reach); concepts by their names with
 the full id on hover; a search's common words neither searched by nor reported, its words
 marked; an episode's tags, comments and labels; a session as a conversation; charts with
-axes; counts that roll up (on request); the lessons' tiers explained; the sign-in page on
+axes; counts that roll up; the lessons' tiers explained; the sign-in page on
 localhost."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 
 from tests.explorer.conftest import CHAT
 from tests.explorer.test_pages import pages, partner_key
-from tests.policy.test_leak_hunter import cid, hidden_strings
+from tests.policy.test_leak_hunter import ADMIN, PARTNER, cid, hidden_strings
 from tests.serving import served
 from xdb.explorer.concepts import usage_chart
 from xdb.explorer.render import human_bytes, term
@@ -160,16 +160,40 @@ def test_charts_have_axes_and_counts_roll_up(rich: Any) -> None:
         assert re.search(r">(\d{2}:\d{2}(:\d{2})?|\d{2}\.\d{3} s)</text>", chart)  # times below,
         assert re.search(r'class="axis-title"[^>]*>(time|seconds) \(UTC\), \d{4}-', chart)  # dated
         assert '<a href="/search?concept=' in chart  # a bar leads to its episodes
-        assert "rollup=1" in client.get("/concepts").text  # counted so on request
-        roots = client.get("/concepts", params={"rollup": 1}).text
+        roots = client.get("/concepts").text  # counts that roll up, by default
         emotion = re.search(r"Emotion</a>\s*<span class=\"meta\">(.*?)</span></li>", roots, re.S)
         assert emotion is not None
-        rolled = re.search(r">(\d+) episodes</a> with its (\d+) narrower", emotion.group(1))
-        own = re.search(r">(\d+) its own</a>|(\d+) its own", emotion.group(1))
-        assert rolled is not None and own is not None
-        assert int(rolled.group(1)) > int(own.group(1) or own.group(2) or 0), emotion.group(1)
+        summed = re.search(r">([\d,]+) summed</a> with its (\d+) narrower", emotion.group(1))
+        own = re.search(r">([\d,]+) its own</a>|([\d,]+) its own", emotion.group(1))
+        assert summed is not None and own is not None
+        assert int(summed.group(1)) > int(own.group(1) or own.group(2) or 0), emotion.group(1)
+        assert "an episode carrying two of them counts twice" in roots
+        page = client.get(f"/concepts/{cid('Emotion')}").text
+        assert f">{summed.group(1)} summed with its narrower concepts</a>" in page
+        once = client.get(f"/concepts/{cid('Emotion')}", params={"distinct": 1}).text
+        distinct = re.search(r"([\d,]+) carry it or a narrower one, each counted once", once)
+        assert distinct is not None and 0 < int(distinct.group(1)) <= int(summed.group(1))
         graph = client.get("/graph", params={"seed": episodes[0], "depth": 2}).text
         assert 'class="legend"' in graph and ">tagged by</text>" in graph
+
+
+def test_counts_sum_over_the_hierarchy_the_caller_sees(rich: Any) -> None:
+    """A treaty partner's Emotion adds up Joy and Calm, not the denied Anger and Rage nor
+    Panic above its risk ceiling; the admin's adds up all of them."""
+    db, _, _ = rich
+    admin, partner = db.as_caller(ADMIN), db.as_caller(PARTNER)
+
+    def own(who: Any, term: str) -> int:
+        return who.get_concept(concept_id=cid(term)).concept.episode_count
+
+    terms = ["Emotion", "Joy", "Calm", "Anger", "Rage", "Panic"]
+    everything = admin.get_concept(concept_id=cid("Emotion")).concept.summed_episode_count
+    assert everything == sum(own(admin, t) for t in terms)
+    (seen,) = [c for c in partner.concepts().concepts if c.name == "Emotion"]
+    assert seen.summed_episode_count == sum(own(partner, t) for t in ("Emotion", "Joy", "Calm"))
+    assert seen.summed_episode_count < everything
+    shown = partner.get_concept(concept_id=cid("Emotion")).concept
+    assert shown.summed_episode_count == seen.summed_episode_count
 
 
 def test_lessons_link_to_their_pages(rich: Any) -> None:

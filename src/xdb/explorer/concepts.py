@@ -1,5 +1,5 @@
-"""The concept pages: the hierarchy (each concept's episodes, and on request counted with
-those of the concepts below it), a concept's page (usage over time as a chart with its axes, what it
+"""The concept pages: the hierarchy (each concept's episodes, and those of the concepts
+below it added up), a concept's page (usage over time as a chart with its axes, what it
 occurs with, exemplars, datasets), and the experience graph around a node."""
 
 from __future__ import annotations
@@ -18,23 +18,19 @@ if TYPE_CHECKING:
 
 RELATIONS = ("NEXT", "TAGGED_BY", "CONTAINS", "INFLUENCED_BY", "CHILD_OF", "RELATED_CONCEPT")
 NODE_TYPES = ("Episode", "Concept", "Decision", "Tool", "Timestep")
-_BATCH = 100  # concept_usage_summary's most concepts a call
 
 
-def rolled_up(read: Reader, concept_ids: list[str]) -> dict[str, int]:
-    """The episodes carrying each concept or any concept below it (one count each, as the
+def distinct_total(read: Reader, concept_id: str) -> int:
+    """The episodes carrying a concept or any concept below it, each counted once (as the
     caller sees the hierarchy): ``concept_usage_summary`` with ``include_descendants``,
-    without its co-occurrence and activations, for up to 100 concepts a call. It reads
-    every carrier of the subtree (a root's is most of the database), so the pages count
-    so only when asked (``rollup=1``): no operation serves the store's kept per-concept
-    counts summed over a subtree yet."""
-    counts: dict[str, int] = {}
-    for at in range(0, len(concept_ids), _BATCH):
-        asked = {"concept_ids": concept_ids[at : at + _BATCH], "include_descendants": True,
-                 "include_cooccurrence": False, "include_activations": False}  # fmt: skip
-        for summary in read("experience.concept_usage_summary", asked).concept_summaries:
-            counts[summary.concept_id] = summary.episode_count
-    return counts
+    without its co-occurrence and activations. It reads every carrier of the subtree (a
+    root's is most of the database), so a concept's page counts so only when asked
+    (``distinct=1``); by default pages show the kept counts added up
+    (``summed_episode_count``), where an episode carrying two of them counts twice."""
+    asked = {"concept_ids": [concept_id], "include_descendants": True,
+             "include_cooccurrence": False, "include_activations": False}  # fmt: skip
+    summaries = read("experience.concept_usage_summary", asked).concept_summaries
+    return int(summaries[0].episode_count) if summaries else 0
 
 
 def hierarchy(read: Reader, request: Request) -> Page:
@@ -42,13 +38,8 @@ def hierarchy(read: Reader, request: Request) -> Page:
     q, parent = params.get("q") or None, params.get("parent") or None
     found = read("xdb.find_concept", {"query": q, "limit": 50}).matches if q else None
     listed = None if q else read("xdb.concepts", {"parent_id": parent} if parent else {})
-    rollup = params.get("rollup") == "1" and listed is not None
-    totals: dict[str, int] = {}
-    if rollup and listed is not None:
-        totals = rolled_up(read, [c.id for c in listed.concepts if c.child_count])
     template = "concept_list.html" if params.get("partial") else "concepts.html"
-    return page(template, query=q, parent=parent, found=found, listed=listed, totals=totals,
-                rollup=rollup)  # fmt: skip
+    return page(template, query=q, parent=parent, found=found, listed=listed)
 
 
 def concept_page(read: Reader, request: Request) -> Page:
@@ -58,11 +49,11 @@ def concept_page(read: Reader, request: Request) -> Page:
     usage = read("experience.concept_usage_summary",
                  {"concept_ids": [cid], "include_activations": True})  # fmt: skip
     summary = usage.concept_summaries[0] if usage.concept_summaries else None
-    rollup = request.query_params.get("rollup") == "1" and bool(concept.concept.children)
-    total = rolled_up(read, [cid]).get(cid) if rollup else None
+    once = request.query_params.get("distinct") == "1" and bool(concept.concept.children)
     exemplars = read("experience.exemplars", {"concept_id": cid})
     datasets = read("experience.datasets", {"concept_id": cid})
-    return page("concept.html", concept=concept, summary=summary, rolled=total,
+    return page("concept.html", concept=concept, summary=summary,
+                distinct=distinct_total(read, cid) if once else None,
                 chart=usage_chart(cid, summary.buckets if summary else []),
                 exemplars=exemplars, datasets=datasets)  # fmt: skip
 

@@ -13,6 +13,13 @@ from pydantic import BaseModel, Field
 from xdb.models.common import Model, NonEmpty
 from xdb.policy.markers import ConceptList, ConceptRef
 
+SUMMED_COUNT = (
+    "episode_count summed over this concept and every narrower one (as the caller sees"
+    " the hierarchy): an episode tagged with two of them counts twice"
+    " (concept_usage_summary with include_descendants counts each once, reading them"
+    " all). A leaf's is its episode_count."
+)
+
 
 class ImportConceptsRequest(Model):
     """Load a concept pack from a directory in HatCat's format: ``pack.json``,
@@ -35,7 +42,8 @@ class ImportConceptsResponse(BaseModel):
 
 class ConceptsRequest(Model):
     """Browse the concept hierarchy: the roots of every loaded pack, or a parent's children,
-    by name, each with how many children it has and how many episodes carry it."""
+    by name, each with how many children it has, how many episodes carry it, and that
+    count summed with its narrower concepts'."""
 
     parent_id: Annotated[NonEmpty | None, ConceptRef()] = Field(
         default=None,
@@ -55,6 +63,7 @@ class ConceptSummary(BaseModel):
     layer: int
     child_count: int
     episode_count: int = Field(description="Episodes tagged with this concept itself.")
+    summed_episode_count: int = Field(description=SUMMED_COUNT)
 
 
 class ConceptsResponse(BaseModel):
@@ -111,7 +120,8 @@ class Concept(BaseModel):
     risk_level: str | None
     treaty_relevant: bool
     harness_relevant: bool
-    episode_count: int
+    episode_count: int = Field(description="Episodes tagged with this concept itself.")
+    summed_episode_count: int = Field(description=SUMMED_COUNT)
     details: dict[str, Any] = Field(description="Everything else the pack says of it.")
 
 

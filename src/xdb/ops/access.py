@@ -177,6 +177,10 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         AssignAccessPolicyResponse,
         assign_access_policy,
         "Put timesteps, sessions, episodes, tags, comments, nodes or edges under a policy.",
-        "xdb assign-access-policy --policy-id private --episode-ids episode-01h...",
+        (
+            'EPISODE=$(xdb search deploy | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['episodes'][0]['episode_id'])\")\n"
+            'xdb assign-access-policy --policy-id private --episode-ids "$EPISODE"'
+        ),
     ),
 )

@@ -2,7 +2,8 @@
 its nearest visible ancestor (``Visibility.hierarchy``), so browsing, counting and walking
 never pass through, or count, a concept the caller may not see. Unrestricted callers take
 the store's SQL paths in ``ops.concepts``; these give the same answers when nothing is
-hidden."""
+hidden. ``subtree_counts`` serves both: it walks the caller's hierarchy, or the whole one
+the concept index keeps."""
 
 from __future__ import annotations
 
@@ -51,3 +52,22 @@ def walk(
                     fresh.append(other)
         frontier = fresh
     return [HierarchyStep(c, parents[c], facts[c].term, d) for c, d in depth.items()]
+
+
+def subtree_counts(ctx: Context, concept_ids: Sequence[str]) -> dict[str, int]:
+    """Each concept's episode count summed with those of every concept below it, in the
+    hierarchy the caller sees (a hidden concept's episodes are not counted in): a walk of
+    the kept concept index (no query), then the store's count of each concept reached (a
+    row each where it keeps them: ``Store.concept_episode_counts``)."""
+    kids = ctx.view.hierarchy()[1] if ctx.view.restricted else ctx.view.index.children
+    below: dict[str, set[str]] = {}
+    for root in concept_ids:
+        seen, todo = {root}, [root]
+        while todo:
+            fresh = [c for c in kids.get(todo.pop(), []) if c not in seen]
+            seen.update(fresh)
+            todo += fresh
+        below[root] = seen
+    counts = ctx.store.concept_episode_counts(sorted({c for ids in below.values() for c in ids}))
+    totals = {root: sum(counts.get(c, 0) for c in ids) for root, ids in below.items()}
+    return {root: n for root, n in totals.items() if n}

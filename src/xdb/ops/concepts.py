@@ -83,7 +83,9 @@ def concepts(ctx: Context, req: ConceptsRequest) -> ConceptsResponse:
         rows, total = ctx.store.concept_children(parent, specs, req.limit)
         child_counts = {r.id: r.child_count for r in rows}
         parents = {r.id: r.parent_id for r in rows}
-    counts = ctx.store.concept_episode_counts([r.id for r in rows])
+    ids = [r.id for r in rows]
+    counts = ctx.store.concept_episode_counts(ids)
+    rolled = concept_views.subtree_counts(ctx, ids)
     return ConceptsResponse(
         concepts=[
             ConceptSummary(
@@ -93,6 +95,7 @@ def concepts(ctx: Context, req: ConceptsRequest) -> ConceptsResponse:
                 layer=r.layer,
                 child_count=child_counts[r.id],
                 episode_count=counts.get(r.id, 0),
+                summed_episode_count=rolled.get(r.id, 0),
             )
             for r in rows
         ],
@@ -135,6 +138,7 @@ def get_concept(ctx: Context, req: GetConceptRequest) -> GetConceptResponse:
             treaty_relevant=row.treaty_relevant,
             harness_relevant=row.harness_relevant,
             episode_count=ctx.store.concept_episode_counts([cid]).get(cid, 0),
+            summed_episode_count=concept_views.subtree_counts(ctx, [cid]).get(cid, 0),
             details=shown,
         )
     )

@@ -359,7 +359,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         summary="One lesson, its counts and its edges (generalizes, relates-to, supersedes).",
         positional="lesson_id",
         cli_name="lessons show",
-        example="xdb lessons show a1b2c3",
+        example=(
+            'LESSON=$(xdb lessons list | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['lessons'][0]['short_id'])\")\n"
+            'xdb lessons show "$LESSON"'
+        ),
     ),
     Operation(
         name="feedback",
@@ -370,7 +374,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         readonly=False,
         summary="A verdict on a lesson's warning: followed, ignored, noise (with a reason).",
         positional="lesson_id",
-        example="xdb feedback a1b2c3 --verdict noise --reason wrong_repo --project shop",
+        example=(
+            'LESSON=$(xdb lessons list | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['lessons'][0]['short_id'])\")\n"
+            'xdb feedback "$LESSON" --verdict noise --reason wrong_repo --project shop'
+        ),
     ),
     Operation(
         name="check",

@@ -165,7 +165,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=delete_episode,
         readonly=False,
         summary="Delete an episode (no error when it does not exist).",
-        example="xdb delete-episode --episode-id episode-01h...",
+        example=(
+            'EPISODE=$(xdb search deploy | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['episodes'][0]['episode_id'])\")\n"
+            'xdb delete-episode --episode-id "$EPISODE"'
+        ),
         destructive=True,
         idempotent=True,  # deleting what is gone changes nothing
     ),
@@ -177,7 +181,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=get_episode_detail,
         readonly=True,
         summary="One episode in full, with graph neighbours.",
-        example="xdb get-episode-detail --episode-id episode-01h...",
+        example=(
+            'EPISODE=$(xdb search deploy | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['episodes'][0]['episode_id'])\")\n"
+            'xdb get-episode-detail --episode-id "$EPISODE"'
+        ),
     ),
     Operation(
         name="similar_episodes",
@@ -187,6 +195,10 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=similar_episodes,
         readonly=True,
         summary="Episodes like a seed episode.",
-        example="xdb similar-episodes --seed-episode-id episode-01h...",
+        example=(
+            'EPISODE=$(xdb search deploy | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['episodes'][0]['episode_id'])\")\n"
+            'xdb similar-episodes --seed-episode-id "$EPISODE"'
+        ),
     ),
 )

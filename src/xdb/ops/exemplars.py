@@ -133,8 +133,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=add_exemplar,
         readonly=False,
         summary="Label an episode or a tick range as an example of a concept (an exemplar).",
-        example="xdb add-exemplar --concept-id Deception --label positive"
-        " --episode-id episode-01h...",
+        example=(
+            'EPISODE=$(xdb search deploy | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['episodes'][0]['episode_id'])\")\n"
+            'xdb add-exemplar --concept-id Deception --label positive --episode-id "$EPISODE"'
+        ),
     ),
     Operation(
         name="exemplars",
@@ -155,7 +158,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         readonly=False,
         summary="Remove an exemplar (and the episode's label it was).",
         positional="exemplar_id",
-        example="xdb remove-exemplar exemplar-01h...",
+        example=(
+            'EXEMPLAR=$(xdb exemplars | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['exemplars'][0]['id'])\")\n"
+            'xdb remove-exemplar "$EXEMPLAR"'
+        ),
         destructive=True,
         idempotent=True,  # removing it again changes nothing
     ),

@@ -270,7 +270,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=pin,
         readonly=False,
         summary="Pin timesteps to WARM (kept whole, never compacted) within the token quota.",
-        example="xdb pin --timestep-ids ts-session-...-1 --reason 'good example'",
+        example=(
+            'TS=$(xdb recent -n 1 | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['timesteps'][0]['id'])\")\n"
+            "xdb pin --timestep-ids \"$TS\" --reason 'good example'"
+        ),
         idempotent=True,
     ),
     Operation(
@@ -281,7 +285,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=unpin,
         readonly=False,
         summary="Unpin timesteps (back to HOT, where compaction may take them).",
-        example="xdb unpin --timestep-ids ts-session-...-1",
+        example=(
+            'TS=$(xdb recent -n 1 | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['timesteps'][0]['id'])\")\n"
+            'xdb unpin --timestep-ids "$TS"'
+        ),
         idempotent=True,
     ),
     Operation(
@@ -341,7 +349,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=submit_evidence,
         readonly=False,
         summary="Hold timesteps as SUBMITTED evidence of a submission until it is resolved.",
-        example="xdb submit-evidence --submission-id graft-1 --timestep-ids ts-session-...-1",
+        example=(
+            'TS=$(xdb recent -n 1 | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['timesteps'][0]['id'])\")\n"
+            'xdb submit-evidence --submission-id graft-1 --timestep-ids "$TS"'
+        ),
         idempotent=True,
     ),
     Operation(

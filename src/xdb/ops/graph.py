@@ -225,7 +225,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=graph_neighborhood,
         readonly=True,
         summary="Walk the experience graph around seed nodes.",
-        example="xdb graph-neighborhood --seed-node-ids episode-01h... --max-depth 2",
+        example=(
+            'EPISODE=$(xdb search deploy | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['episodes'][0]['episode_id'])\")\n"
+            'xdb graph-neighborhood --seed-node-ids "$EPISODE" --max-depth 2'
+        ),
     ),
     Operation(
         name="add_node",
@@ -245,6 +249,12 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=link,
         readonly=False,
         summary="Link two graph nodes (e.g. a decision INFLUENCED_BY an episode).",
-        example="xdb link --src ts-session-...-1 --dst episode-01h...",
+        example=(
+            'TS=$(xdb recent -n 1 | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['timesteps'][0]['id'])\")\n"
+            'EPISODE=$(xdb search deploy | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['episodes'][0]['episode_id'])\")\n"
+            'xdb link --src "$TS" --dst "$EPISODE"'
+        ),
     ),
 )

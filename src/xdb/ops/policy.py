@@ -326,7 +326,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         RevokeKeyResponse,
         revoke_key,
         "Revoke an API key: refused from now on.",
-        "xdb keys revoke --id 1a2b3c4d",
+        (
+            'KEY=$(xdb keys list | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['keys'][0]['id'])\")\n"
+            'xdb keys revoke --id "$KEY"'
+        ),
         kind="remove",
         cli_name="keys revoke",
     ),

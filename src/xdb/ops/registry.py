@@ -135,7 +135,9 @@ class Operation(Generic[ReqT, RespT]):
     method: str | None = None
     # The request field the CLI command also takes as its one positional argument.
     positional: str | None = None
-    # One command line showing the operation, for the CLI's help and the reference.
+    # Command lines showing the operation, for the CLI's help and the reference: one a
+    # line; those before the last get the real ids it names (``NAME=$(xdb ... | python3
+    # -c ...)``), never a placeholder.
     example: str | None = None
     # A write that, repeated with the same request, changes nothing more (MCP's hint).
     idempotent: bool = False

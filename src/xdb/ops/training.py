@@ -179,7 +179,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         readonly=True,
         summary="One training run with its artifacts.",
         positional="training_run_id",
-        example="xdb training-run trainrun-01h...",
+        example=(
+            'RUN=$(xdb training-runs | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['training_runs'][0]['id'])\")\n"
+            'xdb training-run "$RUN"'
+        ),
     ),
     Operation(
         name="record_artifact",
@@ -189,8 +193,11 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         handler=record_artifact,
         readonly=False,
         summary="Record a lens, graft or patch artifact of a run (a reference and a checksum).",
-        example="xdb record-artifact --kind lens --training-run-id trainrun-01h..."
-        " --location blob://lens-1"
-        " --checksum sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        example=(
+            'RUN=$(xdb training-runs | python3 -c "import json, sys;'
+            " print(json.load(sys.stdin)['training_runs'][0]['id'])\")\n"
+            'xdb record-artifact --kind lens --training-run-id "$RUN" --location blob://lens-1'
+            " --checksum sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+        ),
     ),
 )

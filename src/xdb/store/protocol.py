@@ -282,7 +282,9 @@ class ConceptStore(Protocol):
         """(id, pack_id, imported_us) of concepts named ``term``, newest import first."""
         ...
 
-    def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]: ...
+    def concept_episode_counts(self, concept_ids: Sequence[str]) -> dict[str, int]:
+        """Episodes tagged with each concept itself (absent: none)."""
+        ...
 
     def concepts_carried(self, values: Sequence[str]) -> set[str]:
         """Those of ``values`` some record names as a concept, whether or not a pack holds
