@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xdb.models.fidelity import Level, MemoryRecord
 from xdb.store.fidelity import RecordRow
@@ -58,31 +58,43 @@ def matching_records(
         flt.descending,
         SCAN,
     )
-    out = []
+    kept = []
     for row in rows:
-        if not _matches(row, flt):
-            continue
-        body = row.body
-        out.append(
-            MemoryRecord(
-                record_id=row.id,
-                level=Level(row.level),
-                session_id=row.session_id,
-                tick_start=row.tick_start,
-                tick_end=row.tick_end,
-                start_time=from_us(row.start_us),
-                end_time=from_us(row.end_us),
-                summary=str(body.get("text", ""))[:300],
-                concept_activations={
-                    c["concept_id"]: float(c["score"]) for c in body.get("concepts", [])
-                },
-                tag_ids=_shown(visible, "tag", list(body.get("tag_ids", {}))),
-                comment_ids=_shown(visible, "comment", list(body.get("comment_ids", []))),
-                exemplar_ids=_shown(visible, "exemplar", list(body.get("exemplar_ids", []))),
-                tokens=row.tokens,
-                timesteps=row.timesteps,
-            )
+        if _matches(row, flt):
+            kept.append(row)
+            if len(kept) >= limit:
+                break
+    # What the caller reads of the records' tags, comments and exemplars: one question a
+    # kind for the whole page, not three a record (a long session's page holds hundreds).
+    shown = {
+        kind: set(_shown(visible, kind, list(dict.fromkeys(i for r in kept for i in ids(r.body)))))
+        for kind, ids in _ANNOTATIONS.items()
+    }
+    return [
+        MemoryRecord(
+            record_id=row.id,
+            level=Level(row.level),
+            session_id=row.session_id,
+            tick_start=row.tick_start,
+            tick_end=row.tick_end,
+            start_time=from_us(row.start_us),
+            end_time=from_us(row.end_us),
+            summary=str(row.body.get("text", ""))[:300],
+            concept_activations={
+                c["concept_id"]: float(c["score"]) for c in row.body.get("concepts", [])
+            },
+            tag_ids=[i for i in _ANNOTATIONS["tag"](row.body) if i in shown["tag"]],
+            comment_ids=[i for i in _ANNOTATIONS["comment"](row.body) if i in shown["comment"]],
+            exemplar_ids=[i for i in _ANNOTATIONS["exemplar"](row.body) if i in shown["exemplar"]],
+            tokens=row.tokens,
+            timesteps=row.timesteps,
         )
-        if len(out) >= limit:
-            break
-    return out
+        for row in kept
+    ]
+
+
+_ANNOTATIONS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "tag": lambda body: list(body.get("tag_ids", {})),
+    "comment": lambda body: list(body.get("comment_ids", [])),
+    "exemplar": lambda body: list(body.get("exemplar_ids", [])),
+}
