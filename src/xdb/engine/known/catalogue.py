@@ -8,6 +8,8 @@ from xdb.engine.known import (
     code_jvm_dotnet,
     code_jvm_dotnet_cs,
     code_jvm_dotnet_spring,
+    code_more,
+    code_more_jvm,
     code_other,
     code_other_native,
     code_python,
@@ -19,8 +21,10 @@ from xdb.engine.known import (
     config_infra_ci,
     config_infra_cloud,
     config_infra_k8s,
+    config_more,
     py_frameworks,
     py_security,
+    shell_more,
     shell_ops,
     shell_ops_cloud,
     shell_ops_data,
@@ -41,5 +45,6 @@ _MODULES = (shell_vcs_files, shell_ops, code_python, code_sql, code_web, code_go
             shell_ops_k8s, shell_ops_tf, shell_ops_cloud, shell_ops_data,
             shell_vcs_files_fs, shell_vcs_files_pkg,
             code_web_js, code_web_node, code_go_rust_rs,
-            py_frameworks)  # fmt: skip
+            py_frameworks, code_more, config_more, shell_more,
+            code_more_jvm)  # fmt: skip
 CATALOGUE: dict[str, Pattern] = {p.name: p for m in _MODULES for p in m.PATTERNS}

@@ -35,7 +35,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "go-json-unmarshal-unchecked",
         "json.Unmarshal error ignored | Unmarshal error unchecked | ignored Unmarshal error | "
-        "Decode error ignored | unmarshal failed silently",
+        "Decode error ignored | unmarshal failed silently"
+        " | unmarshal error check | unmarshal error unchecked",
         "go",
         r"^(?:_\s*=\s*)?(?:json|xml|yaml|proto)\.Unmarshal\(|"
         r"^(?:_\s*=\s*)?json\.NewDecoder\([^)]*\)\.Decode\(",
@@ -232,7 +233,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "go-concurrent-map-write",
         "concurrent map writes | concurrent map write | concurrent map read and map write | "
-        "map written from goroutines | map not safe for concurrent use | data race on map",
+        "map written from goroutines | map not safe for concurrent use | data race on map"
+        " | shared map goroutine | map writes mutex",
         "go",
         r"(?:(?P<m>\w+)\s*:?=\s*(?:make\(\s*)?|\bvar\s+(?P<v>\w+)\s*=?\s*(?:make\(\s*)?)map\["
         r"[\s\S]{0,2000}?\bgo\s+func\b[\s\S]{0,400}?\b(?:(?P=m)|(?P=v))\[[^\]\n]+\]\s*"
@@ -275,7 +277,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "go-panic-in-library",
         "panic in library | library code panics | return an error instead of panic | "
-        "panicked instead of returning an error | panics instead of returning error",
+        "panicked instead of returning an error | panics instead of returning error"
+        " | panic libraries | panicking package | panic in a package",
         "go",
         r"(?<![\w.])panic\(",
         r"^package main\b|\bfunc\s+(?:init|main)\(\)|\bfunc\s+(?:\([^)]*\)\s*)?Must[A-Z]\w*\(",
@@ -295,7 +298,8 @@ PATTERNS: list[Pattern] = [
         "go-log-fatal-in-library",
         "log.Fatal in library | log.Fatalf | log.Fatal skips defers | log.Fatal skipped "
         "defers | log.Fatal killed the process | os.Exit in library | library exits the "
-        "process",
+        "process"
+        " | log.fatal package | log.fatal library",
         "go",
         r"\blog\.(?:Fatal|Fatalf|Fatalln)\(|\bos\.Exit\(",
         r"^package main\b|\bfunc main\(\)",
@@ -438,7 +442,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "go-waitgroup-add-in-goroutine",
         "wg.Add inside goroutine | WaitGroup Add inside goroutine | wg.Add race | call wg.Add "
-        "before the go statement",
+        "before the go statement"
+        " | waitgroup add goroutine",
         "go",
         r"\bgo\s+func\([^)]*\)\s*\{\n(?:[^\n]*\n){0,2}?(?:[\w.]*\.)?(?:\w*wg|\w*[wW]ait[gG]roup|"
         r"\w*[gG]roup)\.Add\(",

@@ -12,7 +12,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rust-unwrap",
         "unwrap | unwrap in production code | unwrap panicked | expect panicked | called "
-        "unwrap on a None value | use ? instead of unwrap | unwrap on Err",
+        "unwrap on a None value | use ? instead of unwrap | unwrap on Err"
+        " | instead of unwrapping | expect crashed",
         "rust",
         # A lock's unwrap (poisoning) is the accepted idiom.
         r"(?<!lock\(\))(?<!read\(\))(?<!write\(\))\.(?:unwrap\(\)|expect\(\s*(?:\"|&?format!))",
@@ -51,7 +52,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rust-mutex-across-await",
         "MutexGuard held across await | mutex guard across .await | std Mutex in async | "
-        "holding a lock across await | future is not Send mutex | tokio::sync::Mutex",
+        "holding a lock across await | future is not Send mutex | tokio::sync::Mutex"
+        " | lock guard across await",
         "rust",
         r"\blet\s+(?:mut\s+)?\w+\s*=\s*[\w.()]+\.(?:lock|read|write)\(\)\s*"
         r"(?:\.unwrap\(\)|\.expect\([^)]*\)|\?)?\s*;[\s\S]{0,400}?\.await\b",
@@ -119,7 +121,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rust-unsafe",
         "unsafe block | unsafe fn | undocumented unsafe | SAFETY comment unsafe | unsafe "
-        "without a safety comment",
+        "without a safety comment"
+        " | safety invariant | unsafe undefined behavior | from_utf8_unchecked",
         "rust",
         r"\bunsafe\s*\{|\bunsafe\s+(?:fn|impl)\b",
         r"//\s*SAFETY:|#\s*Safety",
@@ -138,7 +141,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rust-as-truncation",
         "as cast truncated | truncating cast | lossy cast | as u32 truncated | as i32 "
-        "truncated | as u8 truncated | numeric cast overflow | cast_possible_truncation",
+        "truncated | as u8 truncated | numeric cast overflow | cast_possible_truncation"
+        " | as u16 | as u64 | as usize | checked conversion",
         "rust",
         r"\bas\s+(?:u8|u16|u32|i8|i16|i32)\b|"
         r"(?:\.(?:round|floor|ceil|trunc)\(\)|\d\.\d+\)?)\s*as\s+[iu](?:8|16|32|64|128|size)\b",
@@ -219,7 +223,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rust-shell-injection",
         "command injection | shell injection | sh -c format | Command::new sh -c | shell "
-        "command built with format!",
+        "command built with format!"
+        " | bash -c format | shell invocation command",
         "rust",
         r'Command::new\(\s*"(?:sh|bash|zsh|cmd|powershell)"\s*\)[\s\S]{0,120}?\.args?\('
         r'\s*&?\[?\s*"(?:-c|/C|-Command)"[\s\S]{0,120}?format!',

@@ -157,7 +157,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-optional-get",
         "optional get | optional.get | nosuchelementexception optional | optional without"
-        " ispresent | orElseThrow instead | optional empty get",
+        " ispresent | orElseThrow instead | optional empty get"
+        " | nosuchelementexception get | get orelsethrow | optional ispresent | findbyid get | "
+        "empty optional",
         "java kotlin",
         r"(?:\.(?:find\w*|max|min|reduce|ofNullable)\((?:[^()\n]|\([^()\n]*\))*\)"
         r"|\b(?:\w*Optional|optional\w*|opt[A-Z]\w*|opt|maybe[A-Z]\w*))\.get\(\)",
@@ -178,7 +180,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-string-reference-equality",
         "compare string reference | strings compared reference | string reference equality"
-        " | string identity comparison | strings equals method | string equals instead",
+        " | string identity comparison | strings equals method | string equals instead"
+        " | comparing strings equals | objects equals string",
         "java",
         r'[\w)\]]\s*[!=]=\s*"[^"\n]*"\s*(?:\)|&&|\|\||;|\?|:)|"\s*[!=]=\s*[\w(]',
         "",
@@ -196,7 +199,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-shared-simpledateformat",
         "SimpleDateFormat | simpledateformat thread safe | date format thread safe | shared"
-        " dateformat | static dateformat | DateTimeFormatter instead",
+        " dateformat | static dateformat | DateTimeFormatter instead"
+        " | formatter threads dates | datetimeformatter threadlocal | datetimeformatter "
+        "immutable | date formatter thread",
         "java kotlin",
         r"\bstatic\s+(?:final\s+)?(?:java\.text\.)?(?:Simple)?DateFormat\s+\w+"
         r"|\bstatic\b[^;\n]*=\s*new\s+SimpleDateFormat\b"
@@ -219,7 +224,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-resource-not-closed",
         "try-with-resources | try with resources | stream not closed | connection not closed"
-        " | resource leak | leaked connections | file handle leak | connection leak",
+        " | resource leak closed | leaked connections | file handle leak | connection leak"
+        " | unclosed stream | unclosed connection | too many open files | file descriptors",
         "java kotlin",
         r"^(?!try\b)[^\n]*=\s*" + _OPENS + r"[^\n]*;$"
         r"|^(?!try\b)[^\n]*\bFiles\.(?:lines|list|walk|find)\s*\([^\n]*;$"
@@ -244,7 +250,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-thread-sleep-in-test",
         "thread.sleep test | thread sleep tests | sleep in tests | fixed sleep test"
-        " | awaitility instead sleep | flaky test sleep",
+        " | awaitility instead sleep | flaky test sleep"
+        " | sleep test | use awaitility",
         "role:test",
         r"\bThread\.sleep\s*\(|\bTimeUnit\.\w+\.sleep\s*\(|\bSystemClock\.sleep\s*\(",
         "",
@@ -263,7 +270,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-jackson-default-typing",
         "default typing | enableDefaultTyping | activateDefaultTyping | jackson polymorphic"
-        " deserialization | jackson gadget | polymorphic type validator",
+        " deserialization | jackson gadget | polymorphic type validator"
+        " | polymorphic deserialization | polymorphictypevalidator allowlist | jsontypeinfo "
+        "class",
         "java kotlin",
         r"\benableDefaultTyping\w*\s*\(|\bLaissezFaireSubTypeValidator\b"
         r"|\bId\.(?:MINIMAL_)?CLASS\b|\bsetAutoTypeSupport\s*\(\s*true",
@@ -285,7 +294,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-object-input-stream",
         "ObjectInputStream | java deserialization | deserialize untrusted | readObject"
-        " untrusted | serialization filter | deserialization gadget",
+        " untrusted | serialization filter | deserialization gadget"
+        " | native serialization | java serialization",
         "java kotlin",
         r"\bObjectInputStream\s*\(|\bSerializationUtils\.deserialize\s*\(|\bnew\s+XStream\s*\(",
         r"\bsetObjectInputFilter\b|\bObjectInputFilter\b|\bresolveClass\b|\ballowTypes\w*\s*\("
@@ -308,7 +318,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-xxe",
         "xxe attack | xxe parser | xml external entity | external entities"
-        " | disallow-doctype-decl | doctype declaration xml parser | xml parser entities",
+        " | disallow-doctype-decl | doctype declaration xml parser | xml parser entities"
+        " | dtd xml parser | entity expansion | billion laughs",
         "java kotlin",
         r"\b(?:DocumentBuilderFactory|SAXParserFactory|XMLInputFactory|TransformerFactory"
         r"|SchemaFactory|SAXTransformerFactory)\.(?:newInstance|newFactory|newDefaultInstance"
@@ -336,7 +347,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-fast-hash-password",
         "md5 password | sha1 password | sha256 password | password hashed md5 | passwords"
-        " bcrypt | weak password hash | unsalted password hash | password hashing argon2",
+        " bcrypt | weak password hash | unsalted password hash | password hashing argon2"
+        " | sha 256 password | messagedigest password | use bcryptpasswordencoder | password "
+        "hashing fast | md5 passwords",
         "java kotlin",
         r"(?i:passw)[\s\S]{0,400}?" + _FAST_HASH + "|" + _FAST_HASH + r"[\s\S]{0,400}?(?i:passw)",
         r"(?i:bcrypt|argon2|pbkdf2|scrypt)|PasswordEncoder",
@@ -358,7 +371,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-insecure-random-token",
         "securerandom token | secure random token | random token predictable | math.random token"
-        " | insecure random | predictable token | predictable reset token",
+        " | insecure random | predictable token | predictable reset token"
+        " | cryptographically secure random | securerandom secrets | securerandom session | "
+        "math.random session | util random token",
         "java kotlin",
         _SECRET_WORD
         + r"[\s\S]{0,200}?"
@@ -424,7 +439,9 @@ PATTERNS: list[Pattern] = [
         "java-double-for-money",
         "double for money | money as double | float for money | floating point money"
         " | floating point currency | double for currency | float for prices"
-        " | double for prices | bigdecimal for money",
+        " | double for prices | bigdecimal for money"
+        " | currency float | currency double | float cents | double cents | float balance | "
+        "double balance | prices double | price double",
         "java kotlin",
         r"\b(?:double|float|Double|Float)\s+(?i:\w*(?:price|amount|balance|cost|salary|fee"
         r"|money|payment|subtotal|refund|revenue|wage)\w*)\s*(?:[;=,)]|$)"
@@ -448,7 +465,8 @@ PATTERNS: list[Pattern] = [
         "java-trust-all-certificates",
         "trust all certificates | trustmanager accepts | certificate validation disabled"
         " | hostname verification disabled | hostnameverifier true | disabled ssl"
-        " verification | trust all certs",
+        " verification | trust all certs"
+        " | empty trustmanager | trust manager empty | checkservertrusted | noophostnameverifier",
         "java kotlin",
         r"\bcheckServerTrusted\s*\([^)]*\)\s*(?::\s*Unit\s*)?(?:throws\s+[\w.,\s]+)?"
         + _EMPTY_BLOCK
@@ -475,7 +493,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "java-command-injection",
         "command injection | runtime exec | runtime.exec concatenated | shell injection"
-        " processbuilder | sh -c processbuilder",
+        " processbuilder | sh -c processbuilder"
+        " | runtime.getruntime exec",
         "java kotlin",
         r"\bRuntime\.getRuntime\(\)\.exec\s*\(\s*(?:\"[^\"\n]*\"\s*\+|\w+\s*\+"
         r"|\"[^\"\n]*\$\{?[a-zA-Z_]|String\.format)"
@@ -496,7 +515,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "kt-not-null-assertion",
         "not-null assertion | not null assertion | double bang kotlin | force unwrap kotlin"
-        " | requireNotNull instead | kotlin nullpointerexception",
+        " | requireNotNull instead | kotlin nullpointerexception"
+        " | use requirenotnull | operator nullpointerexception | double bang | bang bang "
+        "operator",
         "kotlin",
         r"[\w)\]]!!(?=[.)\],;:?]|\s*$|\s+(?:as\b|\?:|[-+*/<>=!]|&&|\|\||[)},]))",
         "",
@@ -551,7 +572,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "kt-swallowed-cancellation",
         "cancellation exception swallowed | coroutine cancellation | cancellationexception rethrow"
-        " | runcatching coroutine | runcatching suspend | catch exception suspend",
+        " | runcatching coroutine | runcatching suspend | catch exception suspend"
+        " | cancellationexception swallowed | cancellationexception caught | cancellation "
+        "swallowed",
         "kotlin",
         r"\bsuspend\s+fun\b[\s\S]{0,3000}?(?:\bcatch\s*\(\s*\w+\s*:\s*(?:Exception|Throwable)\s*\)"
         r"|\brunCatching\s*\{)",
@@ -575,7 +598,9 @@ PATTERNS: list[Pattern] = [
         "kt-shared-preferences-secret",
         "sharedpreferences token | token stored sharedpreferences | password in shared"
         " preferences | encryptedsharedpreferences instead | secrets in sharedpreferences"
-        " | datastore token plaintext",
+        " | datastore token plaintext"
+        " | preferences token | datastore token | preferences unencrypted | sharedpreferences "
+        "password",
         "kotlin java",
         r"\.putString\s*\(\s*\"[^\"\n]*"
         + _PREF_SECRET

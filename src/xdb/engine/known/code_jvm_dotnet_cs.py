@@ -47,7 +47,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-sync-over-async",
         "sync over async | blocking on async | task.result deadlock | getawaiter getresult"
-        " | .Result deadlock | .Wait() deadlock | blocked on task | await instead result",
+        " | .Result deadlock | .Wait() deadlock | blocked on task | await instead result"
+        " | thread pool starvation | deadlock .result",
         "csharp",
         r"\b\w+Async\s*\((?:[^()]|\([^()]*\))*\)\s*\.(?:Result\b|Wait\s*\("
         r"|GetAwaiter\s*\(\s*\)\s*\.GetResult\s*\()"
@@ -95,7 +96,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-dbcontext-lifetime",
         "dbcontext singleton | dbcontext shared threads | dbcontext not thread safe"
-        " | shared dbcontext | static dbcontext | dbcontext concurrently | captive dependency",
+        " | shared dbcontext | static dbcontext | dbcontext concurrently | captive dependency"
+        " | dbcontext scoped",
         "csharp",
         r"\bAddSingleton\s*<\s*(?:\w+\s*,\s*)?\w*(?:DbContext|Context)\s*>"
         r"|\bAddDbContext\s*<[^>]+>\s*\([^;]*?ServiceLifetime\.Singleton"
@@ -119,7 +121,9 @@ PATTERNS: list[Pattern] = [
         "cs-sql-interpolation",
         "sql injection | fromsqlraw interpolation | executesqlraw interpolated | sql string"
         " interpolation | interpolated sql | use fromsqlinterpolated | sqlparameter instead"
-        " | parameterized query",
+        " | parameterized query"
+        " | sqlcommand concatenated | sqlcommand injection | dapper parameters | use "
+        "sqlparameter | sql concatenation",
         "csharp",
         r"\b(?:FromSqlRaw|ExecuteSqlRaw(?:Async)?|SqlQueryRaw)\s*(?:<[^>]*>)?\s*\(\s*"
         r"(?:" + _INTERPOLATED + r'|@?"[^"\n]*"\s*\+|string\.Format\s*\()'
@@ -186,7 +190,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-catch-generic-exception",
         "catch generic exception | catching exception broadly | broad exception catch | catch"
-        " specific exception | overly broad catch | catch all exceptions",
+        " specific exception | overly broad catch | catch all exceptions"
+        " | catching system.exception | catch exception types | exception filters",
         "csharp",
         r"\bcatch\s*\(\s*(?:System\.)?Exception\b(?:\s+\w+)?\s*\)(?!\s*when\b)|\bcatch\s*\{",
         "",
@@ -204,7 +209,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-datetime-now",
         "datetime.now | datetime now utc | local time stored | utcnow instead | datetime"
-        " utcnow | timezone offset stored | stored local time",
+        " utcnow | timezone offset stored | stored local time"
+        " | daylight saving utc",
         "csharp",
         r"\bDateTime\.(?:Now|Today)\b",
         "",
@@ -329,7 +335,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-lock-on-this",
         "lock typeof | lock on this instance | lock string literal | private lock object"
-        " | lock publicly accessible",
+        " | lock publicly accessible"
+        " | lock this deadlock",
         "csharp",
         r"\block\s*\(\s*(?:this|typeof\s*\([^)]*\)|\"[^\"]*\"|nameof\s*\([^)]*\))\s*\)",
         "",
@@ -388,7 +395,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-insecure-random-token",
         "randomnumbergenerator token | random token predictable | insecure random | predictable"
-        " token | system.random token | predictable reset token | secure random token",
+        " token | system.random token | predictable reset token | secure random token"
+        " | system.random keys | randomnumbergenerator getbytes | cryptographically secure "
+        "random | new random token | random reset code",
         "csharp",
         _SECRET_WORD
         + r"[\s\S]{0,200}?"
@@ -413,7 +422,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-materialize-before-filter",
         "tolist before where | tolist where | asenumerable where | client side evaluation"
-        " | whole table memory | loaded entire table",
+        " | whole table memory | loaded entire table"
+        " | asenumerable | iqueryable tolist | client evaluation",
         "csharp",
         r"\.(?:ToList|ToArray|AsEnumerable)\(\)\s*\.(?:Where|Count|LongCount|Any|First"
         r"|FirstOrDefault|Single|SingleOrDefault|OrderBy|OrderByDescending|Take|Skip|Sum"
@@ -491,7 +501,9 @@ PATTERNS: list[Pattern] = [
         "cs-double-for-money",
         "double for money | money as double | float for money | floating point money"
         " | floating point currency | double for currency | float for prices"
-        " | double for prices | decimal for money",
+        " | double for prices | decimal for money"
+        " | currency float | currency double | float cents | double cents | float balance | "
+        "double balance | prices double | price double",
         "csharp",
         r"\b(?:double|float|Double|Single)\??\s+(?i:\w*(?:price|amount|balance|cost|salary"
         r"|fee|money|payment|subtotal|refund|revenue|wage)\w*)\s*(?:[;=,){]|$)",

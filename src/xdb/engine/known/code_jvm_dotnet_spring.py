@@ -11,7 +11,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "spring-transactional-private",
         "transactional private method | transactional on private | transactional ignored"
-        " private | transactional proxy private | transactional not applied",
+        " private | transactional proxy private | transactional not applied"
+        " | transaction annotation private | transaction private method | proxies private | "
+        "proxy private | aop private",
         "java kotlin",
         r"@(?:org\.springframework\.transaction\.annotation\.)?Transactional\b"
         r"(?:\([^)]*\))?\s*(?:@[\w.]+(?:\([^)]*\))?\s*)*private\s",
@@ -51,7 +53,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "spring-show-sql",
         "show-sql true | hibernate sql logging | logged every sql | hibernate log"
-        " parameters | sql statements logged",
+        " parameters | sql statements logged"
+        " | show-sql logs | show_sql",
         "yaml ini xml dotenv",
         r"(?i)(?<![a-z])show[-_]?sql[\"']?\s*(?:[:=,]|\"?\s*value\s*=)\s*[\"']?true\b"
         r"|\borg\.hibernate\.(?:SQL|type|orm\.jdbc\.bind)[\w.]*[\"']?\s*[:=]\s*[\"']?"
@@ -120,7 +123,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "spring-actuator-exposed",
         "actuator endpoints exposed | actuator exposure | heapdump exposed | actuator env"
-        " exposed | exposure include all",
+        " exposed | exposure include all"
+        " | actuator public | actuator endpoints open | actuator heapdump",
         "yaml ini dotenv",
         r"\bmanagement\.endpoints\.web\.exposure\.include\s*[=:]\s*[\"']?\*"
         r"|\bexposure:\s*\ninclude:\s*\[?\s*[\"']?\*"
@@ -182,7 +186,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "spring-cors-wildcard",
         "cors wildcard | cors allow all origins | allowed origins wildcard | crossorigin"
-        " any origin | cors any origin",
+        " any origin | cors any origin"
+        " | crossorigin | allow all origins | allowedorigins",
         "java kotlin yaml ini",
         r"\b(?:allowedOrigins|allowedOriginPatterns|addAllowedOrigin|addAllowedOriginPattern)"
         r'\(\s*"\*"|@CrossOrigin\s*$|@CrossOrigin\s*\(\s*(?:(?:origins|value)\s*=\s*)?'

@@ -202,7 +202,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rails-html-safe",
         "html_safe | raw helper | xss html_safe | unescaped output rails | html_safe user"
-        " input | sanitize instead html_safe",
+        " input | sanitize instead html_safe"
+        " | raw view html | rails escape output | raw params view",
         "ruby",
         r"(?:\"[^\"\n]*#\{[^\"\n]*\"|(?<![\"'\w])[a-z_@][\w.@\[\]:]*)\.html_safe\b"
         r"|\braw\s*\(\s*(?![\"'])[@\w]|\braw\s+(?:params|@)\w*",
@@ -368,7 +369,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "php-echo-unescaped",
         "without htmlspecialchars | xss echo | echo user input | unescaped output | reflected xss"
-        " | blade unescaped output",
+        " | blade unescaped output"
+        " | blade unescaped | blade escape | echo $_get",
         "php",
         r"^(?![^\n]*(?:htmlspecialchars|htmlentities|strip_tags|intval|\(int\)|filter_var"
         r"|filter_input|json_encode|urlencode|esc_html|esc_attr|esc_url|\be\())[^\n]*"
@@ -504,7 +506,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "php-display-errors",
         "display_errors | display errors production | errors displayed users | php errors"
-        " shown | stack traces shown users",
+        " shown | stack traces shown users"
+        " | app_debug production | laravel debug | debug mode production",
         "php ini",
         r"(?i)\bdisplay_errors['\"]?\s*(?:=|,)\s*['\"]?(?:on|1|true|stdout)\b"
         r"|['\"]debug['\"]\s*=>\s*true\b",
@@ -544,7 +547,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "php-command-injection",
         "command injection | shell injection | without escapeshellarg | exec user input"
-        " | shell_exec input | system call user input",
+        " | shell_exec input | system call user input"
+        " | escapeshellarg arguments | shell_exec interpolated",
         "php",
         r"(?<!->)(?<!::)\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\s*\("
         r"[^;\n]*(?:\$_(?:GET|POST|REQUEST|COOKIE)\b|[\"']\s*\.\s*\$\w+|\"[^\"\n]*\{?\$\w+)"

@@ -17,7 +17,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "swift-force-unwrap",
         "force unwrap | force unwrapping | force unwrapped | forced unwrap | implicitly"
-        " unwrapped optional | force cast | guard let instead | unexpectedly found nil",
+        " unwrapped optional | force cast | guard let instead | unexpectedly found nil"
+        " | conditional casting | conditional cast",
         "swift",
         r"^(?![^\n]*@IBOutlet)(?!//)[^\n]*?(?:" + _BANG + r"|\bas!\s)",
         "",
@@ -36,7 +37,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "swift-force-try",
-        "force try | forced try | try bang | do catch instead force try",
+        "force try | forced try | try bang | do catch instead force try | do catch try",
         "swift",
         r"\btry!\s",
         "",
@@ -54,7 +55,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "swift-main-sync-deadlock",
         "dispatchqueue.main.sync | main sync deadlock | main queue sync | sync on main"
-        " queue | main thread deadlock",
+        " queue | main thread deadlock"
+        " | synchronous dispatch main | main queue froze | dispatch main asynchronously",
         "swift",
         r"\bDispatchQueue\.main\.sync\b",
         "",
@@ -71,8 +73,9 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "swift-ats-arbitrary-loads",
-        "nsallowsarbitraryloads | app transport security | arbitrary loads | ats disabled"
-        " | cleartext http ios",
+        "nsallowsarbitraryloads | app transport security | arbitrary loads plist | ats disabled"
+        " | cleartext http ios"
+        " | arbitrary loads transport",
         "xml",
         r"<key>NSAllowsArbitraryLoads(?:InWebContent|ForMedia)?</key>\s*<true\s*/>",
         "",
@@ -91,7 +94,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "swift-userdefaults-secret",
         "userdefaults token | token stored userdefaults | password in userdefaults | keychain"
-        " instead userdefaults | secrets in userdefaults | appstorage token",
+        " instead userdefaults | secrets in userdefaults | appstorage token"
+        " | appstorage key | appstorage secret | keychain credentials | keychain token",
         "swift",
         r"\bUserDefaults\b[^\n]*\.(?:set|setValue)\s*\([^\n]*"
         + _SECRET_KEY
@@ -134,7 +138,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "c-format-string",
         "format string vulnerability | format string attack | uncontrolled format string"
-        " | printf user input | wformat-security | printf without format",
+        " | printf user input | wformat-security | printf without format"
+        " | non literal format | format strings constants | syslog format | format literal",
         "c cpp",
         r"\b(?:printf|vprintf)\s*\(\s*"
         + _FORMAT_VAR
@@ -182,7 +187,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cpp-using-namespace-in-header",
         "using namespace header | using namespace std header | namespace pollution header"
-        " | using directive header",
+        " | using directive header"
+        " | using namespace std",
         "c cpp",
         r"(?:#pragma\s+once|#ifndef\s+\w*_H(?:PP|XX)?_?\b)[\s\S]*?^using\s+namespace\s+[\w:]+"
         r"\s*;",
@@ -257,7 +263,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "dart-null-assertion",
         "null assertion | null check operator | bang operator dart | null check used"
-        " null value | force unwrap dart",
+        " null value | force unwrap dart"
+        " | bang operator flutter | bang operator nullable | null check flutter",
         "dart",
         r"^(?!//)[^\n]*?" + _BANG,
         "",

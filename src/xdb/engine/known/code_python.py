@@ -61,7 +61,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-bare-except",
         "bare except | except clause catches keyboardinterrupt | except: catches systemexit"
-        " | catching keyboardinterrupt | bare except clause",
+        " | catching keyboardinterrupt | bare except clause"
+        " | caught systemexit | catch systemexit | except clause exception class",
         "python",
         r"^except\s*:",
         r"^raise\s*$",
@@ -79,7 +80,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-swallowed-exception",
         "swallowed exception | swallow exception | silently ignored error | except exception"
-        " pass | silenced the error | error swallowed | exceptions silently ignored",
+        " pass | silenced the exception | error swallowed | exceptions silently ignored",
         "python",
         r"^except(?:\s+\(?\s*(?:Exception|BaseException)\b[^:\n]*)?\s*:\s*(?:#[^\n]*)?(?:\n\s*)?"
         r"(?:pass|\.\.\.|continue|return None|return)\s*(?:#[^\n]*)?$"
@@ -244,7 +245,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-blocking-io-in-async",
         "blocking call async | requests inside async | blocked the event loop | blocking io"
-        " coroutine | sync http async def | httpx asyncclient",
+        " coroutine | sync http async def | httpx asyncclient"
+        " | synchronous http async | sync http call async | async client coroutine",
         "python",
         _IN_ASYNC + rf"(?:{_REQUESTS}|\brequests\.Session|\burlopen|\bsubprocess\.(?:run|call"
         r"|check_output|check_call))\(",
@@ -447,7 +449,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-del-finalizer",
         "__del__ method | relied on __del__ | finalizer not called | destructor close"
-        " | __del__ not called",
+        " | __del__ not called"
+        " | close __del__ | rely on __del__ | cleanup __del__ | __del__ finalizer",
         "python",
         r"^def __del__\(\s*self",
         hits=(
@@ -487,7 +490,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "py-open-without-with",
-        "open without with | file handle leak | file not closed | unclosed file"
+        "open without with block | open without with statement | file handle leak"
+        " | file not closed | unclosed file"
         " | resourcewarning unclosed | context manager open",
         "python",
         r"^(?!with\b)(?![^\n]*\)\s+as\s+\w+\s*[,:)]?\s*$)[^\n]*(?<![.\w])(?<!def )open\(",
@@ -544,8 +548,9 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "py-is-literal",
-        "is comparison literal | is with a literal | is instead of == | is not with literal"
-        " | syntaxwarning is literal | identity comparison string",
+        "is comparison literal | is with a literal | is instead of equality | is not with literal"
+        " | syntaxwarning is literal | identity comparison string"
+        " | compare strings with not is | strings compared with is",
         "python",
         r"^(?:(?:el)?if|while|assert|return|yield|[\w.]+\s*=)\s[^\n#]*?[\w\])]\s+is\s+(?:not\s+)?"
         r"(?:-?\d+(?:\.\d+)?|[rbuf]?\"[^\"\n]*\"|[rbuf]?'[^'\n]*'"
@@ -566,7 +571,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-eq-none",
         "comparison to none | compared to none | equality with none | compare with none"
-        " | is none instead",
+        " | is none instead"
+        " | none with is not",
         "python",
         r"^(?![^\n]*(?:\.(?:filter|where|filter_by|having|exclude|query)\(|\bselect\())"
         r"[^\n]*(?:[!=]=\s*None\b|\bNone\s*[!=]=)",
@@ -666,7 +672,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "py-subprocess-unchecked",
-        "subprocess check | check=true | exit code ignored | returncode not checked"
+        "subprocess check | exit code ignored | returncode not checked"
         " | subprocess failure ignored | command failed silently",
         "python",
         r"\bsubprocess\.(?:run|call)\(",

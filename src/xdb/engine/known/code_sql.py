@@ -102,7 +102,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sql-destructive-drop",
         "destructive migration | expand contract | dropped column still used | column still"
-        " read by | data loss migration | irreversible drop | dropped the column",
+        " read by | data loss migration | irreversible drop | dropped the column"
+        " | dropped column | drop column lost",
         _SQL,
         r"(?i)\bDROP\s+(?:TABLE|COLUMN|SCHEMA|DATABASE)\b|\bALTER\s+TABLE\s+[\w.\"`]+\s+DROP\s+"
         r"(?!CONSTRAINT\b|INDEX\b|KEY\b|DEFAULT\b|NOT\b|PRIMARY\b|FOREIGN\b|CHECK\b|TRIGGER\b"
@@ -245,7 +246,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sql-set-not-null",
         "set not null scan | set not null lock | alter column set not null | change_column"
-        "_null | not null constraint full table scan",
+        "_null | not null constraint full table scan"
+        " | non-nullable blocked writes | making column non-nullable",
         _SQL,
         r"(?i)\bALTER\s+(?:COLUMN\s+)?(?!TABLE\b)[\"`]?\w+[\"`]?\s+SET\s+NOT\s+NULL\b"
         r"|\bchange_column_null\s+:\w+\s*,\s*:\w+\s*,\s*false|\bop\.alter_column\((?:[^()]"
@@ -503,7 +505,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sql-int-primary-key",
         "integer primary key overflow | int primary key ran out | serial overflow | use bigint"
-        " primary key | ids exhausted | 32-bit id overflow | integer overflow id",
+        " primary key | ids exhausted | 32-bit id overflow | integer overflow id"
+        " | primary keys bigint | integer id ran out",
         _SQL,
         r"(?i)\b(?:id|\w+_id)\s+(?:SERIAL|INT|INTEGER|INT4)\b(?:\s+NOT\s+NULL)?(?:\s+GENERATED"
         r"\s+\w+(?:\s+\w+)?\s+AS\s+IDENTITY)?\s+PRIMARY\s+KEY\b|\bSERIAL\s+PRIMARY\s+KEY\b"

@@ -70,7 +70,8 @@ PATTERNS: list[Pattern] = [
         "react-fetch-no-abort",
         "fetch in useEffect | AbortController fetch | AbortController useEffect | abort fetch "
         "on unmount | fetch after unmount | stale response overwrote | race condition fetch "
-        "useEffect | state update on an unmounted component",
+        "useEffect | state update on an unmounted component"
+        " | cancel request effect | abort the request effect",
         _JSX,
         _EFFECT + r"[\s\S]{0,800}?(?:\bfetch\(|\baxios(?:\.\w+)?\()",
         r"\bAbortController\b|\bsignal\b|\b(?:ignore|cancell?ed|stale|active|mounted|isMounted|"
@@ -95,7 +96,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "react-index-as-key",
         "index as key | array index key | key prop index | index as React key | React "
-        "list key index | list reordered index key",
+        "list key index | list reordered index key"
+        " | key={index} | index keys",
         "javascript typescript vue svelte",
         # The key is the .map callback's index parameter; Vue's v-for index; Svelte's each.
         r"\(\s*[\w{}\s,]+?,\s*(?P<ix>\w+)\s*\)\s*=>[\s\S]{0,400}?\bkey=\{(?:[^{}\n]|\$\{[^{}\n]"
@@ -159,7 +161,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "react-state-mutation",
-        "mutated state directly | direct state mutation | mutating state | this.state "
+        "mutated state directly | direct state mutation | mutating state directly | this.state "
         "assignment | push to state array | state mutated in place | component did not "
         "re-render after push",
         _JSX,
@@ -185,7 +187,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "react-stale-state-update",
         "functional update | functional state update | stale state | stale closure state | "
-        "updater function setState | previous state callback | lost state updates",
+        "updater function setState | previous state callback | lost state updates"
+        " | stale closure | functional updater",
         _JSX,
         # setCount(count + 1), setOpen(!open), setItems([...items, x]) read the render's value.
         r"\bset(?P<n>[A-Z]\w*)\(\s*(?:!(?i:(?P=n))\s*\)|(?i:(?P=n))\s*(?:[-+*]|\|\||&&|\?\?))|"
@@ -293,7 +296,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "ts-any",
         "explicit any | no-explicit-any | cast to any | typescript any type | unknown instead "
-        "of any | any disables type checking",
+        "of any | any disables type checking"
+        " | unknown and narrow | typed as any",
         _TS,
         r"(?::\s*any\b|\bas\s+any\b|<any>|\bany\[\]|[<,]\s*any\s*[>,\]])",
         hits=(
@@ -312,7 +316,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "ts-non-null-assertion",
         "non-null assertion | non null assertion operator | no-non-null-assertion | "
-        "exclamation mark assertion | asserted not null",
+        "exclamation mark assertion | asserted not null"
+        " | silence null checks",
         _TS,
         r"(?<=[\w\])])!(?=[.;,)\[])",
         hits=(
@@ -375,7 +380,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "vue-v-if-with-v-for",
         "v-if with v-for on the same element | v-if and v-for same element | "
-        "no-use-v-if-with-v-for | v-for with v-if precedence",
+        "no-use-v-if-with-v-for | v-for with v-if precedence"
+        " | v-if with v-for",
         "vue",
         r"""<[^>]*\bv-for=(?:"[^"]*"|'[^']*')[^>]*\bv-if=|"""
         r"""<[^>]*\bv-if=(?:"[^"]*"|'[^']*')[^>]*\bv-for=""",

@@ -127,7 +127,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "js-console-log",
         "console.log left in | leftover console.log | stray console.log | console.log in "
-        "production | no-console | debugger statement left",
+        "production | no-console | debugger statement left"
+        " | remove console.log | console.log leaked",
         _JS,
         r"(?<![\w.])console\.(?:log|debug|trace|dir)\(|^debugger;?$",
         r"eslint-disable[\w-]*\s+no-console|^#!.*\bnode\b",
@@ -279,7 +280,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "js-moment",
         "moment.js | moment deprecated | moment library | replace moment with date-fns | "
-        "moment mutable dates",
+        "moment mutable dates"
+        " | moment bundle | moment dayjs | moment date-fns",
         _JS,
         r"""(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*)['"]moment(?:-timezone)?['"]""",
         hits=(

@@ -12,7 +12,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "node-exec-injection",
         "command injection | shell injection | child_process exec | exec with template string "
-        "| execFile instead of exec | spawn with an argument array",
+        "| execFile instead of exec | spawn with an argument array"
+        " | execSync | exec string command",
         _JS,
         r"""(?:(?<![\w.$])|\b(?:child_process|childProcess|cp|proc|shell|shelljs)\.)"""
         r"""(?:exec|execSync|execAsync|execPromise|execP|execaCommand(?:Sync)?)\(\s*(?:`[^`]*\$\{|['"][^'"\n]*['"]\s*\+|\w+\s*\+\s*['"])|"""
@@ -35,7 +36,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "node-sql-injection",
         "SQL injection | string concatenation SQL | template literal SQL | interpolated SQL | "
-        "parameterized query | query placeholders instead of interpolation",
+        "parameterized query | query placeholders instead of interpolation"
+        " | concatenated sql | sql injectable",
         _JS,
         # A SQL template literal with ${...} that is not tagged (sql`...` binds its values).
         r"""(?i)(?<![\w.$])`\s*(?:select\s[^`]*\bfrom\b|insert\s+into\b|update\s+[\w."]+\s+"""
@@ -81,7 +83,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "node-path-traversal",
         "path traversal | directory traversal | path.join user input | sendFile user input | "
-        "dot dot slash traversal",
+        "dot dot slash traversal"
+        " | sendfile root | read files outside",
         _JS,
         r"\b(?:path\.(?:join|resolve)|sendFile|sendfile|download|readFile(?:Sync)?|"
         r"createReadStream|writeFile(?:Sync)?|unlink(?:Sync)?|readdir)\([^)\n]*"
@@ -145,7 +148,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "node-cors-credentials-wildcard",
         "cors wildcard origin credentials | cors origin true credentials | cors allow all "
-        "origins | reflected origin cors | Access-Control-Allow-Origin wildcard",
+        "origins | reflected origin cors | Access-Control-Allow-Origin wildcard"
+        " | origin true credentials | reflect origin credentials",
         _JS,
         r"""(?:\borigin\s*:\s*(?:['"]\*['"]|true)|Access-Control-Allow-Origin['"]?\s*,\s*"""
         r"""(?:['"]\*['"]|req\.headers\.origin))[\s\S]{0,300}?(?:\bcredentials\s*:\s*true|"""
@@ -186,7 +190,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "node-jwt-verify-no-algorithms",
         "jwt algorithms option | jwt.verify algorithms | algorithm confusion | alg none jwt | "
-        "pin the jwt algorithm",
+        "pin the jwt algorithm"
+        " | pin algorithms | jwt allowed algorithms | hs256 public key",
         _JS,
         r"\bjwt\.verify\(",
         r"\balgorithms\s*:",

@@ -72,8 +72,9 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "dockerfile-runs-as-root",
-        "runs as root | running as root | container root user | non-root user | nonroot user |"
-        " no user directive | user instruction dockerfile | drop root",
+        "runs as root | running as root | container root user | non-root user | nonroot user"
+        " | no user directive | user instruction dockerfile | drop root | unprivileged user"
+        " | image uid 0 | container uid 0 | image runs as root",
         "dockerfile",
         _IMAGE,
         r"(?i)^USER\s+(?!root\b|0\b)\S+(?![\s\S]*^USER\s)|:nonroot\b|\b(?:gosu|su-exec)\b",
@@ -92,8 +93,10 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "dockerfile-add-instead-of-copy",
-        "add instead of copy | copy instead of add | use copy not add | add instruction local"
-        " files | add command dockerfile",
+        "add instead of copy | copy instead of add | use copy not add"
+        " | add instruction local files | add command dockerfile | copy over add"
+        " | copy rather than add | add plain files | add archive copy | add auto extract"
+        " | add unpacks archive",
         "dockerfile",
         r"(?i)^ADD\s+(?:--(?!checksum)\S+\s+)*(?!-|\[|https?://|git@|\S+\.(?:tar|tgz|txz|tbz2?"
         r"|tar\.(?:gz|bz2|xz|zst))\s)\S+\s+\S+",
@@ -168,8 +171,10 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "dockerfile-apt-update-alone",
-        "apt-get update separate | apt update separate run | stale apt cache | update and"
-        " install same run | apt update own layer",
+        "apt-get update separate | apt update separate run | stale apt cache"
+        " | update and install same run | apt update own layer | update install single run"
+        " | update install one run | cached apt update | apt-get update cached"
+        " | stale package index",
         "dockerfile",
         r"(?i)^RUN\s+(?:apt-get|apt)\s+(?:-\S+\s+)*update(?:\s+-\S+)*\s*$",
         hits=(
@@ -225,8 +230,11 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "dockerfile-copy-secret-file",
-        "copied env file into image | env file in image | ssh key in image | secret baked"
-        " into image | npmrc in image | dockerignore env | private key in image",
+        "copied env file into image | env file in image | ssh key in image"
+        " | secret baked into image | npmrc in image | dockerignore env | private key in image"
+        " | ssh key image | private key image | secret file copied image"
+        " | env copied into image | credentials copied into image | dockerignore secrets"
+        " | npmrc image | auth token copied image | secret copied into image",
         "dockerfile",
         r"(?i)^(?:COPY|ADD)[ \t]+(?:--\S+[ \t]+)*(?:\S+[ \t]+)*?[\"']?(?:\S*/)?"
         r"(?:\.env(?:\.(?!example|sample|template|dist)\w+)?|id_rsa|id_ed25519|id_ecdsa|\.npmrc|\.pypirc|\.netrc"
@@ -288,7 +296,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "dockerfile-sudo",
-        "sudo in dockerfile | sudo inside container | sudo docker build | sudo run dockerfile",
+        "sudo in dockerfile | sudo inside container | sudo docker build | sudo run dockerfile"
+        " | sudo base image | sudo already root | sudo image build | sudo docker image",
         "dockerfile",
         r"(?:^RUN\s+(?:--\S+\s+)*|&&\s*|;\s*|\|\|\s*)sudo\s+(?:-\S+\s+)*[\w/.-]",
         hits=(
@@ -322,7 +331,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "dockerfile-ssh-server",
         "sshd in container | ssh server in container | expose 22 | openssh-server"
-        " | ssh into container",
+        " | ssh into container | sshd container | ssh daemon | ssh server container"
+        " | sshd image | openssh server",
         "dockerfile",
         r"(?i)^EXPOSE\s+(?:\S+\s+)*22(?:/tcp)?(?:\s|$)|\bopenssh-server\b|/sshd\b"
         r"|\bsshd\s+-D\b",
@@ -413,8 +423,12 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "compose-db-port-public",
-        "database port exposed | port exposed to internet | bound to all interfaces | bind"
-        " 127.0.0.1 | ports 0.0.0.0 | docker bypasses ufw",
+        "database port exposed | port exposed to internet | bound to all interfaces"
+        " | bind 127.0.0.1 | ports 0.0.0.0 | docker bypasses ufw | port exposed publicly"
+        " | db port exposed | redis port exposed | postgres port exposed | mysql port exposed"
+        " | database port published | db ports localhost | compose exposed internet"
+        " | compose bind localhost | mongo exposed | mongodb exposed | elasticsearch exposed"
+        " | redis exposed | postgres exposed | database exposed compose",
         "yaml",
         r"^-\s*[\"']?(?:0\.0\.0\.0:)?\d{2,5}:" + _DB_PORTS + r"(?:/tcp)?[\"']?\s*$",
         hits=(
@@ -431,8 +445,11 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "compose-env-password",
-        "password in compose | password in docker-compose | hardcoded password compose |"
-        " compose environment password | plaintext password compose | committed password compose",
+        "password in compose | password in docker-compose | hardcoded password compose"
+        " | compose environment password | plaintext password compose"
+        " | committed password compose | secret compose | secrets docker-compose"
+        " | credentials compose | token compose environment"
+        " | compose password variable substitution",
         "yaml",
         r"^(?:-\s*)?[\"']?" + ENV_SECRET_NAME + r"[\"']?\s*[:=]\s*" + LITERAL,
         hits=(
@@ -453,8 +470,10 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "compose-depends-on-unhealthy",
-        "depends_on | depends on healthy | service_healthy | started before database ready |"
-        " wait for database healthy | depends_on condition",
+        "depends on healthy | started before database ready | wait for database healthy"
+        " | depends_on condition | depends_on compose | depends_on healthcheck"
+        " | started before database | started before db | compose start order"
+        " | condition service_healthy",
         "yaml",
         r"^depends_on:\s*(?:\[[^\]\n]+\]|\n-\s*\S)",
         r"condition:\s*service_(?:healthy|completed_successfully)|wait-for-it|dockerize\s+-wait",

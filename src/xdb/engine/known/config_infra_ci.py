@@ -56,7 +56,11 @@ PATTERNS: list[Pattern] = [
     pattern(
         "gha-script-injection",
         "script injection | expression injection | untrusted input in run | pr title injection"
-        " | github.event in run | branch name injection | workflow injection",
+        " | github.event in run | branch name injection | workflow injection | github.event run"
+        " | untrusted event | pr title run | interpolated pr title | interpolated github event"
+        " | injection github actions | issue body injection | commit message injection"
+        " | github context env | shell metacharacters workflow | untrusted github context"
+        " | head_ref injection | run step injection",
         "role:ci",
         r"^(?!(?:-\s+)?(?!run:|script:)[\w-]+:\s)[^\n]*\$\{\{[^}\n]*" + _UNTRUSTED + r"[^}\n]*\}\}",
         hits=(
@@ -96,8 +100,11 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "gha-action-branch-ref",
-        "action pinned to branch | action at main | action at master | unpinned action | action"
-        " ref main | uses action main",
+        "action pinned to branch | action at main | action at master | unpinned action"
+        " | action ref main | uses action main | uses action master | action branch pin"
+        " | action not branch | action ref branch | actions referenced main"
+        " | actions referenced master | action floating branch | action pinned main"
+        " | action pinned master | action tracks main",
         "role:ci",
         r"^(?:-\s*)?uses:\s*[\"']?(?!\./|docker://)[\w.-]+/[\w./-]+"
         r"@(?:main|master|develop|dev|trunk|HEAD|latest)[\"']?\s*(?:#.*)?$",
@@ -194,7 +201,9 @@ PATTERNS: list[Pattern] = [
         "ci-test-failure-ignored",
         "test or true | tests failing true | pytest or true | or true masked | exit 0 test"
         " | swallowed test failure | test failure masked | failing tests ignored"
-        " | lint errors ignored",
+        " | lint errors ignored | test always passed | tests always pass"
+        " | test exit code masked | test failures swallowed | test exit code ignored"
+        " | swallow test exit code",
         "role:ci makefile",
         r"\b" + _CHECKS + r"\b[^\n;&]*\|\|\s*(?:true\b|:|exit\s+0\b|echo\b)",
         hits=(
@@ -268,8 +277,9 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "gha-no-timeout",
-        "timeout-minutes | ci job timeout | six hours runner | 6 hours runner | hung ci job |"
-        " runaway ci job",
+        "timeout-minutes | ci job timeout | six hours runner | 6 hours runner | hung ci job"
+        " | runaway ci job | workflow job timeout | workflow without timeout | workflow timeout"
+        " | hung workflow | job hung forever | actions minutes | timeout on every job",
         "role:ci",
         r"^runs-on:",
         r"^timeout-minutes:",
@@ -354,7 +364,10 @@ PATTERNS: list[Pattern] = [
     pattern(
         "deps-wildcard-version",
         "wildcard version | version star | any version dependency | latest version dependency"
-        " | unpinned dependency version | dependency version latest",
+        " | unpinned dependency version | dependency version latest | asterisk version"
+        " | caret version | wildcard versions | dependency any version"
+        " | dependencies any version | unpinned dependencies versions | star dependency version"
+        " | pin dependency versions | dependency latest tag",
         "json toml",
         r"^\"(?!(?:node|npm|yarn|pnpm|version|ecmaVersion|target|tag|channel|image|engine)\")(?:@[\w.-]+/)?[\w.-]+\"\s*:\s*\"(?:\*"
         r"|latest|x|X)\"\s*,?\s*$|^(?!version\b)[\w-]+\s*=\s*(?:\"\*\"|\{[^}\n]*\bversion\s*="
@@ -377,7 +390,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "deps-git-unpinned",
         "git dependency | dependency from git branch | git dependency without commit"
-        " | pin git dependency | git url dependency | dependency on main branch",
+        " | pin git dependency | git url dependency | dependency on main branch"
+        " | git dependencies | gem github branch | gem git branch | dependency github branch"
+        " | pin git dependencies | git dependencies commit | package github branch",
         "json text toml ruby",
         r"^\"(?!url\"|repository\"|homepage\"|bugs\")(?:@[\w.-]+/)?[\w.-]+\"\s*:\s*\"(?:git\+"
         r"(?:https?|ssh)://|git://|github:|gitlab:|bitbucket:|https://github\.com/)[^\"#]*(?:#"
@@ -448,8 +463,13 @@ PATTERNS: list[Pattern] = [
     pattern(
         "deps-dev-tool-in-runtime",
         "move to devdependencies | devdependencies runtime | dev dependency in dependencies"
-        " | test tool in runtime dependencies"
-        " | dev dependencies production | jest in dependencies | pytest in dependencies",
+        " | test tool in runtime dependencies | dev dependencies production"
+        " | jest in dependencies | pytest in dependencies | dev tools runtime"
+        " | dev tools dependencies | dev dependency group | runtime dependency pytest"
+        " | runtime dependency jest | test tools runtime dependencies"
+        " | devdependencies instead of dependencies | move to dev dependencies"
+        " | devdependencies production | eslint in dependencies | use devdependencies"
+        " | linter in dependencies | test framework dependencies runtime",
         "json toml",
         r"^\"dependencies\"\s*:\s*\{[^}]*^\"" + _JS_DEV_TOOLS + r"\"\s*:"
         r"|^dependencies\s*=\s*\[[^\]]*[\"']" + _PY_DEV_TOOLS + r"\b"

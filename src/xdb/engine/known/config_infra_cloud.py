@@ -139,8 +139,11 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "tf-hcl-hardcoded-secret",
-        "hardcoded password terraform | secret in terraform | password in tfvars | password in"
-        " terraform state | plaintext password tf | hardcoded credentials terraform",
+        "hardcoded password terraform | secret in terraform | password in tfvars"
+        " | password in terraform state | plaintext password tf"
+        " | hardcoded credentials terraform | hardcoded password tf | password in main.tf"
+        " | master password hardcoded | random_password | secret tf file"
+        " | credentials terraform provider | access keys terraform",
         "terraform",
         r"(?i)^" + _SECRET_KEY + r"\s*=\s*\"(?!\$\{|\s*\")[^\"$]{3,}\""
         r"|\bvariable\s+\"" + _SECRET_KEY + r"\"\s*\{[^}]*?\bdefault\s*=\s*\"(?!\$\{)[^\"$]{3,}\"",
@@ -162,9 +165,10 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "tf-hcl-unpinned-source",
-        "unpinned terraform module | terraform module version | pin module version terraform |"
-        " module source ref | provider version constraint | unpinned provider | version pin"
-        " terraform",
+        "unpinned terraform module | terraform module version | pin module version terraform"
+        " | module source ref | provider version constraint | unpinned provider"
+        " | version pin terraform | module without version | module source version"
+        " | pin module version | module ref main | pin provider version",
         "terraform",
         _GIT_UNPINNED + r"|\bmodule\s+\"[\w-]+\"\s*\{[^}]*?^source\s*=\s*\"(?![./])"
         r"(?:[\w.-]+/)?[\w-]+/[\w-]+/[\w-]+\"\s*$|\brequired_providers\s*\{[^}]*?^source\s*="
@@ -226,8 +230,10 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "tf-hcl-iam-wildcard",
-        "iam wildcard | wildcard action | action star | iam admin policy | overly permissive"
-        " iam | least privilege iam | iam policy star",
+        "iam wildcard | wildcard action | action star | iam admin policy"
+        " | overly permissive iam | least privilege iam | iam policy star | scope iam actions"
+        " | iam too broad | iam overly broad | iam broad permissions | iam full access"
+        " | iam star action",
         "terraform json yaml",
         r"(?i)[\"']?\bactions?[\"']?\s*[:=]\s*(?:\[|\n-)?\s*[\"']\*[\"']|[\"']?\bactions?[\"']?\s*[:=]\s*"
         r"\[?[^\]\n]*[\"'][\w-]+:\*[\"'][\s\S]{0,300}?[\"']?\bresources?[\"']?\s*[:=]\s*\[?\s*"
@@ -249,7 +255,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "tf-hcl-principal-wildcard",
         "principal star | principal wildcard | anyone can assume | public bucket policy"
-        " | principal asterisk | resource policy open",
+        " | principal asterisk | resource policy open | principal anyone | any principal"
+        " | any aws principal | principals condition | bucket policy anyone"
+        " | wildcard principals",
         "terraform json yaml",
         r"(?i)[\"']?\bPrincipal[\"']?\s*[:=]\s*(?:[\"']\*[\"']|\{\s*[\"']?AWS[\"']?\s*[:=]\s*\[?\s*"
         r"[\"']\*[\"']|\n[\"']?AWS[\"']?\s*:\s*(?:\n-)?\s*[\"']\*[\"'])"
@@ -303,8 +311,9 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "nginx-server-tokens",
-        "server_tokens | server tokens | nginx version disclosed | version header exposed"
-        " | server version leak",
+        "nginx version disclosed | version header exposed | server version leak"
+        " | server_tokens off | server_tokens nginx | nginx version header | hide nginx version"
+        " | version in server header | nginx version leaked | server header version",
         "ini role:infrastructure",
         r"(?:^|[\s{;])server_tokens\s+on\s*;|^http\s*\{",
         r"\A(?![\s\S]*server_tokens\s+on\s*;)[\s\S]*server_tokens\s+off\s*;",

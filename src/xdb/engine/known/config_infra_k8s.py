@@ -151,8 +151,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "k8s-no-readiness-probe",
         "readiness probe | missing readinessProbe | add readinessProbe | traffic before ready"
-        " | not ready pod traffic"
-        " | no readiness",
+        " | not ready pod traffic | no readiness | readiness check | traffic starting pods"
+        " | traffic to unready pods",
         "yaml",
         _WORKLOAD,
         r"^readinessProbe:",
@@ -191,8 +191,11 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "k8s-secret-env-value",
-        "password in manifest | secret in manifest env | plaintext secret manifest | valueFrom"
-        " secret | secretKeyRef env | hardcoded password manifest | env value secret kubernetes",
+        "password in manifest | secret in manifest env | plaintext secret manifest"
+        " | valueFrom secret | secretKeyRef env | hardcoded password manifest"
+        " | env value secret kubernetes | hardcoded env var deployment | api key env deployment"
+        " | secret env var kubernetes | secret env var manifest | password env var deployment"
+        " | plaintext env deployment",
         "yaml",
         r"^-\s*name:\s*[\"']?" + ENV_SECRET_NAME + r"[\"']?\s*\n(?:-\s*)?value:\s*" + LITERAL,
         hits=(
@@ -296,7 +299,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "k8s-rbac-wildcard",
         "rbac wildcard | wildcard verbs | wildcard resources | verbs star | all verbs"
-        " | least privilege role",
+        " | least privilege role | rbac verbs resources | explicit verbs"
+        " | rbac overly permissive | rbac too broad | role verbs wildcard | rbac rules wildcard"
+        " | clusterrole verbs | role verbs | enumerate verbs | clusterrole wildcard",
         "yaml",
         r"^(?:-\s*)?(?:verbs|resources):\s*(?:\[[^\]\n]*[\"']\*[\"']|\n-\s*[\"']\*[\"'])",
         hits=(

@@ -31,7 +31,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "py-skipped-test",
-        "skipped the test | skip failing test | marked xfail | disabled the test"
+        "skipped the flaky test | skip failing test | marked xfail | disabled the failing test"
         " | pytest.mark.skip | skipped failing tests",
         "python",
         r"\bpytest\.mark\.(?:skip\b|xfail\b(?![^\n]*strict\s*=\s*True))|@unittest\.skip\(",
@@ -51,7 +51,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-assert-for-validation",
         "assert for validation | assert stripped optimized | assertions removed optimize"
-        " | assert permission check | python -o assert | assert in production code",
+        " | assert permission check | python -o assert | assert in production code"
+        " | assert optimized mode | assert access control",
         "python",
         r"^assert\s+(?:not\s+)?(?:request\.|(?:[\w.]*\.)?(?:has_perm\w*|has_permission"
         r"|is_authenticated|is_authorized|is_admin|is_superuser|is_staff|is_owner|can_\w+"
@@ -74,7 +75,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-django-debug-true",
         "debug true production | django debug | debug mode production | debug enabled prod"
-        " | django debug true",
+        " | django debug true"
+        " | debug mode prod | debug false prod",
         "python",
         r"^DEBUG\s*=\s*True\b",
         hits=("DEBUG = True", "DEBUG=True\nALLOWED_HOSTS = []", "DEBUG = True  # TODO"),
@@ -122,7 +124,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-cors-wildcard",
         "cors wildcard | allow all origins | cors allow all | allow_origins wildcard"
-        " | allow_origins credentials | cors any origin | access-control-allow-origin *",
+        " | allow_origins credentials | cors any origin | access-control-allow-origin *"
+        " | restrict cors origins | cors known origins | allow_origins",
         "python",
         r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True|\ballow_origins\s*=\s*\[\s*[\"']"
         r"\*[\"']|\bCORS\(\s*app\s*\)|\borigins\s*=\s*[\"']\*[\"']|[\"']Access-Control-Allow"
@@ -184,7 +187,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-pandas-chained-assignment",
         "chained assignment | setting with copy warning | setting with copy | df loc assignment"
-        " | chained indexing",
+        " | chained indexing pandas | chained indexing assignment"
+        " | df.loc",
         "python",
         r"\b\w+\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*(?:[<>]=?|==|!=|\.isin\(|\.str\.|\.between\()"
         r"(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]\s*\[\s*[\"'][^\"'\n]+[\"']\s*\]\s*=(?!=)|\b\w+\[\s*"

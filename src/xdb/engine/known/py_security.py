@@ -56,7 +56,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-shell-injection",
         "shell=true subprocess | shell injection | command injection | subprocess shell | shlex"
-        " quote | argument list instead of shell",
+        " quote | argument list instead of shell"
+        " | shell=true | ran arbitrary commands",
         "python",
         r"\bsubprocess\.(?:run|call|check_call|check_output|Popen)\(\s*(?:f[\"']|"
         rf"{_STR}\s*(?:%|\+|\.format\()|[A-Za-z_][\w.]*\s*[,+%)])"
@@ -302,7 +303,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-weak-hash",
         "md5 collision | sha1 collision | weak hash algorithm | md5 is insecure | sha1 is"
-        " insecure | usedforsecurity false | md5 broken",
+        " insecure | usedforsecurity false | md5 broken"
+        " | md5 sign | sha1 sign | hmac sha256",
         "python",
         r"\bhashlib\.(?:md5|sha1)\(|\bhashlib\.new\(\s*[\"'](?:md5|sha1)[\"']|\b(?:MD5|SHA)\.new\(",
         r"\busedforsecurity\s*=\s*False",

@@ -219,7 +219,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "docker-run-env-secret",
         "docker inspect password | docker inspect secret | docker env password"
-        " | password docker run | secret environment docker",
+        " | password docker run | secret environment docker"
+        " | secrets environment variables leaked | passed secrets environment variables"
+        " | secrets from files docker",
         "shell",
         r"(?i)"
         + DOCKER
@@ -244,7 +246,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "docker-publish-db-port",
         "exposed database port | exposed redis port | published port all interfaces"
-        " | docker bypassed firewall | docker ufw | database port exposed internet",
+        " | docker bypassed firewall | docker ufw | database port exposed internet"
+        " | exposed redis | exposed postgres | exposed mongo | published postgres"
+        " | all interfaces | publish to localhost",
         "shell",
         RUN + S + r"*\s(?:-p|--publish)[=\s]+[\"']?(?:0\.0\.0\.0:)?(?:\d+:)?"
         r"(?:5432|3306|6379|27017|9200|11211|5672|15672|9042|26257|8086|2379)(?=[\s\"'/]|$)",
@@ -264,7 +268,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "docker-exec-prod",
         "exec into production container | exec into prod container | shell into production"
-        " | hotfix inside container | docker exec production",
+        " | hotfix inside container | docker exec production"
+        " | hot-patched container | patched production container | docker cp prod"
+        " | changed running production container",
         "shell",
         DOCKER + r"(?=" + S + r"*" + PROD + r")(?=(?:" + S + r"*?\s)?(?:exec|cp|attach)\s)"
         r"|\bDOCKER_(?:HOST|CONTEXT)=\S*" + PROD + S + r"*\s(?:docker|podman)\s+(?:exec|cp)\b",
@@ -286,7 +292,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "helm-upgrade-no-atomic",
         "helm atomic | helm upgrade atomic | failed helm release | helm pending upgrade"
-        " | helm rollback on failure | helm failed state",
+        " | helm rollback on failure | helm failed state"
+        " | pending-upgrade | release stuck failed upgrade | stuck in pending-install",
         "shell",
         HELM + r"(?:upgrade|install)\b",
         r"--atomic\b(?!=false)|--rollback-on-failure\b",
@@ -343,7 +350,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "helm-unpinned-chart",
         "helm chart version | pin chart version | pinned chart version | unpinned chart"
-        " | helm --version | chart upgraded unexpectedly",
+        " | helm --version | chart upgraded unexpectedly"
+        " | latest chart | version for charts | chart without version",
         "shell",
         HELM + r"(?:upgrade|install)\b(?:" + S + r"*?\s(?!(?:charts?|helm|deploy|deployments?"
         r"|k8s|kubernetes|infra|ops|manifests)/)(?:oci://\S+|[a-z][\w-]*/[\w-]+)(?=\s|$)"

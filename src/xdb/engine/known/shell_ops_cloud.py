@@ -25,7 +25,8 @@ PATTERNS: list[Pattern] = [
     # ------------------------------------------------------------------- aws
     pattern(
         "aws-s3-rm-recursive",
-        "s3 rm recursive | deleted bucket contents | s3 rb force | emptied s3 bucket | aws s3 rm",
+        "s3 rm recursive | deleted bucket contents | s3 rb force | emptied s3 bucket | aws s3 rm"
+        " | s3 recursive | removed every object s3 | s3 prefix removed",
         "shell",
         AWS + r"s3\s+(?:rm\b" + S + r"*\s--recursive\b|rb\b" + S + r"*\s--force\b)",
         r"\s--dryrun\b",
@@ -134,7 +135,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "aws-s3-public-acl",
         "public-read | public s3 bucket | public bucket acl | bucket made public"
-        " | block public access | s3 object public",
+        " | block public access | s3 object public"
+        " | s3 publicly readable | allusers read | s3 objects public",
         "shell",
         AWS + r"(?:s3|s3api)\s" + S + r"*(?:--acl[=\s]+[\"']?public-read"
         r"|--grant-(?:read|full-control)[=\s]+[\"']?uri=\S*AllUsers"
@@ -308,7 +310,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "gcp-storage-rm-recursive",
         "gsutil rm | gsutil rm -r | gcloud storage rm | deleted gcs bucket objects"
-        " | emptied gcs bucket",
+        " | emptied gcs bucket"
+        " | cloud storage recursive delete | gcs recursive delete | gcs bucket deleted",
         "shell",
         GSUTIL + S + r"*\s(?:rm\b" + S + r"*(?:\s-[a-zA-Z]*[rR][a-zA-Z]*\b|\s--recursive\b"
         r"|gs://\S*\*\*)|rb\b)|"
@@ -333,7 +336,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "gcp-storage-rsync-delete",
         "gsutil rsync -d | gsutil rsync delete | delete unmatched destination objects"
-        " | gcloud storage rsync delete",
+        " | gcloud storage rsync delete"
+        " | rsync gcs | gcs bucket rsync | rsync bucket deletion",
         "shell",
         GSUTIL
         + S

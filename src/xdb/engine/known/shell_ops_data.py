@@ -176,7 +176,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "db-cli-mysqldump-lock",
         "mysqldump lock | mysqldump single transaction | mysqldump locked tables"
-        " | dump locked tables | lock tables during dump",
+        " | dump locked tables | lock tables during dump"
+        " | mysql dump blocked | mysql dump locked | dump with single-transaction",
         "shell",
         B + r"(?:mysqldump|mariadb-dump)\b",
         r"--single-transaction\b(?!=false)",
@@ -195,7 +196,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "db-cli-pg-restore-clean",
         "pg_restore --clean | pg restore clean | restore wrong database | pg_restore dropped"
-        " | restored over production",
+        " | restored over production"
+        " | restore with clean | restoring with -c | restore clean wiped",
         "shell",
         B + r"pg_restore\b" + S + r"*\s(?:--clean\b|-c(?=\s|$)|-[1eOvxCjsa]*c[1eOvxCjsa]*(?=\s|$))",
         hits=(
@@ -249,7 +251,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "db-cli-psql-no-on-error-stop",
         "on_error_stop psql | psql continued after error | psql errors ignored"
-        " | psql script kept going | psql partial migration",
+        " | psql script kept going | psql partial migration"
+        " | sql script kept going | on_error_stop single-transaction"
+        " | failed statement kept going",
         "shell",
         B + r"psql\b" + S + r"*(?:\s(?:-f|--file)(?:[=\s]+|(?=\S))[^\s;&|]+"
         r"|\s<\s*[^\s;&|<]+\.sql\b)",

@@ -103,8 +103,9 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "k8s-cli-no-namespace",
-        "wrong namespace | kubectl default namespace | forgot namespace | kubectl namespace flag"
-        " | deployed default namespace",
+        "kubectl wrong namespace | kubectl default namespace | forgot namespace kubectl"
+        " | kubectl namespace flag | deployed default namespace | deployed to the wrong namespace"
+        " | namespace forgot -n",
         "shell",
         KUBECTL + r"(?:" + CHANGES + r"|exec|port-forward)\b",
         r"\s(?:-n|--namespace)(?:[=\s]|(?=\w))|\s(?:-A|--all-namespaces)\b"
@@ -265,7 +266,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "k8s-cli-secret-literal",
         "from-literal secret | kubectl create secret | secret shell history | secret literal"
-        " | secret from file kubectl",
+        " | secret from file kubectl"
+        " | docker-registry secret | registry secret password | secret value from file",
         "shell",
         KUBECTL
         + r"create\s+secret\b"
@@ -333,7 +335,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "k8s-cli-exec-prod",
         "exec into production pod | exec into prod pod | kubectl exec production"
-        " | shell into production pod | hotfix inside pod",
+        " | shell into production pod | hotfix inside pod"
+        " | kubectl cp | hotfix prod pod | patch production pods | patched prod pod",
         "shell",
         B
         + r"(?:kubectl|oc)\s(?="

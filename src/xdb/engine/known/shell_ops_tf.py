@@ -114,7 +114,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "tf-taint",
         "terraform taint | tainted resource | forced replacement | terraform -replace"
-        " | resource recreated terraform",
+        " | resource recreated terraform"
+        " | replace destroyed | plan the replacement | apply -replace",
         "shell",
         TF + r"(?:taint\b|apply\b" + S + r"*\s-replace[=\s])",
         hits=(

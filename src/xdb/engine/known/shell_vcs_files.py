@@ -25,7 +25,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-force-push",
         "force push | force-pushed | push --force | overwrote remote history"
-        " | force with lease | force-with-lease | erased teammate commits",
+        " | force with lease | force-with-lease | erased teammate commits"
+        " | push overwrote | rewrite the remote | overwrote origin",
         "shell",
         GIT + r"push\b" + S + r"*?(?:\s(?:-[a-zA-Z]*f[a-zA-Z]*|--force(?:-with-lease|-if-includes)?"
         r"(?:=\S*)?|--mirror)" + END + r"|\s\+[\w./:-]+)",
@@ -87,7 +88,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-clean-force",
         "clean -fdx | clean -fd | git clean -f | deleted untracked files"
-        " | removed untracked files | untracked files lost | git clean dry run",
+        " | removed untracked files | untracked files lost | git clean dry run"
+        " | cleaned untracked files | untracked files deleted | removed untracked files",
         "shell",
         GIT + r"clean\b" + S + r"*\s(?:-[a-zA-Z]*f[a-zA-Z]*|--force)\b",
         GIT + r"clean\b" + S + r"*\s(?:-[a-zA-Z]*[ni][a-zA-Z]*|--dry-run|--interactive)\b",
@@ -208,7 +210,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-rebase-shared-branch",
         "rebased shared branch | rebase shared branch | rebased pushed commits"
-        " | rebase published branch | rewrote shared history | merge instead of rebase",
+        " | rebase published branch | rewrote shared history | merge instead of rebase"
+        " | rebase rewrote commits | rebase unpublished commits"
+        " | rebased teammates commits",
         "shell",
         GIT + r"rebase\b(?!" + S + r"*\s--(?:continue|abort|skip|quit|edit-todo"
         r"|show-current-patch)\b)" + S + r"*\s(?!-)\S",
@@ -283,7 +287,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-tag-moved",
         "moved release tag | retagged release | deleted git tag | git tag force | git tag -f"
-        " | re-tag published | moved a published tag",
+        " | re-tag published | moved a published tag"
+        " | recreated tag | recreated release tag | re-tagged | retag a release",
         "shell",
         GIT + r"tag\b" + S + r"*?\s(?:-[a-zA-Z]*[fd][a-zA-Z]*\b|--force\b|--delete\b)",
         hits=(
@@ -354,7 +359,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-reflog-prune",
         "reflog expire | gc --prune=now | prune now | unrecoverable commits | lost reflog"
-        " | reflog gone",
+        " | reflog gone"
+        " | gc aggressive | pruned unreachable objects | git gc prune",
         "shell",
         GIT + r"(?:reflog\s+expire\b" + S + r"*--expire(?:-unreachable)?=(?:now|all|0)\b"
         r"|gc\b" + S + r"*--prune=(?:now|all)\b|prune\b(?!" + S + r"*\s(?:-n\b|--dry-run)))",

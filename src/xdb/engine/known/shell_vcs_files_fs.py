@@ -19,7 +19,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-rm-rf-variable",
         "rm -rf unset variable | empty variable rm | unset variable deleted | rm -rf $var"
-        " | variable was empty rm | deleted home directory",
+        " | variable was empty rm | deleted home directory"
+        " | unset variable removed | unset variable deleted | variable unset wiped"
+        " | rm -rf was empty | rm -rf empty variable | rm -rf while empty",
         "shell",
         RMR
         + S
@@ -77,7 +79,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-cd-unchecked-rm",
         "cd failed rm | unchecked cd | cd or exit | cd without error check"
-        " | rm ran in wrong directory",
+        " | rm ran in wrong directory"
+        " | cd succeeded deleting | cd failed deleted | cd didn't succeed",
         "shell",
         r"\bcd\s+[^\n;&|]+(?:;|\n)\s*(?:sudo\s+)?rm\s+-[a-zA-Z]*[rRf]",
         r"\bset\s+-[a-zA-Z]*e",
@@ -139,7 +142,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-chown-recursive-system",
         "chown -R | recursive chown | changed ownership of system directories"
-        " | chown /usr/local | broke sudo permissions",
+        " | chown /usr/local | broke sudo permissions"
+        " | ownership recursively | chowned recursively | chown system directory",
         "shell",
         r"\bchown\s+(?=(?:"
         + S
@@ -162,7 +166,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-find-delete-unscoped",
         "find -delete before -name | find -delete without -name | -delete action first"
-        " | find deleted whole directory",
+        " | find deleted whole directory"
+        " | find -delete came first | find -delete last | find deleted the whole tree",
         "shell",
         r"\bfind\s(?:(?:(?!-(?:i?name|i?path|i?wholename|i?regex|type|mtime|mmin|atime|ctime"
         r"|newer|size|empty|user|perm|links)\b)" + S + r")*?\s(?:-delete\b|-exec(?:dir)?\s+rm\b)"
@@ -227,7 +232,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-redirect-truncates-input",
         "truncated the input file | redirect output to the same file | same file redirect"
-        " | redirected output to input file | file emptied by redirect | use sponge",
+        " | redirected output to input file | file emptied by redirect | use sponge"
+        " | shell truncates the output | sort emptied the file | jq emptied the file"
+        " | redirect into the same file",
         "shell",
         r"(?:^|[\s'\"])([\w./~-]*[\w~]\.\w+|[\w./~-]*/[\w.-]+)(?=[\s'\"])[^\n;&>]{0,300}?"
         r"(?:(?<![>&])>|\btee\s+(?!-a\b|--append\b))\s*['\"]?\1(?=['\"]?(?:\s|$|[;&|)]))",
@@ -247,7 +254,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-dd-mkfs-device",
         "dd to the wrong disk | dd of=/dev | overwrote the wrong disk | mkfs wrong device"
-        " | wiped the disk | formatted wrong drive",
+        " | wiped the disk | formatted wrong drive"
+        " | mkfs | wipefs | formatted the wrong volume | formatted the data volume",
         "shell",
         r"\bdd\s" + S + r"*\bof=/dev/(?!null\b|zero\b|stdout\b|stderr\b|fd/)\w+"
         r"|\bmkfs(?:\.\w+)?\s" + S + r"*/dev/\w+|\bwipefs\s|\bsgdisk\s+(?:-\S+\s+)*(?:-Z|--zap-all)"
@@ -269,7 +277,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-tar-extract-over-root",
         "tar extracted over root | tar -C / overwrote | extracted archive into / | tar bomb"
-        " | absolute-names overwrote system files",
+        " | absolute-names overwrote system files"
+        " | tarball overwrote | archive overwrote system files"
+        " | extracted over system files",
         "shell",
         r"\btar\s+(?=-?[a-zA-Z]*x[a-zA-Z]*\s|"
         + S
@@ -297,7 +307,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-cp-mv-force-overwrite",
         "cp overwrote existing | mv overwrote existing | no-clobber | cp -n | mv -n"
-        " | silently overwritten",
+        " | silently overwritten"
+        " | mv -f | cp -f | cp -rf | silently replaced existing file",
         "shell",
         r"(?:^|[\s;&|(])\\?(?:cp|mv)\s+(?:-\S+\s+)*(?:-[a-zA-Z]*f[a-zA-Z]*|--force"
         r"|--remove-destination)(?=\s)|\byes\s*\|\s*(?:cp|mv)\b|(?:^|[\s;&|(])\\(?:cp|mv)\s",
@@ -318,7 +329,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-overwrote-dotenv",
         "overwrote .env | overwrote env file | overwritten .env | replaced existing .env"
-        " | lost env secrets | clobbered .env",
+        " | lost env secrets | clobbered .env"
+        " | wiped .env | cp .env.example | .env wiped | create .env if missing",
         "shell",
         r"(?:\bcp|\bmv)\s+(?:-\S+\s+)*['\"]?\S*\.env[.\w-]*['\"]?\s+['\"]?(?:\S*/)?\.env"
         r"(?:\.local)?['\"]?" + END + r"|(?<![>&])>\s*['\"]?(?:\S*/)?\.env(?:\.local)?['\"]?" + END,

@@ -28,7 +28,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-pip-outside-venv",
         "outside the virtualenv | outside venv | installed into system python"
-        " | global site-packages | without a virtual environment | activate the venv first",
+        " | global site-packages | without a virtual environment | activate the venv first"
+        " | polluted interpreter | install into a venv | installed into the venv",
         "shell",
         r"(?:^|[;&|(]\s*|\bsudo\s+(?:-\S+\s+)*)(?:pip[\d.]*|python[\d.]*\s+-m\s+pip)\s+install\s+"
         r"(?!(?:-\S+\s+)*(?:-r|--requirement|-e|--editable|-c|--constraint)\b)(?:-\S+\s+)*"
@@ -129,7 +130,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-npm-force-legacy-peer-deps",
         "legacy-peer-deps | npm install --force conflict | peer dependency conflict"
-        " | peer dependencies conflict | unable to resolve dependency tree",
+        " | peer dependencies conflict | unable to resolve dependency tree"
+        " | npm install --force | npm i --force | eresolve error | fix peer dependencies",
         "shell",
         r"\b(?:npm|pnpm)\s+(?:install|i|ci|add|update)\b"
         + S
@@ -164,7 +166,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "pkg-cargo-update-all",
-        BULK + " | cargo update | cargo upgrade --incompatible | updated every crate",
+        BULK + " | cargo update | cargo upgrade --incompatible | updated every crate"
+        " | updated all crates | update one crate | cargo update -p",
         "shell",
         r"\bcargo\s+update\b(?!"
         + S
@@ -216,7 +219,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "pkg-brew-upgrade-all",
-        BULK + " | brew upgrade | upgraded all homebrew packages | brew upgrade everything",
+        BULK + " | brew upgrade | upgraded all homebrew packages | brew upgrade everything"
+        " | homebrew upgrade | upgrade formulas individually | brew pin",
         "shell",
         r"\bbrew\s+upgrade\b" + NO_ARG,
         hits=("brew upgrade", "brew update && brew upgrade", "brew upgrade --greedy"),
@@ -247,7 +251,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-pip-unpinned",
         "unpinned pip install | pin package versions | versions not pinned"
-        " | unpinned dependencies | pinned versions | pin exact versions",
+        " | unpinned dependencies | pinned versions | pin exact versions"
+        " | pip install without version | pip without a version | pin pip versions",
         "shell",
         r"\bpip[\d.]*\s+install\s+(?:(?:-r|-c|-e|-i|-t|--requirement|--constraint|--editable"
         r"|--index-url|--extra-index-url|--target|--prefix|--root)\s+\S+\s+"
@@ -270,7 +275,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-git-dependency-unpinned",
         "unpinned git dependency | git dependency without pin | pin git dependency to commit"
-        " | git url without commit hash | dependency on main branch",
+        " | git url without commit hash | dependency on main branch"
+        " | package from git | git dependency branch | rev in the git url | git url tag",
         "shell toml json",
         r"\bgit\+(?:https?|ssh|git|file)://(?:[^\s/@'\"]+@)?[^\s/'\"]+/[^\s@'\"#]+"
         r"(?:@(?:main|master|develop|dev|HEAD|trunk))?(?=[\s'\"]|$|#egg=)"
@@ -349,7 +355,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-deleted-lockfile",
         "deleted the lockfile | deleted lock file | removed package-lock.json"
-        " | regenerated the lockfile | lockfile deleted | delete yarn.lock",
+        " | regenerated the lockfile | lockfile deleted | delete yarn.lock"
+        " | removed the lockfile | removed lock file | removed yarn.lock"
+        " | removed cargo.lock | keep the lock file",
         "shell",
         r"\brm\s(?:" + S + r"*?[\s/'\"])?(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml"
         r"|Cargo\.lock|poetry\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|go\.sum|uv\.lock"

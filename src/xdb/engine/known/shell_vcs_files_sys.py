@@ -80,7 +80,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-crontab-remove",
         "crontab -r | deleted crontab | removed all cron jobs | wiped crontab"
-        " | lost every cron job",
+        " | lost every cron job"
+        " | removed crontab | removed whole crontab | crontab -ri",
         "shell",
         r"\bcrontab\s+(?:-u\s+\S+\s+|-\S+\s+)*-[a-zA-Z]*r[a-zA-Z]*\b",
         hits=("crontab -r", "sudo crontab -u deploy -r", "crontab -ri"),
@@ -188,7 +189,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-sudoers-without-visudo",
         "without visudo | visudo -c | sudoers syntax error | broke sudoers"
-        " | edited sudoers directly | sudoers file corrupted",
+        " | edited sudoers directly | sudoers file corrupted"
+        " | edited sudoers | sudoers file | visudo -cf | validate with visudo",
         "shell",
         r"(?:(?<![>&])>>?\s*|\btee\s+(?:-\S+\s+)*|\bsed\s+"
         + S
@@ -300,7 +302,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "net-curl-pipe-shell",
         "curl pipe sh | curl sh | curl pipe bash | piped curl to bash | curl piped to shell"
-        " | curl bash | wget bash | wget pipe sh",
+        " | curl bash | wget bash | wget pipe sh"
+        " | piping into sh | piped into sh | piping into bash | piped into bash"
+        " | piped from the internet",
         "shell",
         r"\b(?:curl|wget)\b[^\n;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)?"
         r"(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-s\s+)?<\(\s*(?:curl|wget)\b"
