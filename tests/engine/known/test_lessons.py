@@ -1,0 +1,67 @@
+"""Lessons written blind (from each pattern's examples, before its phrases were read) name
+their pattern by their words; lessons about other mistakes name none of their area's
+patterns; every pattern has lessons. One lesson file per area of the catalogue."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+
+from tests.engine.known import lessons_code1, lessons_code2, lessons_infra, lessons_shell
+from xdb.engine.known import CATALOGUE, catalogue, named_in
+
+# Each area's lessons, and the catalogue's modules it covers.
+AREAS: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
+    "shell": (lessons_shell, ("shell_vcs_files", "shell_vcs_files_fs", "shell_vcs_files_sys",
+                              "shell_vcs_files_pkg", "shell_ops", "shell_ops_k8s",
+                              "shell_ops_tf", "shell_ops_cloud", "shell_ops_data",
+                              "shell_more")),
+    "code1": (lessons_code1, ("code_python", "py_security", "py_frameworks", "code_sql",
+                              "code_web", "code_web_js", "code_web_node", "code_go_rust",
+                              "code_go_rust_rs", "code_more")),
+    "code2": (lessons_code2, ("code_jvm_dotnet", "code_jvm_dotnet_cs",
+                              "code_jvm_dotnet_spring", "code_other", "code_other_native",
+                              "code_more_jvm")),
+    "infra": (lessons_infra, ("config_infra", "config_infra_k8s", "config_infra_cloud",
+                              "config_infra_ci", "config_more")),
+}  # fmt: skip
+
+
+def _area(modules: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(
+        p.name
+        for m in catalogue._MODULES
+        if m.__name__.rsplit(".", 1)[1] in modules
+        for p in m.PATTERNS
+    )
+
+
+CASES = [(area, lesson) for area, (module, _) in AREAS.items() for lesson in module.LESSONS]
+
+
+@pytest.mark.parametrize(
+    ("area", "lesson"), CASES, ids=[f"{a}:{x[0] or x[1][:30]}" for a, x in CASES]
+)
+def test_a_lesson_names_its_pattern_and_no_other_of_its_area(
+    area: str, lesson: tuple[str, str, str]
+) -> None:
+    name, question, answer = lesson
+    named = named_in(question + "\n" + answer)
+    if name:
+        assert name in CATALOGUE and name in _area(AREAS[area][1]), name
+        assert name in named, (name, sorted(named))
+    else:
+        assert not named & _area(AREAS[area][1]), sorted(named)
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_every_pattern_has_a_lesson(area: str) -> None:
+    module, prefixes = AREAS[area]
+    taught = {name for name, _, _ in module.LESSONS}
+    assert taught >= _area(prefixes), sorted(_area(prefixes) - taught)
+
+
+def test_every_module_is_in_an_area() -> None:
+    covered = frozenset().union(*(_area(prefixes) for _, prefixes in AREAS.values()))
+    assert covered == frozenset(CATALOGUE)
