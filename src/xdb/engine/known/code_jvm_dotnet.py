@@ -5,7 +5,7 @@ are known to get wrong."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.model import Pattern, near, pattern
 
 # A block with nothing but comments in it.
 _EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*\}"
@@ -375,13 +375,7 @@ PATTERNS: list[Pattern] = [
         " | cryptographically secure random | securerandom secrets | securerandom session | "
         "math.random session | util random token",
         "java kotlin",
-        _SECRET_WORD
-        + r"[\s\S]{0,200}?"
-        + _WEAK_RANDOM
-        + "|"
-        + _WEAK_RANDOM
-        + r"[\s\S]{0,200}?"
-        + _SECRET_WORD,
+        near(_SECRET_WORD, _WEAK_RANDOM, 200),
         r"\bSecureRandom\b",
         hits=(
             "Random rnd = new Random();\nString token = Long.toHexString(rnd.nextLong());",

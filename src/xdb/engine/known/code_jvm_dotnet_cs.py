@@ -5,7 +5,7 @@ to get wrong."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.model import Pattern, near, pattern
 
 _EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*\}"
 # An interpolated string's opening ($"...", $@"...", @$"...").
@@ -399,13 +399,7 @@ PATTERNS: list[Pattern] = [
         " | system.random keys | randomnumbergenerator getbytes | cryptographically secure "
         "random | new random token | random reset code",
         "csharp",
-        _SECRET_WORD
-        + r"[\s\S]{0,200}?"
-        + _WEAK_RANDOM
-        + "|"
-        + _WEAK_RANDOM
-        + r"[\s\S]{0,200}?"
-        + _SECRET_WORD,
+        near(_SECRET_WORD, _WEAK_RANDOM, 200),
         r"\bRandomNumberGenerator\b|\bRNGCryptoServiceProvider\b",
         hits=(
             "var rng = new Random();\nvar token = rng.Next(100000, 999999).ToString();",

@@ -57,6 +57,12 @@ def _compiled(source: str) -> re.Pattern[str]:
     return re.compile(source, re.M)
 
 
+def near(a: str, b: str, chars: int) -> str:
+    """A regular expression for ``a`` and ``b`` within ``chars`` of each other, in either
+    order (a token's name and the weak generator that made it)."""
+    return rf"(?:{a})[\s\S]{{0,{chars}}}?(?:{b})|(?:{b})[\s\S]{{0,{chars}}}?(?:{a})"
+
+
 def pattern(
     name: str,
     said: str | tuple[str, ...],
