@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from pydantic_core import to_json
 
-from xdb.store import audit_seal
+from xdb.store import audit_seal, placement
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 GENESIS = "0" * 64
@@ -45,6 +45,16 @@ CREATE TABLE audit_log (
     hash TEXT NOT NULL
 )
 """
+# One chain, one order: each append reads the head and writes the next link under
+# APPEND_LOCK, so the log stays where that lock is (docs/scaling.md, its measured cost).
+PLACES = placement.declared(
+    SCHEMA,
+    placement.local(
+        "audit_log",
+        "one hash chain over every call: each append chains off the head under one lock,"
+        " which is one node's",
+    ),
+)
 COLUMNS = "seq, at_us, kind, caller, operation, body, prev_hash, hash"
 _INSERT_SQLITE = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({','.join(['?'] * 8)})"
 _INSERT_POSTGRES = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({','.join(['%s'] * 8)})"

@@ -19,11 +19,17 @@ import hmac
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-__all__ = ["SCHEMA", "Seal", "advance", "check", "mac", "migrate", "read", "statement"]
+from xdb.store import placement
+
+__all__ = ["PLACES", "SCHEMA", "Seal", "advance", "check", "mac", "migrate", "read", "statement"]
 
 SCHEMA = (
     "CREATE TABLE audit_seal ("
     " id INTEGER PRIMARY KEY, seq BIGINT NOT NULL, hash TEXT NOT NULL, mac TEXT NOT NULL)"
+)
+PLACES = placement.declared(
+    SCHEMA,
+    placement.local("audit_seal", "one row, moved in each append's transaction: beside the log"),
 )
 
 

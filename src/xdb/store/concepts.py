@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from xdb.store import placement
 from xdb.store.graph_edges import CONCEPT_NODE, EDGE_COLUMNS
 from xdb.store.rows import loads_json
 from xdb.store.sqlbuild import Connection, Dialect, Flavor, chunks, insert_new, many
@@ -167,16 +168,21 @@ def concepts_by_term(
 
 
 def episode_counts(conn: Connection, f: Flavor, concept_ids: Sequence[str]) -> dict[str, int]:
-    """Episodes tagged with each of ``concept_ids`` (itself, not its descendants)."""
+    """Episodes tagged with each of ``concept_ids`` (itself, not its descendants): a row
+    each where the store keeps the counts (``Flavor.concept_counts``), else its tag rows
+    counted."""
     out: dict[str, int] = {}
     for part in chunks(list(concept_ids)):
         params: list[Any] = []
         cond = f.d.one_of("concept_id", part, params)
-        for cid, n in conn.execute(
-            f"SELECT concept_id, count(*) FROM episode_concepts WHERE {cond} GROUP BY concept_id",
-            params,
-        ):
-            out[cid] = int(n)
+        if f.concept_counts:
+            sql = f"SELECT concept_id, episodes FROM concept_counts WHERE {cond}"
+        else:
+            sql = "SELECT concept_id, count(*) FROM episode_concepts"
+            sql += f" WHERE {cond} GROUP BY concept_id"
+        for cid, n in conn.execute(sql, params):
+            if n:
+                out[cid] = int(n)
     return out
 
 
@@ -246,8 +252,7 @@ def walk(
     return [HierarchyStep(r[0], r[1], r[2], int(r[3])) for r in rows]
 
 
-# The tables, in SQL both databases take. Concepts are small and read everywhere: on Citus
-# they are reference tables (docs/scaling.md).
+# The tables, in SQL both databases take, and their places on Citus (docs/scaling.md).
 SCHEMA = """
 CREATE TABLE concept_packs (
     spec_id TEXT PRIMARY KEY,
@@ -275,3 +280,13 @@ CREATE TABLE concepts (
 CREATE INDEX concepts_parent ON concepts (parent_id, term);
 CREATE INDEX concepts_term ON concepts (term, layer)
 """
+PLACES = placement.declared(
+    SCHEMA,
+    placement.reference(
+        "concept_packs", "a few rows, named by every concept row (its foreign key)"
+    ),
+    placement.reference(
+        "concepts",
+        "small (first-light: 7,947) and joined by every shard's episode concept rows and walks",
+    ),
+)

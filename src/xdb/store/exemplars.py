@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from xdb.store import placement
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 SCHEMA = """
@@ -37,6 +38,14 @@ CREATE TABLE exemplars (
 CREATE INDEX exemplars_concept ON exemplars (concept_id, created_us);
 CREATE INDEX exemplars_episode ON exemplars (episode_id) WHERE episode_id IS NOT NULL
 """
+PLACES = placement.declared(
+    SCHEMA,
+    placement.local(
+        "exemplars",
+        "labels, given at the rate people and labellers give them; read by concept, by"
+        " episode and by tick range, so no one column would keep its reads on one shard",
+    ),
+)
 
 COLUMNS = (
     "id, concept_id, label, label_source, confidence, notes, episode_id, session_id,"

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdb.store import placement
 from xdb.store.sqlbuild import Connection, Dialect, chunks
 
 SCHEMA = """
@@ -59,6 +60,30 @@ CREATE TABLE compactions (
     last_us BIGINT NOT NULL
 )
 """
+# On PostgreSQL a record's key is (namespace, id) (``xdb.store.postgres.schema``, version
+# 18): a record is an episode, and lives on its episode's shard.
+PLACES = placement.declared(
+    SCHEMA,
+    placement.distributed(
+        "timestep_holds",
+        "session_id",
+        "pins and submissions on a session's ticks, set and read with them",
+        colocate_with="sessions",
+    ),
+    placement.distributed(
+        "memory_records",
+        "namespace",
+        "a COLD record is an episode (same id and namespace): it and its lineage sit with"
+        " the episode, and what it replaces is read there",
+        colocate_with="episodes",
+    ),
+    placement.distributed(
+        "compactions",
+        "session_id",
+        "a session's count, moved in the compaction that deletes the session's ticks",
+        colocate_with="sessions",
+    ),
+)
 STATEMENTS = [s for s in SCHEMA.split(";") if s.strip()]
 
 # A timestep's tokens: one for a model token (it has a token id), else the usual estimate
@@ -466,8 +491,11 @@ def candidates(
     m = d.mark
     if level is None:
         sql = (
+            # A record shares its episode's namespace: joined on it too, the check stays
+            # on the episode's shard (docs/scaling.md).
             f"SELECT {CANDIDATE_COLUMNS} FROM episodes e WHERE end_us < {m} AND NOT EXISTS"
-            " (SELECT 1 FROM memory_records r WHERE r.id = e.id) ORDER BY start_us, seq"
+            " (SELECT 1 FROM memory_records r WHERE r.namespace = e.namespace AND r.id = e.id)"
+            " ORDER BY start_us, seq"
             f" LIMIT {int(limit)}"
         )
         params: tuple[Any, ...] = (before_us,)
@@ -513,7 +541,7 @@ def record_levels(conn: Connection, d: Dialect, concept_ids: Sequence[str]) -> d
         where = d.one_of("c.concept_id", part, params)
         for seq, level in conn.execute(
             "SELECT c.episode_seq, r.level FROM episode_concepts c JOIN memory_records r"
-            f" ON r.id = c.episode_id WHERE {where}",
+            f" ON r.namespace = c.namespace AND r.id = c.episode_id WHERE {where}",
             params,
         ):
             out[int(seq)] = str(level)

@@ -181,7 +181,8 @@ class FidelityMethods(GraphMethods):
             for ep_id, provenance, policy in c.execute(
                 "SELECT id, provenance, access_policy_id FROM episodes"
                 f" WHERE session_id = {m} AND start_us <= {m} AND end_us >= {m} AND NOT EXISTS"
-                " (SELECT 1 FROM memory_records r WHERE r.id = episodes.id)"
+                " (SELECT 1 FROM memory_records r WHERE r.namespace = episodes.namespace"
+                " AND r.id = episodes.id)"
                 " ORDER BY start_us, seq",
                 (session, hi_us, lo_us),
             ):

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from xdb.ids import parse_timestep_id, timestep_id
+from xdb.store import placement
 from xdb.store.rows import loads_json
 from xdb.store.sqlbuild import Connection, Dialect, Flavor, chunks, insert_new
 from xdb.store.types import GraphEdgeRow
@@ -235,7 +236,7 @@ def edges(
     return found
 
 
-# The tables, in SQL both databases take: on Citus, reference tables (docs/scaling.md).
+# The tables, in SQL both databases take, and their places on Citus (docs/scaling.md).
 SCHEMA = """
 CREATE TABLE graph_nodes (
     id TEXT PRIMARY KEY,
@@ -257,3 +258,14 @@ CREATE TABLE graph_edges (
 );
 CREATE INDEX graph_edges_dst ON graph_edges (dst, relation)
 """
+PLACES = placement.declared(
+    SCHEMA,
+    placement.reference(
+        "graph_nodes", "decisions, tools and entities: few next to episodes, read by walks"
+    ),
+    placement.reference(
+        "graph_edges",
+        "links between nodes, episodes and ticks of any shard: few next to episodes, and a"
+        " walk's steps read them on whichever node they run",
+    ),
+)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xdb.store import exemplars
+from xdb.store import exemplars, placement
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 SCHEMA = """
@@ -46,6 +46,20 @@ CREATE TABLE dataset_members (
     PRIMARY KEY (dataset_id, position)
 )
 """
+PLACES = placement.declared(
+    SCHEMA,
+    placement.local(
+        "learning_objects",
+        "buds, datasets, runs, artifacts, lessons and the engine's session state: documents"
+        " listed by kind and status by the coordinator; small next to the log",
+    ),
+    placement.distributed(
+        "dataset_members",
+        "dataset_id",
+        "frozen copies of episodes, the bulk of the harness; a dataset is built and read"
+        " whole, on one shard",
+    ),
+)
 
 # Both stores' migration: the tables, then the exemplars (store/exemplars.py) with the
 # labels of episodes stored before.

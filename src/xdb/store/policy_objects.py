@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from xdb.errors import InvalidRequest
+from xdb.store import placement
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import ConceptFact
 
@@ -22,6 +23,15 @@ CREATE TABLE policy_objects (
     PRIMARY KEY (kind, id)
 )
 """
+PLACES = placement.declared(
+    SCHEMA,
+    placement.local(
+        "policy_objects",
+        "callers, keys, policies, treaties, contracts: a handful of documents the process"
+        " reads whole, never joined in SQL; a key made is in force at once, without a"
+        " write to every node",
+    ),
+)
 
 
 def put(

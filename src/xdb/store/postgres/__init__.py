@@ -1,19 +1,13 @@
 """The shared store: PostgreSQL with pgvector, for several processes and machines at once.
 
-Distribution (ready for Citus, not yet distributed): every large table carries its
-distribution column in its primary key, so ``create_distributed_table`` can shard it
-without a schema change, and rows that are read together live on one shard.
-
-- ``sessions``, ``timesteps``, ``tag_applications``, ``comments``: by ``session_id``. The
-  log is written and read per session (ticks, events, ranges, tag coverage all stay inside
-  one session), so a record, a tag check and a session's query stay on one shard.
-- ``episodes``, ``episode_concepts``, ``episode_labels``, ``episode_vectors``,
-  ``episode_text_changes``: by ``namespace`` (an agent's memory), co-located, with the
-  foreign keys and cascades on (namespace, seq).
-- ``tags``: small and shared by every session, a reference table.
-
-Searches without a namespace or session filter fan out to every shard; ``seq`` and ``id``
-stay unique by construction (sequences, ULIDs) rather than by a global unique index.
+Distribution (ready for Citus, not yet distributed): every table declares its place beside
+its DDL (``xdb.store.placement``): distributed by ``session_id`` (the log), by
+``namespace`` (episodes and what hangs on them) or by ``dataset_id``, a reference table, or
+local to the coordinator. Each distributed table carries its column in every unique key,
+so ``create_distributed_table`` shards it without a schema change, and rows read together
+share it. ``placement`` checks a live schema against the places and writes the plan into
+docs/scaling.md; ``seq`` and ``id`` stay unique by construction (sequences, ULIDs) rather
+than by a global unique index.
 
 Where answers differ from the SQLite store's (the contract suite in ``tests/store`` holds
 both to the same answers everywhere else):

@@ -262,7 +262,10 @@ def delete(conn: Conn, episode_id: str) -> int | None:
     conn.execute("DELETE FROM graph_edges WHERE src = %s OR dst = %s", (episode_id, episode_id))
     exemplars.forget_episode(conn, POSTGRES, episode_id)
     # A record deleted (not merged) is gone; a merge marks its row before this runs.
-    conn.execute("DELETE FROM memory_records WHERE id = %s AND merged_into IS NULL", (episode_id,))
+    conn.execute(
+        "DELETE FROM memory_records WHERE namespace = %s AND id = %s AND merged_into IS NULL",
+        (namespace, episode_id),
+    )
     _log_text_change(conn, namespace, seq)
     for near in neighbours:  # they are each other's neighbours now
         refresh_context(conn, near)

@@ -36,7 +36,7 @@ from xdb.store import (
     policy_objects,
     session_origin,
 )
-from xdb.store.postgres import vector_index
+from xdb.store.postgres import tables, vector_index
 from xdb.store.sqlbuild import POSTGRES
 
 Conn = psycopg.Connection[TupleRow]
@@ -80,172 +80,6 @@ def _functions(conn: Conn) -> None:
         "ALTER TEXT SEARCH CONFIGURATION xdb_english ALTER MAPPING FOR asciiword, asciihword,"
         " hword_asciipart, word, hword, hword_part WITH xdb_english_stem"
     )
-
-
-# Each large table's distribution column leads or joins its primary key (see __init__).
-# ``pos`` columns stand in for SQLite's rowid: the insertion order listings and exports use.
-_LOG = """
-CREATE TABLE sessions (
-    session_id TEXT PRIMARY KEY,
-    next_tick BIGINT NOT NULL,
-    created_us BIGINT NOT NULL,
-    last_us BIGINT NOT NULL,
-    timesteps BIGINT NOT NULL DEFAULT 0,
-    pos BIGINT NOT NULL
-);
-CREATE SEQUENCE sessions_pos OWNED BY sessions.pos;
-ALTER TABLE sessions ALTER COLUMN pos SET DEFAULT nextval('sessions_pos');
-CREATE TABLE timesteps (
-    session_id TEXT NOT NULL,
-    tick BIGINT NOT NULL,
-    seq BIGINT GENERATED ALWAYS AS IDENTITY,
-    ts_us BIGINT NOT NULL,
-    event_type TEXT NOT NULL,
-    role TEXT NOT NULL,
-    content TEXT NOT NULL,
-    token_id BIGINT,
-    event_id TEXT,
-    event_start BOOLEAN NOT NULL DEFAULT FALSE,
-    event_end BOOLEAN NOT NULL DEFAULT FALSE,
-    activations JSON,
-    fidelity TEXT NOT NULL DEFAULT 'hot',
-    tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, xdb_fold(content))) STORED,
-    PRIMARY KEY (session_id, tick)
-);
-CREATE INDEX timesteps_time ON timesteps (ts_us, seq);
-CREATE INDEX timesteps_seq ON timesteps (seq);
-CREATE INDEX timesteps_event ON timesteps (session_id, event_id) WHERE event_id IS NOT NULL;
-CREATE INDEX timesteps_text ON timesteps USING gin (tsv);
-CREATE TABLE tags (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    tag_type TEXT NOT NULL,
-    description TEXT,
-    concept_id TEXT,
-    entity_type TEXT,
-    bud_status TEXT,
-    related_concepts TEXT NOT NULL DEFAULT '[]',
-    created_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    pos BIGINT GENERATED ALWAYS AS IDENTITY,
-    UNIQUE (tag_type, name)
-);
-CREATE INDEX tags_name ON tags (name);
-CREATE TABLE tag_applications (
-    session_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    tag_id TEXT NOT NULL REFERENCES tags (id),
-    target_type TEXT NOT NULL,
-    tick BIGINT,
-    event_id TEXT,
-    range_start BIGINT,
-    range_end BIGINT,
-    confidence DOUBLE PRECISION NOT NULL,
-    source TEXT NOT NULL,
-    note TEXT,
-    created_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    pos BIGINT GENERATED ALWAYS AS IDENTITY,
-    PRIMARY KEY (session_id, id)
-);
-CREATE INDEX tag_applications_tag ON tag_applications (tag_id, session_id);
-CREATE INDEX tag_applications_id ON tag_applications (id);
-CREATE TABLE comments (
-    session_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    target_type TEXT NOT NULL,
-    tick BIGINT,
-    event_id TEXT,
-    range_start BIGINT,
-    range_end BIGINT,
-    content TEXT NOT NULL,
-    created_us BIGINT NOT NULL,
-    updated_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    pos BIGINT GENERATED ALWAYS AS IDENTITY,
-    PRIMARY KEY (session_id, id)
-);
-CREATE INDEX comments_id ON comments (id)
-"""
-
-# Episodes are distributed by namespace: an episode's concept, label and vector rows and
-# its text changes carry it too, so they sit on the episode's shard and the cascades stay
-# local. ``id`` and ``seq`` are unique by construction (ids are ULIDs; seq comes from a
-# sequence) and checked on insert, not by a unique index, which a distributed table could
-# only have together with the namespace.
-_EPISODES = """
-CREATE TABLE episodes (
-    namespace TEXT NOT NULL,
-    seq BIGINT GENERATED ALWAYS AS IDENTITY,
-    id TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    session_id TEXT,
-    summary TEXT NOT NULL,
-    content TEXT NOT NULL,
-    start_us BIGINT NOT NULL,
-    end_us BIGINT NOT NULL,
-    created_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    concept_tags JSON NOT NULL,
-    labels JSON NOT NULL,
-    motive_profile JSON NOT NULL,
-    metadata JSON NOT NULL,
-    provenance JSON NOT NULL,
-    context TEXT NOT NULL DEFAULT '',
-    tsv TSVECTOR GENERATED ALWAYS AS (
-        setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(summary)), 'B')
-        || setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(content)), 'A')
-        || setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(context)), 'A')
-    ) STORED,
-    PRIMARY KEY (namespace, seq),
-    UNIQUE (namespace, id)
-);
-CREATE INDEX episodes_seq ON episodes (seq);
-CREATE INDEX episodes_id ON episodes (id);
-CREATE INDEX episodes_time ON episodes (start_us, seq);
-CREATE INDEX episodes_namespace_time ON episodes (namespace, start_us, seq);
-CREATE INDEX episodes_session ON episodes (session_id, start_us, seq)
-    WHERE session_id IS NOT NULL;
-CREATE INDEX episodes_text ON episodes USING gin (tsv);
-CREATE TABLE episode_concepts (
-    namespace TEXT NOT NULL,
-    concept_id TEXT NOT NULL,
-    episode_seq BIGINT NOT NULL,
-    score DOUBLE PRECISION NOT NULL,
-    kind TEXT NOT NULL,
-    PRIMARY KEY (concept_id, episode_seq, namespace),
-    FOREIGN KEY (namespace, episode_seq) REFERENCES episodes (namespace, seq) ON DELETE CASCADE
-);
-CREATE INDEX episode_concepts_episode ON episode_concepts (episode_seq);
-CREATE TABLE episode_labels (
-    namespace TEXT NOT NULL,
-    concept_id TEXT NOT NULL,
-    episode_seq BIGINT NOT NULL,
-    label TEXT NOT NULL,
-    confidence DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (concept_id, episode_seq, label, namespace),
-    FOREIGN KEY (namespace, episode_seq) REFERENCES episodes (namespace, seq) ON DELETE CASCADE
-);
-CREATE INDEX episode_labels_episode ON episode_labels (episode_seq);
-CREATE TABLE episode_vectors (
-    namespace TEXT NOT NULL,
-    vseq BIGINT GENERATED ALWAYS AS IDENTITY,
-    episode_seq BIGINT NOT NULL,
-    model TEXT NOT NULL,
-    vector VECTOR NOT NULL,
-    PRIMARY KEY (namespace, vseq),
-    UNIQUE (namespace, episode_seq, model),
-    FOREIGN KEY (namespace, episode_seq) REFERENCES episodes (namespace, seq) ON DELETE CASCADE
-);
-CREATE INDEX episode_vectors_model ON episode_vectors (model, vseq);
-CREATE TABLE episode_text_changes (
-    namespace TEXT NOT NULL,
-    change BIGINT GENERATED ALWAYS AS IDENTITY,
-    seq BIGINT NOT NULL,
-    PRIMARY KEY (namespace, change)
-);
-CREATE INDEX episode_text_changes_order ON episode_text_changes (change)
-"""
 
 
 # An episode never changes its id or time window, so its concept rows carry copies: a
@@ -318,8 +152,8 @@ TIMESTEPS_BY_KIND = "CREATE INDEX timesteps_kind_time ON timesteps (event_type, 
 
 MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (1, "extensions and text search", _functions),
-    (2, "experience log", _run(_LOG)),
-    (3, "episodes", _run(_EPISODES)),
+    (2, "experience log", _run(tables.LOG)),
+    (3, "episodes", _run(tables.EPISODES)),
     # HNSW indexes per model (see vector_index): building one over vectors already stored
     # takes a while on a large database, once.
     (4, "vector search", vector_index.migrate),
@@ -342,6 +176,9 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     # The sessions the engine's hooks make are never a handle's default session; those made
     # before are recognised by their names and contents (``session_origin``).
     (17, "where a session came from", _run(f"{session_origin.COLUMN};{session_origin.BACKFILL}")),
+    # A COLD record lives on its episode's shard, so its key takes the namespace
+    # (``tables.RECORDS_BY_NAMESPACE``; docs/scaling.md).
+    (18, "memory records keyed by namespace", _run(tables.RECORDS_BY_NAMESPACE)),
 ]
 ACCESS_VERSION = 11  # the columns the restricted views read come with it
 
@@ -355,10 +192,7 @@ def migrate(conn: Conn) -> list[int]:
         # Taken before anything else: two processes starting together would otherwise
         # both see "not applied yet" and race to create the same objects.
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_us BIGINT NOT NULL)"
-        )
+        conn.execute(tables.MIGRATIONS_TABLE)
         done = {int(r[0]) for r in conn.execute("SELECT version FROM schema_migrations")}
         unknown = sorted(v for v in done if v > LATEST)
         if unknown:

@@ -26,6 +26,8 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import TupleRow
 
+from xdb.store import placement
+
 Conn = psycopg.Connection[TupleRow]
 
 MAX_VECTOR_DIMENSIONS = 2000  # pgvector's HNSW limits
@@ -39,6 +41,14 @@ CREATE TABLE episode_vector_indexes (
     name TEXT
 )
 """
+PLACES = placement.declared(
+    REGISTRY,
+    placement.local(
+        "episode_vector_indexes",
+        "which HNSW indexes exist: read and written by the coordinator, whose CREATE INDEX"
+        " Citus passes on to every shard",
+    ),
+)
 
 
 class ModelIndex(NamedTuple):
