@@ -206,7 +206,7 @@ def _engine(db: xdb.Database, tmp_path: Path) -> None:
     made = db.add_lesson(question="editing Startup.cs DbContext", answer="keep it scoped")
     assert db.lessons().total == 1 and db.lesson(made.lesson.short_id).edges == []
     assert db.lesson_stats().total == 1 and db.timeline(topic="Startup").total == 1
-    action = {"file_path": "Startup.cs", "new_string": "DbContext singleton"}
+    action = {"file_path": "Startup.cs", "new_string": "services.AddSingleton<ShopDbContext>();"}
     assert db.check(session_id="s", tool_name="Edit", tool_input=action).warnings
     assert db.judge(session_id="s", tool_name="Edit", tool_input=action).pending == 1
     assert db.feedback(lesson_id=made.lesson.lesson_id, verdict="followed").lesson.follows == 2

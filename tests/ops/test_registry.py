@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from typing import Any
 
 import pytest
@@ -39,7 +40,10 @@ def test_each_operations_facts_fit_it(op: Operation[Any, Any]) -> None:
         assert op.command, "a positional argument needs a command"
     if op.command:
         assert op.example is not None, "every command shows an example"
-        assert op.example.startswith(f"xdb {op.command.split()[0]}"), op.example
+        # (an example may first get a real id: ``TS=$(xdb recent ...)``, then use it)
+        *steps, last = op.example.splitlines()
+        assert last.startswith(f"xdb {op.command.split()[0]}"), op.example
+        assert all(re.match(r"[A-Z_]+=\$\(xdb ", step) for step in steps), op.example
     else:
         assert op.example is None
     if op.readonly:
