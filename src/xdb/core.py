@@ -313,6 +313,8 @@ class Database(Operations):
         by ``xdb reindex``."""
         wait = self.embed_wait if timeout is None else embed_wait_setting(timeout)
         try:
+            # Compactions recording started, finished first: they write episodes to embed.
+            self._settings["fidelity"].watch.close()
             left = self.indexer.close(wait)
         finally:
             self.store.close()

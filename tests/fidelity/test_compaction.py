@@ -64,8 +64,8 @@ def test_crossing_the_threshold_compacts_the_oldest_ticks(db: xdb.Database) -> N
         reply(db, f"e{e}", [f"w{e}"] * 10)
         assert db.context().current_tokens <= 80
     ctx = db.context()
-    # At tick 81 down to 50 tokens, and 9 recorded since.
-    assert ctx.compaction_count == 1 and ctx.current_tokens == 59
+    # Past tick 80, in the background, down to 50 tokens; at most 9 recorded since.
+    assert ctx.compaction_count == 1 and 50 <= ctx.current_tokens <= 59
     left = ticks_left(db)
     assert left == list(range(91 - len(left), 91))  # the newest stay, in order
     records = db.query(limit=100).records

@@ -15,13 +15,15 @@ the contract's threshold.
 
 from __future__ import annotations
 
+import contextvars
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from xdb.errors import Conflict, PermissionDenied
+from xdb.errors import Conflict, PermissionDenied, XdbError
 from xdb.fidelity import records
 from xdb.fidelity.contract import effective
 from xdb.fidelity.records import Part
@@ -35,6 +37,8 @@ from xdb.timeutil import now_us
 if TYPE_CHECKING:
     from xdb.fidelity.summarize import Summarizer
     from xdb.ops.registry import Context
+
+log = logging.getLogger(__name__)
 
 BATCH = 2000  # ticks per transaction
 RUN = 256  # ticks outside any event that make one reply at most
@@ -287,38 +291,54 @@ def compact(
 
 
 class ContextWatch:
-    """Compacts a session once recording pushes its HOT window past the threshold.
+    """Compacts a session once recording pushes its HOT window past the threshold, off the
+    recording path: the recording that crosses it hands the session to a background
+    thread (one per database handle) and returns; its timesteps are committed already.
 
     Counting a session's HOT tokens is a scan of its window, too much for every record:
     the watch keeps a running estimate per session (the exact count when first seen, plus
     what this process records) and counts exactly only when the estimate crosses the
-    threshold. Another process's records are counted when this one next counts."""
+    threshold. Another process's records are counted when this one next counts.
+
+    A compaction is one transaction per batch of ticks (``compact``): killed midway, what
+    it committed is records and what it did not is still timesteps; a reader sees one or
+    the other. Recording waits for it only when the session's HOT tokens would pass its
+    whole window while one is under way (recording faster than compaction for that long),
+    so the window stays bounded. ``settle`` waits for a session's (what ``context`` and
+    ``compact`` read first), ``close`` for all of them."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._estimates: dict[str, int] = {}
-        # caller -> (threshold, keep) tokens, and when read: another process may change a
-        # contract, so they are read again after LIMITS_FOR seconds.
-        self._limits: dict[str, tuple[int, int, float]] = {}
+        # caller -> (threshold, keep, window) tokens, and when read: another process may
+        # change a contract, so they are read again after LIMITS_FOR seconds.
+        self._limits: dict[str, tuple[int, int, int, float]] = {}
+        # Sessions waiting or being compacted, with what to run for each, in order.
+        self._queue: dict[str, Callable[[], None]] = {}
+        self._running: str | None = None
+        self._idle = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self._closed = False
 
     def forget(self) -> None:
         """Contracts changed: read them again."""
         with self._lock:
             self._limits.clear()
 
-    def _limit(self, ctx: Context) -> tuple[int, int]:
+    def _limit(self, ctx: Context) -> tuple[int, int, int]:
         found = self._limits.get(ctx.caller.id)
         now = time.monotonic()
-        if found is None or now - found[2] > LIMITS_FOR:
+        if found is None or now - found[3] > LIMITS_FOR:
             contract = effective(ctx.store, ctx.caller.id)
             window = contract.context_window_tokens
             found = (
                 int(window * contract.compaction_threshold),
                 int(window * contract.compaction_target),
+                window,
                 now,
             )
             self._limits[ctx.caller.id] = found
-        return found[0], found[1]
+        return found[0], found[1], found[2]
 
     def recorded(
         self, ctx: Context, counts: dict[str, int], summarizer: Callable[[], Summarizer]
@@ -328,14 +348,91 @@ class ContextWatch:
         for session, tokens in counts.items():
             with self._lock:
                 estimate = self._estimates.get(session)
+                pending = session in self._queue
             if estimate is None:
                 estimate = ctx.store.hot_window(session)[0]
             else:
                 estimate += tokens
-            threshold, keep = self._limit(ctx)
-            if estimate > threshold:
+            threshold, keep, window = self._limit(ctx)
+            if pending:
+                if estimate > window:  # recording outruns compaction: let it catch up
+                    self.settle(session)
+                    continue
+            elif estimate > threshold:
                 estimate = ctx.store.hot_window(session)[0]
                 if estimate > threshold:
-                    estimate = compact(ctx, session, keep, summarizer()).tokens_after
+                    self._schedule(ctx, session, keep, summarizer)
             with self._lock:
                 self._estimates[session] = estimate
+
+    def _schedule(
+        self, ctx: Context, session: str, keep: int, summarizer: Callable[[], Summarizer]
+    ) -> None:
+        # Run as the recording call ran (its caller, and what it reads: contextvars).
+        context = contextvars.copy_context()
+
+        def run() -> None:
+            context.run(compact, ctx, session, keep, summarizer())
+
+        with self._lock:
+            if self._closed:
+                run_now = True
+            else:
+                run_now = False
+                self._queue.setdefault(session, run)
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._work, name="xdb-compaction", daemon=True
+                    )
+                    self._thread.start()
+                self._idle.notify_all()
+        if run_now:
+            run()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue:
+                    if self._closed:
+                        self._thread = None
+                        return
+                    self._idle.wait()
+                session = next(iter(self._queue))
+                job = self._queue[session]
+                self._running = session
+            try:
+                job()
+            except XdbError as exc:
+                log.warning("compaction after recording failed: %s", exc)
+            except Exception:  # a broken summarizer: the next crossing tries again
+                log.exception("compaction after recording failed")
+            finally:
+                with self._lock:
+                    self._queue.pop(session, None)
+                    self._running = None
+                    # Counted again (exactly) by the next recording: what this left, plus
+                    # what was recorded meanwhile.
+                    self._estimates.pop(session, None)
+                    self._idle.notify_all()
+
+    def settle(self, session: str | None = None, timeout: float | None = None) -> bool:
+        """Wait until ``session`` (None: every session) has no compaction waiting or under
+        way; False if ``timeout`` seconds passed first."""
+        if threading.current_thread() is self._thread:
+            return True  # the worker itself (a compaction's own reads)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._lock:
+            while session in self._queue if session is not None else bool(self._queue):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+    def close(self, timeout: float | None = None) -> bool:
+        """Finish the compactions under way or waiting, then stop the thread."""
+        done = self.settle(None, timeout)
+        with self._lock:
+            self._closed = True
+            self._idle.notify_all()
+        return done

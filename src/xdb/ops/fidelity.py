@@ -81,8 +81,9 @@ def state(ctx: Context) -> FidelityState:
 
 
 def after_recording(ctx: Context, tokens: dict[str, int]) -> None:
-    """Compact a session the recording pushed past its threshold. The timesteps are
-    committed already: a failure here is logged, and the next recording tries again."""
+    """Compact a session the recording pushed past its threshold, in the background
+    (``ContextWatch``). The timesteps are committed already: a failure is logged, and the
+    next recording that crosses the threshold tries again."""
     st = state(ctx)
     try:
         st.watch.recorded(ctx, tokens, lambda: st.summarizer)
@@ -202,6 +203,7 @@ def quota(ctx: Context, req: QuotaRequest) -> QuotaResponse:
 
 def context(ctx: Context, req: ContextRequest) -> ContextResponse:
     session = ctx.session(req.session_id)
+    state(ctx).watch.settle(session)  # a compaction recording started: its outcome
     contract = effective(ctx.store, ctx.caller.id)
     tokens, tick, compactions = ctx.store.hot_window(session)
     hiding = reading() is not None
@@ -229,6 +231,7 @@ def context(ctx: Context, req: ContextRequest) -> ContextResponse:
 
 def compact_op(ctx: Context, req: CompactRequest) -> CompactResponse:
     session = ctx.session(req.session_id)
+    state(ctx).watch.settle(session)  # not beside one recording started
     keep = req.keep_tokens
     if keep is None:
         contract = effective(ctx.store, ctx.caller.id)

@@ -312,10 +312,25 @@ class SQLiteStore(EpisodeMethods, LearningMethods, FidelityMethods):
                     made.access_policy_id = policy
                     episodes.insert(conn, made)
             if audit_by is not None:  # the audit log's copy, in the same transaction
-                entries = audit.timestep_entries(items, out, audit_by, audited_at)
-                audit_head = audit.append(
-                    conn, SQLITE, entries, False, tail.audit_head, self.audit_key
-                )
+                # The activations as the rows have them: encoded once for both.
+                if lone:
+                    audit_head = audit.append_timestep(
+                        cursor,
+                        items[0],
+                        out[0],
+                        values[0][11],
+                        audit_by,
+                        audited_at,
+                        tail.audit_head,
+                        self.audit_key,
+                    )
+                else:
+                    entries = audit.timestep_entries(
+                        items, out, audit_by, audited_at, [v[11] for v in values]
+                    )
+                    audit_head = audit.append(
+                        cursor, SQLITE, entries, False, tail.audit_head, self.audit_key
+                    )
             # Only a job that got this far leaves its tail behind.
             known.update(state)
             tail.seq, tail.indexed = seq, indexed
