@@ -139,9 +139,25 @@ def _by_trigger(pending: Pending, seen: Seen) -> str | None:
         return None
     said = trigger_match.match(trigger, seen, scoring.FLAG_SHARE, scoring.TRIGGER_CODE_SHARE,
                                pending.question, scoring.LINE_WORDS)  # fmt: skip
-    if said not in (HIT, SAFE) and _redone(trigger, pending, seen.call):
-        return "followed"
     return {HIT: "ignored", SAFE: "followed"}.get(said)
+
+
+def _by_known(pending: Pending, seen: Seen) -> str | None:
+    """A warning shown where a known mistake the lesson names was made: that detector
+    judges the next call before any word does (IGNORED: made again; FOLLOWED: done the safe
+    way, or the same file or command again without it), unless the call runs a command the
+    lesson names itself (its form is the more specific)."""
+    if pending.structure != HIT or not pending.trigger.get("known"):
+        return None
+    trigger = Trigger.from_json(pending.trigger)
+    if trigger is None or trigger_match.own_form(trigger, seen):
+        return None
+    said = known.verdict(trigger.known, seen.call)
+    if said == HIT:
+        return "ignored"
+    if said == SAFE or _redone(trigger, pending, seen.call):
+        return "followed"
+    return None
 
 
 def _redone(trigger: Trigger, pending: Pending, call: ToolCall) -> bool:
@@ -176,6 +192,11 @@ def verdict(
         if pending.shown_on_language is None:  # shown on a call of no known language, and
             return "irrelevant", "wrong_language"  # the work turned out to be in another
         return waited  # shown on a call in its own language: this one is about another thing
+    # A known mistake's detector first: it tells the mistake made again from the safe way
+    # better than any word the calls share with the lesson.
+    named = _by_known(pending, seen) if seen is not None else None
+    if named is not None:
+        return named, None
     lesson = shape(pending.question, pending.answer, pending.learned)
     if pending.tool is not None:
         warned = call_ops(pending.tool, pending.tool_input, pending.cwd)

@@ -186,7 +186,7 @@ def match(
     the trigger is silent on an edit, an added line writing ``line_words`` of its words
     (``written``; 0: never)."""
     by_pattern = None
-    if trigger.known and not _own_form(trigger, s):
+    if trigger.known and not own_form(trigger, s):
         # A known mistake the lesson names decides where it is about the call: its detector
         # knows the mistake from its safe variant better than shared words and code can.
         # Where the call runs a command the lesson itself names, the lesson's form is the
@@ -203,7 +203,7 @@ def match(
     return MISS if said == HIT and by_pattern == MISS and scoring.KNOWN_MISS else said
 
 
-def _own_form(trigger: Trigger, s: Seen) -> bool:
+def own_form(trigger: Trigger, s: Seen) -> bool:
     """Whether the call runs a command of a form the lesson names (its program and
     subcommand, not only the program's name)."""
     return any(not f.bare and _form_in(f, c) for f in trigger.commands for c in s.commands)

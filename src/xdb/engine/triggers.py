@@ -35,7 +35,7 @@ from typing import Any
 
 from xdb.engine.calls import Command, ToolCall, parse_call, parse_shell
 from xdb.engine.calls.programs import _SAME, _TABLE
-from xdb.engine.known import named_in, programs, verdict
+from xdb.engine.known import CATALOGUE, named_in, programs, verdict
 from xdb.engine.words import root
 
 HIT, SAFE, MISS, SILENT = "hit", "safe", "miss", "silent"
@@ -373,7 +373,14 @@ def _known(
     makes (its question holds the error output too, whose words are no lesson's); of a
     lesson that names commands, the mistakes of shell commands only of those programs (a
     lesson on ``npm install --force`` that says "pin versions" is not about ``pip``)."""
-    names = named_in(f"{question}\n{answer}")
+    # Not a mistake the answer itself advises doing (a lesson on ``chmod -R 777`` whose
+    # answer runs ``chown -R www-data`` is not about recursive chowns).
+    advised = [answer, *_BACKTICK.findall(answer)]
+    names = frozenset(
+        n
+        for n in named_in(f"{question}\n{answer}")
+        if not any(CATALOGUE[n].judge(text) == HIT for text in advised)
+    )
     if failing is not None:
         return frozenset(n for n in names if verdict(frozenset((n,)), failing) == HIT)
     told = {_SAME.get(f.program, f.program) for f in forms}
