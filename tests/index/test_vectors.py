@@ -19,11 +19,14 @@ def unit_vectors(n: int, seed: int) -> Any:
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
-def rows_for(vectors: Any, seqs: list[int]) -> list[tuple[int, int, bytes, str, int, int, str]]:
+def rows_for(
+    vectors: Any, seqs: list[int]
+) -> list[tuple[int, int, bytes, str, int, int, str, str | None]]:
     return [
-        (seq, seq, vectors[i].tobytes(), f"ns{seq % 3}", seq * 10, seq * 10 + 5, "k" + str(seq % 2))
+        (seq, seq, vectors[i].tobytes(), f"ns{seq % 3}", seq * 10, seq * 10 + 5, "k" + str(seq % 2),
+         f"s{seq % 4}" if seq % 5 else None)
         for i, seq in enumerate(seqs)
-    ]
+    ]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +114,21 @@ def test_memory_per_episode_stays_under_a_kilobyte() -> None:
     index.add(rows_for(unit_vectors(10_000, 4), list(range(1, 10_001))))
     assert index.memory_bytes() / len(index) <= 1024
     assert index.search(unit_vectors(1, 5)[0], 1, EpisodeFilter())
+
+
+def test_rows_and_places_of_seqs_with_and_without_gaps() -> None:
+    """Seqs with none missing map to rows by subtraction, others by binary search, alike;
+    ``places`` gives each live row's session, window and namespace."""
+    vectors = unit_vectors(30, 4)
+    dense, gappy = VectorIndex("m", DIM), VectorIndex("m", DIM)
+    dense.add(rows_for(vectors[:20], list(range(5, 25))))
+    gappy.add(rows_for(vectors[:20], [s for s in range(5, 26) if s != 9]))
+    asked = np.array([1, 5, 6, 12, 24, 25, 40], dtype=np.int64)
+    assert dense._rows_of(asked).tolist() == [0, 1, 7, 19]
+    assert gappy._rows_of(asked).tolist() == [0, 1, 6, 18, 19]
+    gappy.remove(12)
+    places = gappy.places([5, 6, 9, 12, 20])
+    assert sorted(places) == [5, 6, 20]
+    assert places[5] == (None, 55, "ns2", 50)
+    assert places[6] == ("s2", 65, "ns0", 60)
+    assert len(gappy) == 19

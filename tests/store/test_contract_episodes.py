@@ -415,7 +415,7 @@ def test_vectors_store_load_and_drop(filled: Store) -> None:
     assert filled.store_vectors("other", [(3, _vector(1, 1))]) == [3]
     loaded = filled.load_vectors("m")
     assert loaded == [
-        (1, 1, exact, "default", T0 + MIN, T0 + MIN + 1_000_000, "turn"),
+        (1, 1, exact, "default", T0 + MIN, T0 + MIN + 1_000_000, "turn", "conv"),
         (
             2,
             2,
@@ -424,6 +424,7 @@ def test_vectors_store_load_and_drop(filled: Store) -> None:
             T0 + 2 * MIN,
             T0 + 2 * MIN + 1_000_000,
             "turn",
+            "conv",
         ),
     ]
     assert [v[0] for v in filled.load_vectors("m", after_vseq=1)] == [2]

@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MARKER = "__watermark__"  # the kind of the one marker document
-BATCH = 5000
+# Changes applied per commit: a commit (with its reload) cost ~60 ms at 5,000 here, and
+# catching up after a 100k import made 40 of them; documents are ~1 kB of text.
+BATCH = 50_000
 
 
 UNION_IDS = 4096  # up to this many allowed ids, a union of term queries beats a term set
@@ -266,6 +268,10 @@ class TextIndex:
             if flt.max_seq is not None:
                 only(Query.range_query(self.schema, "eid", FieldType.Integer, 0, flt.max_seq))
         searcher = self._index.searcher()
-        hits = searcher.search(Query.boolean_query(clauses), limit).hits
+        # The text alone when nothing filters: a disjunction at the top, which tantivy
+        # prunes by block-max WAND (1M episodes, a bare question: 19 -> 16.5 ms). No count:
+        # only the hits are read.
+        query = text if len(clauses) == 1 else Query.boolean_query(clauses)
+        hits = searcher.search(query, limit, count=False).hits
         seqs = searcher.fast_field_values("eid", [address for _, address in hits])
         return [(int(seq or 0), float(score)) for (score, _), seq in zip(hits, seqs, strict=True)]

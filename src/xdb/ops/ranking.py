@@ -28,6 +28,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from xdb.index.candidates import Allowlist, VectorQuery
@@ -116,21 +117,30 @@ def fuse(
         now = now_us() if now is None else now
         rw, places = recency_weight, signals.places
         fused = {s: (1 - rw) * v + rw * _recency(places, s, now) for s, v in fused.items()}
-    ranked = sorted(fused.items(), key=lambda item: (-item[1], -item[0]))
+    # Best first, the newer first among equals: (score, seq) descending (seqs differ).
+    ranked = sorted(fused.items(), key=_score_then_seq, reverse=True)
     return ranked[:MAX_CANDIDATES]
 
 
+_score_then_seq = itemgetter(1, 0)
 TextScores = tuple[dict[int, float], dict[int, float]]  # before and after the session boost
 
 
 def text_scores_of(signals: Signals, weights: Weights) -> TextScores:
     """Each text match's relevance from its BM25 and vector scores, before and after the
     session boost."""
-    bm25, vectors = signals.bm25, signals.vectors
-    plain: dict[int, float] = {}
-    for seq in bm25.keys() | vectors.keys():
-        b, v = _text_parts(signals, weights, seq)
-        plain[seq] = b + v
+    bm25, vectors, unembedded = signals.bm25, signals.vectors, signals.unembedded
+    plain: dict[int, float]
+    if vectors:  # ``_text_parts``, inlined (a search adds up ~350 of them)
+        share, rest = weights.text, 1 - weights.text
+        plain = {
+            seq: bm25.get(seq, 0.0) + 0.0
+            if seq in unembedded
+            else share * bm25.get(seq, 0.0) + rest * vectors.get(seq, 0.0)
+            for seq in bm25.keys() | vectors.keys()
+        }
+    else:
+        plain = {seq: b + 0.0 for seq, b in bm25.items()}
     return plain, _session_boost(plain, signals.places, weights.session_boost)
 
 
@@ -299,14 +309,16 @@ class Ranking:
 
     It plans which lists it needs, reads them through the handle's ``Candidates`` strategy
     (``index/candidates.py``), whatever the store, and fuses them. Store round trips of a
-    relevance search, warm: text alone, 5 on SQLite (the snapshot's ``episode_max_seq``,
-    the text index's look at the change log, the vector index's ``load_vectors`` catch-up,
-    ``episode_places`` for the session boost and recency, ``episodes_by_seqs`` for the page)
-    and 4 on PostgreSQL (one ``episode_vector_ranking`` for the vectors; one more,
-    ``episodes_embedded``, when text matches lie outside a full vector list); a filter the
-    indexes cannot apply adds one allowlist read, which on PostgreSQL also brings the vector
-    ranking, the change-log head and the sessions (3 in all). Concepts without text: the
-    snapshot, ``episode_concept_ranking`` and the page."""
+    relevance search, warm: text alone, 4 on SQLite (the snapshot's ``episode_max_seq``,
+    the text index's look at the change log, on the thread the text list is read on beside
+    the rest, the vector index's ``load_vectors`` catch-up, ``episodes_by_seqs`` for the
+    page; the vector index places the ranked episodes for the session boost and recency,
+    ``episode_places`` only those it lacks) and 4 on PostgreSQL (one
+    ``episode_vector_ranking`` for the vectors; one more, ``episodes_embedded``, when text
+    matches lie outside a full vector list); a filter the indexes cannot apply adds one
+    allowlist read, which on PostgreSQL also brings the vector ranking, the change-log head
+    and the sessions (3 in all). Concepts without text: the snapshot,
+    ``episode_concept_ranking`` and the page."""
 
     text: str | None
     concept_ids: list[str]
@@ -349,19 +361,27 @@ class Ranking:
         # ranked within SQL's allowlist of what it reads.
         hiding = reading()
         needs_allowlist = flt.needs_allowlist or (hiding is not None and not hiding.default)
+        terms = search_terms(query.text) if query is not None else []
+        # Nothing hidden: the text list may be read beside the allowlist and the vectors.
+        soon = None
+        if query is not None and hiding is None:
+            soon = found.text_ranking_soon(flt, terms, LIST_DEPTH)
         if query is not None and needs_allowlist:
             # One SQL allowlist serves both in-memory indexes (concepts, labels, session);
-            # with concepts to rank by, the same pass scores them and gives the sessions.
+            # with concepts to rank by, the same pass scores them (and may give sessions).
             allowed = found.allowlist(flt, self.concept_ids, query, LIST_DEPTH)
         if query is not None:
-            terms = search_terms(query.text)
             lists = _Lists(found, flt, terms, query)
             if hiding is not None and allowed is None and not _whole(ctx, lists):
                 # Too few readable near the top: rank within what the caller reads.
                 allowed = found.allowlist(flt, self.concept_ids, query, LIST_DEPTH)
             if hiding is None or allowed is not None:
-                lists.bm25 = found.text_ranking(flt, terms, LIST_DEPTH, allowed)
                 lists.vectors = found.vector_ranking(flt, query, LIST_DEPTH, allowed)
+                lists.bm25 = (
+                    soon(allowed)
+                    if soon is not None
+                    else found.text_ranking(flt, terms, LIST_DEPTH, allowed)
+                )
             out.bm25, out.vectors = normalised(lists.bm25), normalised(lists.vectors)
             self.max_vseq = query.max_vseq
             if out.vectors:
@@ -378,24 +398,39 @@ class Ranking:
             out.concepts = {seq: v / n for seq, v in raw[:MAX_CANDIDATES]}
         if sessions is None:
             sessions = self.weights.session_boost != 0
-        out.places = self._places(ctx, out, allowed, sessions)
+        out.places = self._places(ctx, out, allowed, sessions, query)
         return out
 
     def _places(
-        self, ctx: Context, signals: Signals, allowed: Allowlist | None, sessions: bool
+        self,
+        ctx: Context,
+        signals: Signals,
+        allowed: Allowlist | None,
+        sessions: bool,
+        query: VectorQuery | None,
     ) -> Places:
         """(session, end time) of the scored episodes, read once for both the session boost
         and recency; only the sessions (from the allowlist, when read) without recency."""
         text_seqs = signals.bm25.keys() | signals.vectors.keys()
         if self.recency_weight > 0:
-            return ctx.store.episode_places(list(text_seqs | signals.concepts.keys()))
+            return _placed(ctx, list(text_seqs | signals.concepts.keys()), query)
         if not (sessions and text_seqs):
             return {}
         if allowed is not None and allowed.sessions is not None:
             known = allowed.sessions
             # Those without a session are placed by namespace and time: read those alone.
             loose = [seq for seq in text_seqs if seq not in known]
-            places = ctx.store.episode_places(loose) if loose else {}
+            places = _placed(ctx, loose, query) if loose else {}
             places.update((seq, Place(known[seq], 0)) for seq in text_seqs if seq in known)
             return places
-        return ctx.store.episode_places(list(text_seqs))
+        return _placed(ctx, list(text_seqs), query)
+
+
+def _placed(ctx: Context, seqs: list[int], query: VectorQuery | None) -> Places:
+    """Where ``seqs`` sit: from the lists' indexes where they hold them (a caller with
+    nothing hidden: the indexes hold every episode), the rest read from the store."""
+    places = ctx.candidates.places(seqs, query) if reading() is None else {}
+    rest = [seq for seq in seqs if seq not in places] if places else seqs
+    if rest or not places:
+        places.update(ctx.store.episode_places(rest))
+    return places

@@ -168,7 +168,9 @@ class EpisodeStore(Protocol):
         self, flt: EpisodeFilter, concept_ids: Sequence[str]
     ) -> list[tuple[int, str | None, float | None]]:
         """Every episode passing ``flt`` (any order): (seq, session, the summed score of
-        the ``concept_ids`` tags it carries or None when it carries none of them)."""
+        the ``concept_ids`` tags it carries or None when it carries none of them). The
+        session may be None where the store answered from the concept rows alone: None
+        says only that it was not read (a search reads the places of those it ranks)."""
         ...
 
     def episode_places(self, seqs: Sequence[int]) -> dict[int, Place]:
@@ -206,8 +208,9 @@ class VectorStore(Protocol):
 
     def load_vectors(
         self, model: str, after_vseq: int = 0
-    ) -> list[tuple[int, int, bytes, str, int, int, str]]:
-        """(vseq, seq, vector, namespace, start_us, end_us, kind) newer than ``after_vseq``."""
+    ) -> list[tuple[int, int, bytes, str, int, int, str, str | None]]:
+        """(vseq, seq, vector, namespace, start_us, end_us, kind, session_id) newer than
+        ``after_vseq``."""
         ...
 
     def drop_other_vectors(self, model: str) -> int: ...

@@ -11,8 +11,10 @@ An episode record holds add_episode's fields plus ``episode_id``, ``created_at``
 Vectors are not exported: they belong to a model, and the importing database embeds the
 episodes with its own.
 
-How rows are read and written stays in each store's ``transfer`` (SQLite inserts row by
-row; PostgreSQL streams through server-side cursors and inserts timesteps in batches).
+How rows are read and written stays in each store's ``transfer``: both insert runs of
+episodes in batches (each store's ``episodes.insert_many``, the contexts planned once per
+batch by ``xdb.store.context.plan_inserts``); PostgreSQL streams its export through
+server-side cursors and inserts timesteps in batches too.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from xdb.errors import InvalidRequest, from_validation_errors
-from xdb.ids import new_id, parse_timestep_id
+from xdb.ids import parse_timestep_id
 from xdb.models.common import NonEmpty
-from xdb.models.episodes import AddEpisodeRequest, Provenance
+from xdb.models.episodes import AddEpisodeRequest
 from xdb.models.log import Comment, TagApplication
 from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, rows
 from xdb.store.episode_row import episode_row
@@ -151,27 +153,16 @@ def episode_record(ep: NewEpisode) -> dict[str, Any]:
     }
 
 
-def import_episode(
-    conn: C, record: EpisodeRecord, insert: Callable[[C, NewEpisode], int], d: Dialect
-) -> bool:
-    """Insert an episode with the store's ``insert`` unless its id is stored; True when it
-    was inserted."""
-    episode_id = record.episode_id or new_id("episode")
-    if conn.execute(f"SELECT 1 FROM episodes WHERE id = {d.mark}", (episode_id,)).fetchone():
-        return False
-    insert(conn, new_episode(record, episode_id))
-    return True
-
-
 def new_episode(record: EpisodeRecord, episode_id: str) -> NewEpisode:
-    """The row an imported episode record makes."""
-    if record.provenance is None:
-        record = record.model_copy(
-            update={"provenance": Provenance(session_id=record.session_id, source="import")}
-        )
+    """The row an imported episode record makes (without a provenance: the record's
+    session, source ``import``)."""
     created = to_us(record.created_at) if record.created_at else now_us()
     return episode_row(
-        record, episode_id=episode_id, created_us=created, created_by=record.created_by
+        record,
+        episode_id=episode_id,
+        created_us=created,
+        created_by=record.created_by,
+        source="import",
     )
 
 

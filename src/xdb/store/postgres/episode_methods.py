@@ -120,7 +120,7 @@ class EpisodeMethods:
 
     def load_vectors(
         self, model: str, after_vseq: int = 0
-    ) -> list[tuple[int, int, bytes, str, int, int, str]]:
+    ) -> list[tuple[int, int, bytes, str, int, int, str, str | None]]:
         return self._db.read(lambda c: vector_rows.load_vectors(c, model, after_vseq))
 
     def drop_other_vectors(self, model: str) -> int:

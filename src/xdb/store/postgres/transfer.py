@@ -216,7 +216,7 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
 
 def _insert_episodes(conn: Conn, batch: list[EpisodeRecord]) -> int:
     """Insert the episodes whose ids are not stored (nor earlier in the batch), in order, as
-    ``import_episode`` one after another would; how many were inserted."""
+    inserting them one after another would; how many were inserted."""
     ids = [record.episode_id or new_id("episode") for record in batch]
     stored = {r[0] for r in conn.execute("SELECT id FROM episodes WHERE id = ANY(%s)", (ids,))}
     fresh: dict[str, NewEpisode] = {}

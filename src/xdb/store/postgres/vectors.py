@@ -104,13 +104,14 @@ def store_vectors(conn: Conn, model: str, rows: Sequence[tuple[int, bytes]]) -> 
 
 def load_vectors(
     conn: Conn, model: str, after_vseq: int = 0
-) -> list[tuple[int, int, bytes, str, int, int, str]]:
-    """(vseq, seq, vector, namespace, start_us, end_us, kind) of ``model``'s vectors."""
+) -> list[tuple[int, int, bytes, str, int, int, str, str | None]]:
+    """(vseq, seq, vector, namespace, start_us, end_us, kind, session_id) of ``model``'s
+    vectors."""
     return [
-        (int(r[0]), int(r[1]), _blob(r[2]), r[3], r[4], r[5], r[6])
+        (int(r[0]), int(r[1]), _blob(r[2]), r[3], r[4], r[5], r[6], r[7])
         for r in conn.execute(
             "SELECT v.vseq, v.episode_seq, vector_send(v.vector), e.namespace, e.start_us,"
-            " e.end_us, e.kind FROM episode_vectors v"
+            " e.end_us, e.kind, e.session_id FROM episode_vectors v"
             " JOIN episodes e ON e.namespace = v.namespace AND e.seq = v.episode_seq"
             " WHERE v.model = %s AND v.vseq > %s ORDER BY v.vseq",
             (model, after_vseq),

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdb.store import sqlbuild
+from xdb.store.access import reading
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes
 from xdb.store.sqlite import vectors as vector_rows
@@ -79,6 +80,14 @@ class EpisodeMethods:
     def episode_matches(
         self, flt: EpisodeFilter, concept_ids: Sequence[str]
     ) -> list[tuple[int, str | None, float | None]]:
+        # A restricted caller reads concept rows through a view that tests each row's
+        # episode against every readable one: it reads the joined statement instead.
+        tagged = sqlbuild.tag_matches_sql(flt, concept_ids, SQLITE) if reading() is None else None
+        if tagged is not None:
+            rows: list[tuple[int, str | None, float | None]] = self._read(
+                lambda c: list(c.execute(*tagged))
+            )
+            return rows
         result: list[tuple[int, str | None, float | None]] = self._read(
             lambda c: sqlbuild.matches_with_scores(
                 c, flt, concept_ids, "c.episode_seq = e.seq", SQLITE
@@ -108,8 +117,8 @@ class EpisodeMethods:
 
     def load_vectors(
         self, model: str, after_vseq: int = 0
-    ) -> list[tuple[int, int, bytes, str, int, int, str]]:
-        result: list[tuple[int, int, bytes, str, int, int, str]] = self._read(
+    ) -> list[tuple[int, int, bytes, str, int, int, str, str | None]]:
+        result: list[tuple[int, int, bytes, str, int, int, str, str | None]] = self._read(
             lambda c: list(vector_rows.load_vectors(c, model, after_vseq))
         )
         return result

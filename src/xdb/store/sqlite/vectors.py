@@ -58,11 +58,12 @@ def store_vectors(
 
 def load_vectors(
     conn: sqlite3.Connection, model: str, after_vseq: int = 0
-) -> Iterator[tuple[int, int, bytes, str, int, int, str]]:
-    """(vseq, seq, vector, namespace, start_us, end_us, kind) of ``model``'s vectors."""
+) -> Iterator[tuple[int, int, bytes, str, int, int, str, str | None]]:
+    """(vseq, seq, vector, namespace, start_us, end_us, kind, session_id) of ``model``'s
+    vectors."""
     yield from conn.execute(
-        "SELECT v.vseq, v.episode_seq, v.vector, e.namespace, e.start_us, e.end_us, e.kind"
-        " FROM episode_vectors v JOIN episodes e ON e.seq = v.episode_seq"
+        "SELECT v.vseq, v.episode_seq, v.vector, e.namespace, e.start_us, e.end_us, e.kind,"
+        " e.session_id FROM episode_vectors v JOIN episodes e ON e.seq = v.episode_seq"
         " WHERE v.model = ? AND v.vseq > ? ORDER BY v.vseq",
         (model, after_vseq),
     )
