@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from xdb.errors import InvalidRequest, from_validation_errors
-from xdb.ids import parse_timestep_id
+from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest
 from xdb.models.log import Comment, TagApplication
@@ -164,6 +164,24 @@ def new_episode(record: EpisodeRecord, episode_id: str) -> NewEpisode:
         created_by=record.created_by,
         source="import",
     )
+
+
+def insert_new_episodes(
+    batch: list[EpisodeRecord],
+    stored: Callable[[list[str]], set[str]],
+    insert_many: Callable[[list[NewEpisode]], Any],
+) -> int:
+    """Insert the episodes whose ids are not stored (``stored(ids)``: those of ``ids`` the
+    store holds) nor earlier in the batch, in order, as inserting them one after another
+    would; how many were inserted (both stores' imports)."""
+    ids = [record.episode_id or new_id("episode") for record in batch]
+    held = stored(ids)
+    fresh: dict[str, NewEpisode] = {}
+    for record, episode_id in zip(batch, ids, strict=True):
+        if episode_id not in held and episode_id not in fresh:
+            fresh[episode_id] = new_episode(record, episode_id)
+    insert_many(list(fresh.values()))
+    return len(fresh)
 
 
 def check_version(raw: dict[str, Any], number: int) -> None:

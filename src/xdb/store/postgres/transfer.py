@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from functools import partial
 from typing import Any
 
-from xdb.ids import new_id
 from xdb.models.log import Tag, Timestep
 from xdb.store import access, graph_transfer, policy_objects, records, rows
 from xdb.store.postgres import episodes
@@ -26,12 +26,11 @@ from xdb.store.records import (
     SessionRecord,
     annotation_row,
     check_version,
-    new_episode,
+    insert_new_episodes,
     parse,
     unknown_kind,
 )
 from xdb.store.sqlbuild import POSTGRES
-from xdb.store.types import NewEpisode
 from xdb.timeutil import to_us
 
 BATCH = 2000  # timesteps per insert, and rows per fetch from an export cursor
@@ -215,16 +214,10 @@ def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, i
 
 
 def _insert_episodes(conn: Conn, batch: list[EpisodeRecord]) -> int:
-    """Insert the episodes whose ids are not stored (nor earlier in the batch), in order, as
-    inserting them one after another would; how many were inserted."""
-    ids = [record.episode_id or new_id("episode") for record in batch]
-    stored = {r[0] for r in conn.execute("SELECT id FROM episodes WHERE id = ANY(%s)", (ids,))}
-    fresh: dict[str, NewEpisode] = {}
-    for record, episode_id in zip(batch, ids, strict=True):
-        if episode_id not in stored and episode_id not in fresh:
-            fresh[episode_id] = new_episode(record, episode_id)
-    episodes.insert_many(conn, list(fresh.values()))
-    return len(fresh)
+    def stored(ids: list[str]) -> set[str]:
+        return {r[0] for r in conn.execute("SELECT id FROM episodes WHERE id = ANY(%s)", (ids,))}
+
+    return insert_new_episodes(batch, stored, partial(episodes.insert_many, conn))
 
 
 def _insert_new(conn: Conn, table: str, columns: str, values: tuple[Any, ...]) -> int:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
+from functools import partial
 from typing import Any
 
-from xdb.ids import new_id
 from xdb.models.log import Tag, Timestep
 from xdb.store import access, graph_transfer, policy_objects, records, rows
 from xdb.store.records import (
@@ -21,14 +21,13 @@ from xdb.store.records import (
     SessionRecord,
     annotation_row,
     check_version,
-    new_episode,
+    insert_new_episodes,
     unknown_kind,
 )
 from xdb.store.records import parse as _parse
 from xdb.store.sqlbuild import SQLITE, chunks
 from xdb.store.sqlite import episodes, sessions, textindex
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
-from xdb.store.types import NewEpisode
 from xdb.timeutil import to_us
 
 BATCH = 5000  # episodes inserted together (``episodes.insert_many``)
@@ -184,22 +183,16 @@ def _import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]])
 
 
 def _insert_episodes(conn: sqlite3.Connection, batch: list[EpisodeRecord]) -> int:
-    """Insert the episodes whose ids are not stored (nor earlier in the batch), in order, as
-    inserting them one after another would; how many were inserted."""
-    ids = [record.episode_id or new_id("episode") for record in batch]
-    stored = {
-        r[0]
-        for part in chunks(ids)
-        for r in conn.execute(
-            f"SELECT id FROM episodes WHERE id IN ({SQLITE.marks(len(part))})", part
-        )
-    }
-    fresh: dict[str, NewEpisode] = {}
-    for record, episode_id in zip(batch, ids, strict=True):
-        if episode_id not in stored and episode_id not in fresh:
-            fresh[episode_id] = new_episode(record, episode_id)
-    episodes.insert_many(conn, list(fresh.values()))
-    return len(fresh)
+    def stored(ids: list[str]) -> set[str]:
+        return {
+            r[0]
+            for part in chunks(ids)
+            for r in conn.execute(
+                f"SELECT id FROM episodes WHERE id IN ({SQLITE.marks(len(part))})", part
+            )
+        }
+
+    return insert_new_episodes(batch, stored, partial(episodes.insert_many, conn))
 
 
 def _ensure_session(conn: sqlite3.Connection, session_id: str, ts_us: int) -> None:
