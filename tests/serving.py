@@ -16,7 +16,10 @@ def served(app: Any) -> Iterator[str]:
     """Serve ``app`` on a free local port; yields its base URL (``http://127.0.0.1:N``)."""
     # Bound and listening before uvicorn starts: early requests wait in the backlog, so
     # nothing polls for readiness.
-    sock = socket.socket()
+    # (IPPROTO_TCP named: asyncio sets TCP_NODELAY only on accepted sockets whose protocol
+    # says TCP, and a plain socket() says 0; without it each keep-alive answer waited ~40 ms
+    # for the client's delayed ACK.)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     server = uvicorn.Server(
