@@ -458,18 +458,9 @@ def run_ok(box: Sandbox, argv: list[str], what: str) -> subprocess.CompletedProc
 def assign(box: Sandbox, name: str, value: str) -> None:
     """``NAME=$(command)``: the shell's value of the right-hand side, kept for the lines
     below (which read it as ``$NAME``, from their environment)."""
-    done = subprocess.run(
-        ["bash", "-c", f'{name}={value}; printf %s "${name}"'],
-        cwd=box.work,
-        env=box.env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=SECONDS,
-    )
-    assert done.returncode == 0 and done.stdout, (
-        f"`{name}={value}` exited {done.returncode} or gave nothing\nstderr: {done.stderr}"
-    )
+    script = f'{name}={value}; printf %s "${name}"'
+    done = run_ok(box, ["bash", "-c", script], f"`{name}={value}`")
+    assert done.stdout, f"`{name}={value}` gave nothing\nstderr: {done.stderr}"
     box.env[name] = done.stdout
 
 

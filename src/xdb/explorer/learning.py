@@ -28,29 +28,31 @@ def learning_page(read: Reader, request: Request) -> Page:
                 context=context)  # fmt: skip
 
 
-def bud_page(read: Reader, request: Request) -> Page:
-    bud = request.path_params["bud"]
-    asked: dict[str, Any] = {"bud_tag_id": bud, "limit": 50}
+def _page_of(
+    read: Reader, request: Request, op: str, param: str, key: str, base: str
+) -> tuple[Any, str | None]:
+    """Page ``op`` of the object the path parameter ``param`` names (as ``key``; 50 at a
+    time, from the query's cursor), and the next page's URL under ``base``, if any."""
+    name = request.path_params[param]
+    asked: dict[str, Any] = {key: name, "limit": 50}
     if request.query_params.get("cursor"):
         asked["cursor"] = request.query_params["cursor"]
-    found = read("xdb.bud_examples", asked)
+    found = read(op, asked)
     following = None
     if found.next_cursor:
-        following = f"/buds/{quote(bud, safe='')}?" + urlencode({"cursor": found.next_cursor})
+        following = f"{base}/{quote(name, safe='')}?" + urlencode({"cursor": found.next_cursor})
+    return found, following
+
+
+def bud_page(read: Reader, request: Request) -> Page:
+    found, following = _page_of(read, request, "xdb.bud_examples", "bud", "bud_tag_id", "/buds")
     return page("bud.html", found=found, next_url=following)
 
 
 def dataset_page(read: Reader, request: Request) -> Page:
-    dataset_id = request.path_params["dataset_id"]
-    asked: dict[str, Any] = {"dataset_id": dataset_id, "limit": 50}
-    if request.query_params.get("cursor"):
-        asked["cursor"] = request.query_params["cursor"]
-    found = read("experience.dataset", asked)
-    following = None
-    if found.next_cursor:
-        following = f"/datasets/{quote(dataset_id, safe='')}?" + urlencode(
-            {"cursor": found.next_cursor}
-        )
+    found, following = _page_of(
+        read, request, "experience.dataset", "dataset_id", "dataset_id", "/datasets"
+    )
     return page("dataset.html", dataset=found.dataset, members=found.members,
                 next_url=following)  # fmt: skip
 

@@ -47,6 +47,16 @@ class Window:
     def top(self) -> list[tuple[str, float]]:
         return sorted(self.concepts.items(), key=lambda c: (-c[1], c[0]))[:TOP]
 
+    def take(self, step: Any) -> None:
+        """Count ``step`` in: its kind, tier, peak activations and event."""
+        self.kinds[str(step.event_type)] += 1
+        self.tiers[str(step.fidelity)] += 1
+        for concept, value in step.concept_activations.items():
+            if value > self.concepts.get(concept, 0.0):
+                self.concepts[concept] = value
+        if step.event_id:
+            self.events.add(step.event_id)
+
 
 def windows(timesteps: Sequence[Any], zoom: str) -> list[Window]:
     """The timesteps (in tick order) grouped by ``zoom`` (a key of ZOOMS)."""
@@ -65,13 +75,7 @@ def windows(timesteps: Sequence[Any], zoom: str) -> list[Window]:
         window.last_tick, window.end = step.tick, step.timestamp
         if len(window.text) < 240:
             window.text += step.content if step.event_type == "output" else f" {step.content} "
-        window.kinds[str(step.event_type)] += 1
-        window.tiers[str(step.fidelity)] += 1
-        for concept, value in step.concept_activations.items():
-            if value > window.concepts.get(concept, 0.0):
-                window.concepts[concept] = value
-        if step.event_id:
-            window.events.add(step.event_id)
+        window.take(step)
     for window in out:
         window.text = " ".join(window.text.split())[:240]
     return out
@@ -115,13 +119,7 @@ def messages(timesteps: Sequence[Any]) -> list[Message]:
             last.text += joiner + step.content
             if len(last.text) > MESSAGE_TEXT:
                 last.text, last.cut = last.text[:MESSAGE_TEXT] + "…", True
-        last.kinds[kind] += 1
-        last.tiers[str(step.fidelity)] += 1
-        for concept, value in step.concept_activations.items():
-            if value > last.concepts.get(concept, 0.0):
-                last.concepts[concept] = value
-        if step.event_id:
-            last.events.add(step.event_id)
+        last.take(step)
     return out
 
 

@@ -81,6 +81,13 @@ def texts(p: Pattern, call: ToolCall) -> list[str]:
     return [t for t in out if t]
 
 
+@lru_cache(maxsize=1024)
+def _judged(name: str, text: str) -> str | None:
+    # (a check asks it of one call for the candidates' lessons, then for each lesson's
+    # match, then the judge again: the same pattern on the same text)
+    return CATALOGUE[name].judge(text)
+
+
 def verdict(names: frozenset[str], call: ToolCall) -> str | None:
     """HIT: a named mistake is made again; SAFE: its operation is done the safe way; MISS:
     the call is of a kind a named mistake is made in, and does not make it; None: no
@@ -91,7 +98,7 @@ def verdict(names: frozenset[str], call: ToolCall) -> str | None:
         if p is None:
             continue  # (a pattern since removed from the catalogue)
         for text in texts(p, call):
-            got = p.judge(text)
+            got = _judged(name, text)
             if got == "hit":
                 return HIT
             said = SAFE if got == "safe" else (said or MISS)
