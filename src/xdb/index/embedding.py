@@ -36,6 +36,7 @@ import math
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -135,6 +136,9 @@ class Indexer:
         self._caught_up = False  # the worker's last look found no episode without a vector
         self._interrupted = False  # a wait was interrupted (Ctrl-C): close does not wait
         self.visited = 0  # episodes this worker has embedded (a progress bar's count)
+        # ``visited`` after each batch, so that a waiter that wakes late still reports the
+        # batches one by one rather than as one lump.
+        self._batch_ends: deque[int] = deque(maxlen=4096)
         self.stored = 0  # vectors it stored (less when another process stored some first)
         self.reindexed = (0, 0)  # (visited, stored) when the last reindex returned
         self.left: int | None = None  # set by close(): episodes it left without a vector
@@ -277,6 +281,7 @@ class Indexer:
         try:
             with cond:
                 seen = self.visited if counted is None else counted
+                began = self.visited  # what was done before is reported as one number
 
                 def finished() -> bool:
                     return self._fresh_caught_up() if fresh else self._idle()
@@ -289,10 +294,14 @@ class Indexer:
                     left = None if deadline is None else max(0.0, deadline - time.monotonic())
                     in_time = cond.wait_for(ready, left)
                     if progress is not None and self.visited != seen:
-                        done, seen = self.visited - seen, self.visited
+                        ends = [began] if seen < began else []
+                        ends += [e for e in self._batch_ends if max(seen, began) < e < self.visited]
+                        ends.append(self.visited)
                         cond.release()
                         try:
-                            progress(done)
+                            for end in ends:
+                                progress(end - seen)
+                                seen = end
                         finally:
                             cond.acquire()
                     idle = finished()
@@ -478,6 +487,7 @@ class Indexer:
             # Only once stored: a failure retries.
             (self._fresh_cursor if fresh else self._cursor)[model] = todo[-1][0]
             self.visited += len(todo)
+            self._batch_ends.append(self.visited)
             self.stored += sum(1 for vseq in vseqs if vseq)
             self._wake.notify_all()
         if self._index is not None:
