@@ -16,16 +16,17 @@ ENV_SECRET_NAME = (
     r"|EXPIRATION|TIMEOUT|HEADER|ENDPOINT|TYPE|MIN|MAX|ENABLED|REQUIRED|AUTHENTICATION|POLICY"
     r"|RESET|SECONDS|MINUTES|HOURS|DAYS|LIFETIME|ALGORITHM|ISSUER|AUDIENCE|COUNT|ROTATION"
     r"|SIZE)|PUBLIC|ALLOW_EMPTY|RANDOM_ROOT|GENERATE)(?:_|\b))"
-    r"(?:[A-Z0-9]+_)*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_KEY|SECRET_KEY"
-    r"|PRIVATE_KEY|CREDENTIALS?)(?:_[A-Z0-9]+)*\b"
+    r"(?:[A-Z0-9]+_)*(?:PASSWORD|PASSWD|PASSPHRASE|PASS(?!\w)|SECRET|TOKEN|API_?KEY|ACCESS_KEY"
+    r"|SECRET_KEY|PRIVATE_KEY|CREDENTIALS?)(?:_[A-Z0-9]+)*\b"
 )
 # A literal value (not a ${VAR} reference, a template, empty or a boolean).
 LITERAL = r"[\"']?(?![\"']|\$|\{\{|~|null\b|true\b|false\b|<)[^\s\"'#]{2,}"
 
 # The install steps whose cache a `COPY . .` before them throws away on every edit.
 _INSTALL = (
-    r"(?:\bnpm\s+(?:ci|install|i)\b|\bpnpm\s+(?:install|i)\b|\byarn(?:\s+install)?[ \t]*"
-    r"(?:$|&&|\\)|\bpip3?\s+install\s+(?:-\S+\s+)*-r\b|\bpoetry\s+install\b|\buv\s+sync\b"
+    r"(?:\bnpm\s+(?:ci|install|i)\b|\bpnpm\s+(?:install|i)\b|\bbun\s+install\b"
+    r"|\byarn(?:\s+install\b|[ \t]*(?:$|&&|\\))|\bpip3?\s+install\s+(?:-\S+\s+)*-r\b"
+    r"|\bpoetry\s+install\b|\buv\s+sync\b"
     r"|\bpipenv\s+install\b|\bbundle\s+install\b|\bgo\s+mod\s+download\b"
     r"|\bcomposer\s+install\b|\bmvn\b[^\n]*dependency:go-offline)"
 )
@@ -34,7 +35,7 @@ _MANIFEST = (
     r"|poetry\.lock|uv\.lock|Gemfile(?:\.lock)?|go\.(?:mod|sum)|composer\.(?:json|lock)"
     r"|yarn\.lock|pnpm-lock\.yaml|Pipfile(?:\.lock)?|pom\.xml)"
 )
-_COPY_ALL = r"^(?:COPY|ADD)\s+(?:--\S+\s+)*\.\s+\S+\s*$"
+_COPY_ALL = r"^(?:COPY|ADD)\s+(?:--\S+\s+)*\./?\s+\S+\s*$"
 # A running image: a FROM, then what it runs.
 _IMAGE = r"(?i)^FROM\s[\s\S]*^(?:CMD|ENTRYPOINT)\b"
 _DB_PORTS = (
@@ -211,13 +212,14 @@ PATTERNS: list[Pattern] = [
         "secret in dockerfile env | secret in build arg | token in build arg | password in"
         " dockerfile | docker history secret | secret mount | build arg secret",
         "dockerfile",
-        r"(?i)^(?:ENV|ARG)\s+(?:\w+=\S*\s+)*" + ENV_SECRET_NAME,
+        r"(?i)^(?:ENV|ARG)\s+(?:\w+=\S*\s+|\\\s+)*" + ENV_SECRET_NAME,
         hits=(
             'ARG NPM_TOKEN\nRUN echo "//registry.npmjs.org/:_authToken=$NPM_TOKEN" > .npmrc',
             "ENV DATABASE_PASSWORD=s3cr3t",
             "ENV AWS_SECRET_ACCESS_KEY wJalrXUtnFEMI",
             "arg github_token",
             "ENV APP_ENV=prod SECRET_KEY_BASE=abc123",
+            "ENV REDIS_HOST=cache \\\n    REDIS_PASSWORD=hunter2",
         ),
         safe=(
             "ENV DATABASE_PASSWORD_FILE=/run/secrets/db_password",
@@ -226,6 +228,7 @@ PATTERNS: list[Pattern] = [
             "ARG NODE_VERSION=20",
             "ENV GPG_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D",
             "ENV JWT_TOKEN_EXPIRY_SECONDS=3600 PUBLIC_KEY_PATH=/etc/app/pub.pem",
+            "ENV PASS_THROUGH_HEADERS=1",
         ),
     ),
     pattern(
@@ -286,6 +289,7 @@ PATTERNS: list[Pattern] = [
             "COPY . /srv\nRUN pip install --no-cache-dir -r requirements.txt",
             "COPY --chown=app:app . .\nRUN bundle install --jobs 4",
             "COPY . .\nRUN go mod download && go build -o /bin/api ./cmd/api",
+            "COPY ./ /app/\nRUN yarn install --frozen-lockfile",
         ),
         safe=(
             "COPY package.json package-lock.json ./\nRUN npm ci\nCOPY . .\nRUN npm run build",
@@ -299,11 +303,12 @@ PATTERNS: list[Pattern] = [
         "sudo in dockerfile | sudo inside container | sudo docker build | sudo run dockerfile"
         " | sudo base image | sudo already root | sudo image build | sudo docker image",
         "dockerfile",
-        r"(?:^RUN\s+(?:--\S+\s+)*|&&\s*|;\s*|\|\|\s*)sudo\s+(?:-\S+\s+)*[\w/.-]",
+        r"(?:^RUN\s+(?:--\S+\s+)*|&&\s*|;\s*|\|\|?\s*)sudo\s+(?:-\S+\s+)*[\w/.-]",
         hits=(
             "RUN sudo apt-get install -y curl",
             "RUN mkdir -p /opt/app && sudo chown app /opt/app",
             "RUN cd /tmp; sudo -u app make install",
+            "RUN echo 'deb http://deb.acme.io stable main' | sudo tee /etc/apt/sources.list",
         ),
         safe=(
             "RUN apt-get install -y --no-install-recommends sudo curl",
@@ -390,13 +395,15 @@ PATTERNS: list[Pattern] = [
         "compose-docker-socket",
         "docker socket | docker.sock | mounted docker sock | socket mount | docker socket proxy",
         "yaml",
-        r"(?:^-\s*[\"']?|^(?:source|path|hostPath):\s*[\"']?)/(?:var/)?run/docker\.sock\b",
+        r"(?:^-\s*[\"']?|^(?:source|path|hostPath):\s*[\"']?|[\[,]\s*[\"']?"
+        r"|[{,]\s*(?:source|path):\s*[\"']?)/(?:var/)?run/docker\.sock\b",
         r"(?i)socket-proxy",
         hits=(
             "volumes:\n- /var/run/docker.sock:/var/run/docker.sock",
             '- "/var/run/docker.sock:/var/run/docker.sock:ro"',
             "hostPath:\npath: /var/run/docker.sock\ntype: Socket",
             "source: /run/docker.sock",
+            'volumes: ["/var/run/docker.sock:/var/run/docker.sock"]',
         ),
         safe=(
             "environment:\nDOCKER_HOST: tcp://docker-proxy:2375",
@@ -409,11 +416,12 @@ PATTERNS: list[Pattern] = [
         "compose-network-host",
         "network_mode host | network mode host | host networking | host network mode",
         "yaml",
-        r"^network_mode:\s*[\"']?host\b",
+        r"(?:^|[{,]\s*)network_mode:\s*[\"']?host\b",
         hits=(
             "services:\napi:\nimage: acme/api:1.2\nnetwork_mode: host",
             'network_mode: "host"',
             "network_mode: 'host'",
+            "api: {image: acme/api:1.4, network_mode: host}",
         ),
         safe=(
             "networks:\n- backend",
@@ -430,17 +438,28 @@ PATTERNS: list[Pattern] = [
         " | compose bind localhost | mongo exposed | mongodb exposed | elasticsearch exposed"
         " | redis exposed | postgres exposed | database exposed compose",
         "yaml",
-        r"^-\s*[\"']?(?:0\.0\.0\.0:)?\d{2,5}:" + _DB_PORTS + r"(?:/tcp)?[\"']?\s*$",
+        # (a list item, or one of a flow list's; or the long syntax's target and published)
+        r"(?:^-\s*|^ports:\s*\[\s*|,\s*)[\"']?(?:0\.0\.0\.0:)?\d{2,5}:"
+        + _DB_PORTS
+        + r"(?:/tcp)?[\"']?\s*(?:$|[,\]])"
+        r"|^(?:-\s*)?target:\s*[\"']?" + _DB_PORTS + r"[\"']?\s*\n(?:(?!-\s)[^\n]*\n){0,3}?"
+        r"published:\s*[\"']?\d"
+        r"|^(?:-\s*)?published:\s*[\"']?\d+[\"']?\s*\n(?:(?!-\s)[^\n]*\n){0,3}?target:\s*"
+        r"[\"']?" + _DB_PORTS + r"\b",
+        r"^(?:-\s*)?host_ip:\s*[\"']?(?:127\.0\.0\.1|localhost|::1)\b",
         hits=(
             'ports:\n- "5432:5432"',
             "- 6379:6379",
             "- '0.0.0.0:27017:27017'",
             '- "13306:3306/tcp"',
+            'ports: ["8080:80", "6379:6379"]',
+            "ports:\n- target: 5432\n  published: 5432",
         ),
         safe=(
             'ports:\n- "127.0.0.1:5432:5432"',
             'ports:\n- "8080:80"',
             'expose:\n- "5432"',
+            "ports:\n- target: 5432\n  host_ip: 127.0.0.1\n  published: 5432",
         ),
     ),
     pattern(
@@ -451,12 +470,14 @@ PATTERNS: list[Pattern] = [
         " | credentials compose | token compose environment"
         " | compose password variable substitution",
         "yaml",
-        r"^(?:-\s*)?[\"']?" + ENV_SECRET_NAME + r"[\"']?\s*[:=]\s*" + LITERAL,
+        r"(?:^(?:-\s*)?|(?<!\$)\{\s*|,\s*)[\"']?" + ENV_SECRET_NAME + r"[\"']?\s*[:=]\s*" + LITERAL,
         hits=(
             "environment:\nPOSTGRES_PASSWORD: postgres",
             "- MYSQL_ROOT_PASSWORD=supersecret",
             'environment:\n- "STRIPE_SECRET_KEY=sk_test_51H8xyz"',
             "GITHUB_TOKEN: ghp_abcdefabcdefabcdef",
+            "environment: {MINIO_ROOT_USER: admin, MINIO_ROOT_PASSWORD: minio123}",
+            "RABBITMQ_DEFAULT_PASS: guest123",
         ),
         safe=(
             "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}",
@@ -466,6 +487,7 @@ PATTERNS: list[Pattern] = [
             "TOKEN_URL: https://auth.acme.dev/token",
             'MYSQL_ALLOW_EMPTY_PASSWORD: "yes"',
             "JWT_TOKEN_EXPIRY_SECONDS: 3600",
+            "- POSTGRES_PASSWORD=${DB_PASSWORD:?set DB_PASSWORD}",
         ),
     ),
     pattern(
@@ -475,12 +497,13 @@ PATTERNS: list[Pattern] = [
         " | started before database | started before db | compose start order"
         " | condition service_healthy",
         "yaml",
-        r"^depends_on:\s*(?:\[[^\]\n]+\]|\n-\s*\S)",
+        r"^depends_on:\s*(?:\[[^\]\n]+\]|\n-\s*\S)|\bcondition:\s*[\"']?service_started\b",
         r"condition:\s*service_(?:healthy|completed_successfully)|wait-for-it|dockerize\s+-wait",
         hits=(
             "api:\nbuild: .\ndepends_on:\n- db\n- redis",
             "depends_on: [postgres]",
             "worker:\ndepends_on:\n- rabbitmq",
+            "depends_on:\n  db:\n    condition: service_started",
         ),
         safe=(
             "depends_on:\ndb:\ncondition: service_healthy",

@@ -82,7 +82,8 @@ PATTERNS: list[Pattern] = [
         " | untrusted pr code with secrets",
         "role:ci",
         r"\A(?=[\s\S]*?\bpull_request_target\b)[\s\S]*?(?:^ref:\s*[\"']?(?:\$\{\{\s*github\.(?:event\."
-        r"pull_request\.head\.(?:sha|ref)|head_ref)\b|refs/pull/)|\bgh\s+pr\s+checkout\b)",
+        r"pull_request\.(?:head\.(?:sha|ref)|merge_commit_sha)|head_ref)\b|refs/pull/)"
+        r"|\bgh\s+pr\s+checkout\b|\bgit\s+(?:fetch|pull)\b[^\n]*\bpull/[^\n]*?/(?:head|merge)\b)",
         hits=(
             "on:\n  pull_request_target:\njobs:\n  test:\n    steps:\n"
             "      - uses: actions/checkout@v4\n        with:\n"
@@ -90,6 +91,8 @@ PATTERNS: list[Pattern] = [
             "on: pull_request_target\nsteps:\n- uses: actions/checkout@v4\n  with:\n"
             "    ref: ${{ github.head_ref }}",
             "on: [pull_request_target]\nsteps:\n- run: gh pr checkout ${{ github.event.number }}",
+            "on: pull_request_target\nsteps:\n- run: git fetch origin"
+            " pull/${{ github.event.number }}/head:pr && git checkout pr",
         ),
         safe=(
             "on: pull_request\nsteps:\n- uses: actions/checkout@v4\n  with:\n"
@@ -185,7 +188,7 @@ PATTERNS: list[Pattern] = [
         "continue-on-error | continue on error | allow_failure | allow failure | failing tests"
         " ignored | red build ignored",
         "role:ci",
-        r"^continue-on-error:\s*[\"']?true\b|^allow_failure:\s*[\"']?true\b",
+        r"^continue-on-error:\s*[\"']?true\b|^allow_failure:\s*[\"']?(?:true|yes|on)\b",
         hits=(
             "- name: Test\n  run: pytest\n  continue-on-error: true",
             "test:\n  script: npm test\n  allow_failure: true",
@@ -243,12 +246,13 @@ PATTERNS: list[Pattern] = [
         "self-hosted runner | self hosted runner pull request | runner on public repo"
         " | fork pr self-hosted",
         "role:ci",
-        r"\A(?=[\s\S]*\bpull_request(?:_target)?\b)[\s\S]*^runs-on:(?:[^\n]*|\s*\n-\s*)"
-        r"\bself-hosted\b",
+        r"\A(?=[\s\S]*\bpull_request(?:_target)?\b)[\s\S]*^runs-on:[^\n]*?"
+        r"(?:\n(?:-|labels:|group:)[^\n]*?){0,4}\bself-hosted\b",
         hits=(
             "on: [pull_request]\njobs:\n  test:\n    runs-on: self-hosted",
             "on:\n  pull_request:\njobs:\n  build:\n    runs-on: [self-hosted, linux, gpu]",
             "on: pull_request_target\njobs:\n  e2e:\n    runs-on:\n      - self-hosted",
+            "on: pull_request\njobs:\n  gpu:\n    runs-on:\n      labels: [self-hosted, gpu]",
         ),
         safe=(
             "on: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest",
@@ -322,13 +326,15 @@ PATTERNS: list[Pattern] = [
         "dotenv typescript javascript json yaml vue svelte",
         r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|PUBLIC)_(?!\w*(?:"
         r"PUBLISHABLE|ANON|FIREBASE|MAPS|MAPBOX|RECAPTCHA|SITE_KEY|PUBLIC_KEY))\w*(?:SECRET"
-        r"|PRIVATE_KEY|PASSWORD|SERVICE_ROLE|API_KEY|ACCESS_TOKEN|AUTH_TOKEN|ACCESS_KEY)\w*\b",
+        r"|PRIVATE_KEY|PASSWORD|SERVICE_ROLE|SERVICE_KEY|ADMIN_KEY|API_KEY|ACCESS_TOKEN"
+        r"|AUTH_TOKEN|ACCESS_KEY)\w*\b",
         hits=(
             "NEXT_PUBLIC_STRIPE_SECRET_KEY=sk_live_abc",
             "const key = import.meta.env.VITE_OPENAI_API_KEY",
             "REACT_APP_DB_PASSWORD=hunter2",
             "fetch(url, { headers: { Authorization: process.env.NEXT_PUBLIC_SUPABASE_SERVICE_ROLE"
             "_KEY } })",
+            "createClient(url, process.env.NEXT_PUBLIC_SUPABASE_SERVICE_KEY)",
         ),
         safe=(
             "NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY=pk_live_abc",
@@ -370,7 +376,12 @@ PATTERNS: list[Pattern] = [
         " | pin dependency versions | dependency latest tag",
         "json toml",
         r"^\"(?!(?:node|npm|yarn|pnpm|version|ecmaVersion|target|tag|channel|image|engine)\")(?:@[\w.-]+/)?[\w.-]+\"\s*:\s*\"(?:\*"
-        r"|latest|x|X)\"\s*,?\s*$|^(?!version\b)[\w-]+\s*=\s*(?:\"\*\"|\{[^}\n]*\bversion\s*="
+        r"|latest|x|X)\"\s*,?\s*$"
+        # (a one-line dependencies object)
+        r"|\"(?:dev|peer|optional)?[dD]ependencies\"\s*:\s*\{[^}\n]*"
+        r"\"(?:@[\w.-]+/)?[\w.-]+\"\s*:\s*"
+        r"\"(?:\*|latest)\""
+        r"|^(?!version\b)[\w-]+\s*=\s*(?:\"\*\"|\{[^}\n]*\bversion\s*="
         r"\s*\"\*\")|^version\s*=\s*\"\*\"\s*$",
         r"^\[(?:dev-)?packages\]",
         hits=(
@@ -378,6 +389,7 @@ PATTERNS: list[Pattern] = [
             '"@acme/ui": "latest"',
             '[dependencies]\nserde = "*"',
             '[dependencies]\ntokio = { version = "*", features = ["full"] }',
+            '{"dependencies": {"react": "*", "react-dom": "*"}}',
         ),
         safe=(
             '"lodash": "^4.17.21"',
@@ -471,7 +483,7 @@ PATTERNS: list[Pattern] = [
         " | devdependencies production | eslint in dependencies | use devdependencies"
         " | linter in dependencies | test framework dependencies runtime",
         "json toml",
-        r"^\"dependencies\"\s*:\s*\{[^}]*^\"" + _JS_DEV_TOOLS + r"\"\s*:"
+        r"(?:^|[{,]\s*)\"dependencies\"\s*:\s*\{[^}]*(?:^|[{,]\s*)\"" + _JS_DEV_TOOLS + r"\"\s*:"
         r"|^dependencies\s*=\s*\[[^\]]*[\"']" + _PY_DEV_TOOLS + r"\b"
         r"|^\[tool\.poetry\.dependencies\]\s*$(?:\n(?!\[)[^\n]*)*?\n" + _PY_DEV_TOOLS + r"\s*=",
         r"^\"name\"\s*:\s*\"(?:@[\w.-]+/)?(?:eslint|prettier|jest|vitest|stylelint)[\w-]*\""
@@ -481,6 +493,7 @@ PATTERNS: list[Pattern] = [
             '[project]\ndependencies = [\n  "fastapi>=0.110",\n  "pytest>=8",\n]',
             '[tool.poetry.dependencies]\npython = "^3.12"\nblack = "^24.4"',
             '"dependencies": {\n"react": "^18.3.1",\n"eslint": "^9.0.0"\n}',
+            '{"dependencies": {"express": "^4.19.2", "nodemon": "^3.1.0"}}',
         ),
         safe=(
             '"dependencies": {\n  "express": "^4.19.2"\n},\n"devDependencies": {\n'

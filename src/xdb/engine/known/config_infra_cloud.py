@@ -8,8 +8,10 @@ from __future__ import annotations
 from xdb.engine.known.model import Pattern, pattern
 
 _WORLD = r"\"(?:0\.0\.0\.0/0|::/0)\""
+# SSH, RDP, all ports, and the databases' and caches' ports (never meant for the world).
 _ADMIN_PORT = (
-    r"(?:\b(?:from_port|to_port)\s*=\s*\"?(?:22|3389|0)\b|\b(?:ip_)?protocol\s*=\s*"
+    r"(?:\b(?:from_port|to_port)\s*=\s*\"?(?:22|3389|0|5432|3306|1433|1521|6379|27017|9200"
+    r"|11211|5984|9042)\b|\b(?:ip_)?protocol\s*=\s*"
     r"\"(?:-1|all)\")"
 )
 _INGRESS = (
@@ -101,6 +103,8 @@ PATTERNS: list[Pattern] = [
             '"0.0.0.0/0"\n  from_port = 22\n  ip_protocol = "tcp"\n  to_port = 22\n}',
             'resource "google_compute_firewall" "ssh" {\n  allow {\n    protocol = "tcp"\n'
             '    ports = ["22"]\n  }\n  source_ranges = ["0.0.0.0/0"]\n}',
+            'ingress {\n  from_port = 5432\n  to_port = 5432\n  protocol = "tcp"\n'
+            '  cidr_blocks = ["0.0.0.0/0"]\n}',
         ),
         safe=(
             'ingress {\n  from_port = 443\n  to_port = 443\n  protocol = "tcp"\n'
@@ -238,6 +242,9 @@ PATTERNS: list[Pattern] = [
         r"(?i)[\"']?\bactions?[\"']?\s*[:=]\s*(?:\[|\n-)?\s*[\"']\*[\"']|[\"']?\bactions?[\"']?\s*[:=]\s*"
         r"\[?[^\]\n]*[\"'][\w-]+:\*[\"'][\s\S]{0,300}?[\"']?\bresources?[\"']?\s*[:=]\s*\[?\s*"
         r"[\"']\*[\"']",
+        # (a policy that only denies: a guard such as "deny everything without MFA")
+        r"(?i)\A(?![\s\S]*\beffect[\"']?\s*[:=]\s*[\"']?allow)[\s\S]*\beffect[\"']?\s*[:=]\s*"
+        r"[\"']?deny\b",
         hits=(
             'statement {\n  actions   = ["*"]\n  resources = ["*"]\n}',
             '{"Effect": "Allow", "Action": "*", "Resource": "*"}',
@@ -250,6 +257,8 @@ PATTERNS: list[Pattern] = [
             '  resources = ["${aws_s3_bucket.site.arn}/*"]\n}',
             '{"Effect": "Allow", "Action": ["ec2:DescribeInstances"], "Resource": "*"}',
             'Action = ["s3:*"]\nResource = [aws_s3_bucket.logs.arn]',
+            '{"Effect": "Deny", "Action": "*", "Resource": "*",'
+            ' "Condition": {"Bool": {"aws:SecureTransport": "false"}}}',
         ),
     ),
     pattern(
@@ -280,11 +289,12 @@ PATTERNS: list[Pattern] = [
         "tf-hcl-force-destroy",
         "force_destroy | force destroy | bucket deleted with objects | destroyed bucket contents",
         "terraform",
-        r"\bforce_destroy\s*=\s*true\b",
+        r"\bforce_destroy\s*=\s*\"?true\b",
         hits=(
             'resource "aws_s3_bucket" "logs" {\n  bucket = "acme-logs"\n  force_destroy = true\n}',
             "force_destroy=true",
             'resource "google_storage_bucket" "b" {\n  force_destroy = true\n}',
+            'force_destroy = "true"',
         ),
         safe=(
             "force_destroy = false",
@@ -315,12 +325,13 @@ PATTERNS: list[Pattern] = [
         " | server_tokens off | server_tokens nginx | nginx version header | hide nginx version"
         " | version in server header | nginx version leaked | server header version",
         "ini role:infrastructure",
-        r"(?:^|[\s{;])server_tokens\s+on\s*;|^http\s*\{",
-        r"\A(?![\s\S]*server_tokens\s+on\s*;)[\s\S]*server_tokens\s+off\s*;",
+        r"(?:^|[\s{;])server_tokens\s+(?:on|build)\s*;|^http\s*\{",
+        r"\A(?![\s\S]*server_tokens\s+(?:on|build)\s*;)[\s\S]*server_tokens\s+off\s*;",
         hits=(
             "http {\n  sendfile on;\n  include mime.types;\n}",
             "server_tokens on;",
             "http {\n  server_tokens off;\n}\nserver {\n  server_tokens on;\n}",
+            "server_tokens build;",
         ),
         safe=(
             "http {\n  server_tokens off;\n  sendfile on;\n}",
@@ -332,11 +343,13 @@ PATTERNS: list[Pattern] = [
         "nginx-weak-tls",
         "ssl_protocols | tlsv1 | tls 1.0 | tls 1.1 | weak tls | old tls versions | sslv3",
         "ini role:infrastructure",
-        r"(?:^|[\s{;])ssl_protocols\b[^;\n]*\b(?:SSLv2|SSLv3|TLSv1(?!\.[23])(?:\.1)?)\b",
+        r"(?:^|[\s{;])(?:(?:proxy|grpc|uwsgi)_)?ssl_protocols\b[^;\n]*"
+        r"\b(?:SSLv2|SSLv3|TLSv1(?!\.[23])(?:\.1)?)\b",
         hits=(
             "ssl_protocols TLSv1 TLSv1.1 TLSv1.2;",
             "server {\n  ssl_protocols TLSv1.1 TLSv1.2 TLSv1.3;\n}",
             "ssl_protocols SSLv3 TLSv1;",
+            "proxy_ssl_protocols TLSv1 TLSv1.2;",
         ),
         safe=(
             "ssl_protocols TLSv1.2 TLSv1.3;",
@@ -349,12 +362,13 @@ PATTERNS: list[Pattern] = [
         "alias traversal | off-by-slash | alias path traversal | location alias trailing slash"
         " | alias without trailing slash",
         "ini role:infrastructure",
-        r"(?:^|[\s{;])location\s+(?:\^~\s+)?/[\w./-]*[\w.-]\s*\{[^}]*?(?:^|[\s{;])alias\s+"
+        r"(?:^|[\s{;])location\s+(?:\^~\s+)?/[\w./-]*[\w.-]\s*(?=\{)[^}]*?(?:^|[\s{;])alias\s+"
         r"[^;\n]*/\s*;",
         hits=(
             "location /static {\n  alias /var/www/static/;\n}",
             "location /media { alias /srv/app/media/; }",
             "location ^~ /assets {\n  expires 30d;\n  alias /opt/site/assets/;\n}",
+            "location /img{alias /var/www/images/;}",
         ),
         safe=(
             "location /static/ {\n  alias /var/www/static/;\n}",

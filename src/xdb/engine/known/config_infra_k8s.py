@@ -14,8 +14,15 @@ _POD_SPEC = (
     r"^kind:\s*[\"']?(?:Pod|Deployment|StatefulSet|DaemonSet|Job|CronJob|ReplicaSet)\b"
     r"[\s\S]*?^(?:-\s*)?containers:\s*$"
 )
+# A key's start: a block mapping's line (or a list item's) or a flow mapping's entry
+# (``securityContext: {privileged: true}``).
+_K = r"(?:^(?:-[ \t]*)?|(?<!\$)\{[ \t]*|,[ \t]*)"
 # A chart whose templates take the security context from its values.
 _VALUES_SECURITY = r"\.Values\.\S*[sS]ecurityContext"
+# Set to run as root: uid 0, or non-root turned off.
+_ROOT = (
+    r"(?:" + _K + r"runAsUser:\s*[\"']?0[\"']?\s*(?:$|[,}])|" + _K + r"runAsNonRoot:\s*[\"']?false)"
+)
 _IMG = r"(?:[\w.-]+(?::\d+)?/)*[\w.-]+"
 # An image reference that is :latest or carries no tag (a picture's path is no image).
 _LATEST = (
@@ -58,11 +65,12 @@ PATTERNS: list[Pattern] = [
         "privileged container | privileged true | privileged mode | privileged: true"
         " | runs privileged",
         "yaml",
-        r"^privileged:\s*[\"']?true\b",
+        _K + r"privileged:\s*[\"']?true\b",
         hits=(
             "securityContext:\n  privileged: true",
             "services:\n  agent:\n    image: acme/agent:1\n    privileged: true",
             'privileged: "true"',
+            "securityContext: {privileged: true, runAsUser: 0}",
         ),
         safe=(
             "securityContext:\n  privileged: false",
@@ -75,9 +83,14 @@ PATTERNS: list[Pattern] = [
         "allowPrivilegeEscalation | privilege escalation | escalate privileges | setuid"
         " binaries container",
         "yaml",
-        r"^allowPrivilegeEscalation:\s*[\"']?true|" + CONTAINER,
-        r"\A(?![\s\S]*^allowPrivilegeEscalation:\s*[\"']?true)[\s\S]*(?:^allowPrivilegeEscalation"
-        r":\s*[\"']?false|" + _VALUES_SECURITY + ")",
+        _K + r"allowPrivilegeEscalation:\s*[\"']?true|" + CONTAINER,
+        r"\A(?![\s\S]*"
+        + _K
+        + r"allowPrivilegeEscalation:\s*[\"']?true)[\s\S]*(?:"
+        + _K
+        + r"allowPrivilegeEscalation:\s*[\"']?false|"
+        + _VALUES_SECURITY
+        + ")",
         hits=(
             _DEPLOYMENT.format(name="billing"),
             "securityContext:\n  allowPrivilegeEscalation: true",
@@ -90,6 +103,8 @@ PATTERNS: list[Pattern] = [
             "containers:\n- name: app\nimage: acme/app:1\nsecurityContext:\n"
             "{{- toYaml .Values.securityContext | nindent 12 }}",
             "kind: Service\nspec:\n  ports:\n    - port: 80",
+            "containers:\n- name: api\n  image: acme/api:3\n"
+            "  securityContext: {allowPrivilegeEscalation: false}",
         ),
     ),
     pattern(
@@ -97,14 +112,21 @@ PATTERNS: list[Pattern] = [
         "runAsNonRoot | run as non-root | runAsUser | container runs as root | running as root"
         " | root user pod | uid 0",
         "yaml",
-        r"^runAsUser:\s*[\"']?0[\"']?\s*$|^runAsNonRoot:\s*[\"']?false"
-        r"|" + CONTAINER,
-        r"\A(?![\s\S]*(?:^runAsUser:\s*[\"']?0[\"']?\s*$|^runAsNonRoot:\s*[\"']?false))[\s\S]*"
-        r"(?:^runAsNonRoot:\s*[\"']?true|^runAsUser:\s*[\"']?[1-9]|" + _VALUES_SECURITY + ")",
+        _ROOT + r"|" + CONTAINER,
+        r"\A(?![\s\S]*"
+        + _ROOT
+        + r")[\s\S]*(?:"
+        + _K
+        + r"runAsNonRoot:\s*[\"']?true|"
+        + _K
+        + r"runAsUser:\s*[\"']?[1-9]|"
+        + _VALUES_SECURITY
+        + ")",
         hits=(
             _DEPLOYMENT.format(name="web"),
             "securityContext:\n  runAsUser: 0",
             "securityContext:\n  runAsNonRoot: false",
+            "securityContext: {runAsUser: 0}",
         ),
         safe=(
             _DEPLOYMENT.format(name="web")
@@ -112,6 +134,8 @@ PATTERNS: list[Pattern] = [
             "            runAsUser: 10001",
             "securityContext:\n  runAsUser: 1000\n  runAsGroup: 1000",
             "database:\n  user: root\n  host: db",
+            "securityContext: {runAsUser: 1001, fsGroup: 1001}\ncontainers:\n- name: api\n"
+            "  image: acme/api:1",
         ),
     ),
     pattern(
@@ -119,7 +143,7 @@ PATTERNS: list[Pattern] = [
         "hostNetwork | hostPID | hostIPC true | host network namespace | host pid namespace"
         " | share host namespace | pid host",
         "yaml",
-        r"^host(?:Network|PID|IPC):\s*[\"']?true|^(?:pid|ipc):\s*[\"']?host\b",
+        _K + r"host(?:Network|PID|IPC):\s*[\"']?true|" + _K + r"(?:pid|ipc):\s*[\"']?host\b",
         hits=(
             "spec:\n  hostNetwork: true\n  containers: []",
             "hostPID: true",
@@ -136,11 +160,12 @@ PATTERNS: list[Pattern] = [
         "hostPath | host path volume | mounted host filesystem | host mount | node filesystem"
         " mounted",
         "yaml",
-        r"^(?:-\s*)?hostPath:\s*(?:$|\{)",
+        _K + r"hostPath:\s*(?:$|\{)",
         hits=(
             "volumes:\n- name: logs\n  hostPath:\n    path: /var/log",
             "- hostPath:\npath: /etc\nname: host-etc",
             "hostPath: {path: /data, type: Directory}",
+            "- {name: host-root, hostPath: {path: /}}",
         ),
         safe=(
             "volumes:\n- name: data\n  persistentVolumeClaim:\n    claimName: data",
@@ -197,11 +222,20 @@ PATTERNS: list[Pattern] = [
         " | secret env var kubernetes | secret env var manifest | password env var deployment"
         " | plaintext env deployment",
         "yaml",
-        r"^-\s*name:\s*[\"']?" + ENV_SECRET_NAME + r"[\"']?\s*\n(?:-\s*)?value:\s*" + LITERAL,
+        r"(?:^-\s*|\{\s*)name:\s*[\"']?"
+        + ENV_SECRET_NAME
+        + r"[\"']?\s*(?:\n(?:-\s*)?|,\s*)value:\s*"
+        + LITERAL
+        + r"|^-\s*value:\s*"
+        + LITERAL
+        + r"[^\n]*\nname:\s*[\"']?"
+        + ENV_SECRET_NAME,
         hits=(
             "env:\n- name: DB_PASSWORD\n  value: hunter2",
             '- name: STRIPE_API_KEY\nvalue: "sk_live_abc123def456"',
             "- name: \"GITHUB_TOKEN\"\n  value: 'ghp_0123456789abcdef'",
+            '- {name: API_TOKEN, value: "tok_8f2a9c41d7"}',
+            "- value: hunter2\n  name: DB_PASSWORD",
         ),
         safe=(
             "env:\n- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n"
@@ -238,7 +272,7 @@ PATTERNS: list[Pattern] = [
         "capabilities add | sys_admin capability | cap_add | net_admin capability"
         " | added linux capabilities | drop all capabilities",
         "yaml",
-        r"^(?:cap_)?add:\s*(?:\[[^\]\n]*?[\"']?" + _CAPS + r"[\"']?\s*[,\]]|\n(?:-\s*[\"']?"
+        _K + r"(?:cap_)?add:\s*(?:\[[^\]\n]*?[\"']?" + _CAPS + r"[\"']?\s*[,\]]|\n(?:-\s*[\"']?"
         r"\w+[\"']?\s*\n)*-\s*[\"']?" + _CAPS + r"[\"']?\s*$)",
         hits=(
             "capabilities:\n  add:\n    - SYS_ADMIN",
@@ -258,7 +292,7 @@ PATTERNS: list[Pattern] = [
         " account | mounted service account token",
         "yaml",
         _POD_SPEC,
-        r"^automountServiceAccountToken:\s*[\"']?false",
+        _K + r"automountServiceAccountToken:\s*[\"']?false",
         hits=(
             _DEPLOYMENT.format(name="frontend"),
             "kind: Pod\nspec:\nautomountServiceAccountToken: true\ncontainers:\n- name: x\n"
@@ -320,7 +354,7 @@ PATTERNS: list[Pattern] = [
         "latest tag image | latest tag kubernetes | image latest | untagged image | pin image"
         " tag | mutable image tag | image tag latest",
         "yaml",
-        r"^(?:-\s*)?image:[ \t]*" + _LATEST + r"[ \t]*$"
+        _K + r"image:[ \t]*" + _LATEST + r"[ \t]*(?:$|[,}])"
         r"|^(?:newTag|tag):[ \t]*[\"']?latest[\"']?[ \t]*$",
         r"^build:",
         hits=(
@@ -328,6 +362,7 @@ PATTERNS: list[Pattern] = [
             "services:\n  db:\n    image: postgres",
             "image:\n  repository: ghcr.io/acme/web\n  tag: latest",
             '- image: "registry.local:5000/team/worker"',
+            "containers:\n- {name: web, image: nginx}",
         ),
         safe=(
             "image: acme/api:1.4.2",
@@ -336,6 +371,7 @@ PATTERNS: list[Pattern] = [
             "services:\n  api:\n    build: .\n    image: acme-api",
             "image: ${REGISTRY}/api:${TAG}",
             "title: Acme docs\nimage: assets/social-card.png",
+            "containers:\n- {name: web, image: nginx:1.27.0}",
         ),
     ),
     pattern(
@@ -343,13 +379,19 @@ PATTERNS: list[Pattern] = [
         "readOnlyRootFilesystem | read-only root filesystem | writable root filesystem"
         " | read only filesystem container",
         "yaml",
-        r"^readOnlyRootFilesystem:\s*[\"']?false|" + CONTAINER,
-        r"\A(?![\s\S]*^readOnlyRootFilesystem:\s*[\"']?false)[\s\S]*(?:^readOnlyRootFilesystem"
-        r":\s*[\"']?true|" + _VALUES_SECURITY + ")",
+        _K + r"readOnlyRootFilesystem:\s*[\"']?false|" + CONTAINER,
+        r"\A(?![\s\S]*"
+        + _K
+        + r"readOnlyRootFilesystem:\s*[\"']?false)[\s\S]*(?:"
+        + _K
+        + r"readOnlyRootFilesystem:\s*[\"']?true|"
+        + _VALUES_SECURITY
+        + ")",
         hits=(
             _DEPLOYMENT.format(name="cart"),
             "securityContext:\n  readOnlyRootFilesystem: false",
             "containers:\n- name: api\nimage: acme/api:2\nsecurityContext:\nrunAsNonRoot: true",
+            "securityContext: {readOnlyRootFilesystem: false}",
         ),
         safe=(
             _DEPLOYMENT.format(name="cart")

@@ -115,12 +115,13 @@ PATTERNS: list[Pattern] = [
         " | unit without restart | service not restarted after crash",
         "other ini",
         r"^\[Service\][\s\S]*?^ExecStart[ \t]*=",
-        r"^Restart[ \t]*=|^Type[ \t]*=[ \t]*oneshot\b",
+        r"^Restart[ \t]*=[ \t]*(?!no\b)\S|^Type[ \t]*=[ \t]*oneshot\b",
         hits=(
             "[Unit]\nDescription=Queue worker\n[Service]\nUser=app\n"
             "ExecStart=/opt/app/bin/worker --queue default\n[Install]\nWantedBy=multi-user.target",
             "[Service]\nType=simple\nWorkingDirectory=/srv/api\nExecStart=/usr/bin/node server.js",
             "[Service]\nEnvironmentFile=/etc/default/exporter\nExecStart = /usr/local/bin/exporter",
+            "[Service]\nExecStart=/opt/app/bin/api\nRestart=no",
         ),
         safe=(
             "[Service]\nExecStart=/opt/app/bin/worker\nRestart=on-failure\nRestartSec=5",
@@ -158,11 +159,12 @@ PATTERNS: list[Pattern] = [
         " | ignore_errors ansible | ignore_errors playbook | ignore_errors task"
         " | failed_when ansible | failed_when instead",
         "yaml",
-        r"^(?:-[ \t]*)?ignore_errors:[ \t]*[\"']?(?i:yes|true|on)\b",
+        r"(?:^(?:-[ \t]*)?|[{,][ \t]*)ignore_errors:[ \t]*[\"']?(?i:yes|true|on)\b",
         hits=(
             "- name: Run migrations\n  command: ./manage.py migrate\n  ignore_errors: yes",
             "ignore_errors: true",
             "- ignore_errors: True\n  shell: systemctl restart api",
+            "- { name: Load schema, shell: psql -f schema.sql, ignore_errors: True }",
         ),
         safe=(
             "- name: Run migrations\n  command: ./manage.py migrate\n  ignore_errors: false",
@@ -181,8 +183,9 @@ PATTERNS: list[Pattern] = [
         r"(?i)(?:^|[\s{,\"'])[\"']?(?:validate_certs|verify_ssl|ssl_?verify|strict[-_]ssl"
         r"|tls_?verify|verify_certs?|reject_?unauthorized)[\"']?[ \t]*[:=][ \t]*[\"']?"
         r"(?:no|false|0|off)\b"
-        r"|(?:^|[\s{,\"'])[\"']?(?:insecure[-_]skip[-_](?:tls[-_])?verify|skip[-_]tls[-_]verify"
-        r"|tls[-_]skip[-_]verify|insecure_?ssl)[\"']?[ \t]*[:=][ \t]*[\"']?(?:yes|true|1|on)\b",
+        r"|(?:^|[\s{,\"'])[\"']?(?:insecure[-_]?skip[-_]?(?:tls[-_]?)?verify"
+        r"|skip[-_]?tls[-_]?verify"
+        r"|tls[-_]?skip[-_]?verify|insecure_?ssl)[\"']?[ \t]*[:=][ \t]*[\"']?(?:yes|true|1|on)\b",
         hits=(
             "- name: Fetch installer\n  get_url:\n    url: https://repo.acme.io/x.sh\n"
             "    validate_certs: no",
@@ -192,6 +195,7 @@ PATTERNS: list[Pattern] = [
             '[[source]]\nurl = "https://pypi.acme.io/simple"\nverify_ssl = false',
             "tls_config:\n  insecure_skip_verify: true",
             "strict-ssl=false",
+            "serversTransport:\n  insecureSkipVerify: true",
         ),
         safe=(
             "validate_certs: true",
@@ -275,7 +279,9 @@ PATTERNS: list[Pattern] = [
         " | backend lock table | two terraform applies | backend without lock"
         " | state lock table | state locking disabled | state locking backend",
         "terraform",
-        r"\bbackend\s+\"s3\"\s*\{(?!\s*\})",
+        r"\bbackend\s+\"s3\"\s*\{(?!\s*\})"
+        # (Terragrunt's remote_state block)
+        r"|\bremote_state\s*\{[^{}]*?\bbackend\s*=\s*\"s3\"",
         r"\bdynamodb_table\s*=|\buse_lockfile\s*=\s*true\b",
         hits=(
             'terraform {\n  backend "s3" {\n    bucket = "acme-tf-state"\n'
@@ -283,6 +289,7 @@ PATTERNS: list[Pattern] = [
             'backend "s3" {\n  bucket  = "tf-state-shop"\n  key     = "app.tfstate"\n'
             "  encrypt = true\n}",
             'backend "s3" { bucket = "state" key = "k" region = "us-east-1" }',
+            'remote_state {\n  backend = "s3"\n  config = {\n    bucket = "acme-tg-state"\n  }\n}',
         ),
         safe=(
             'backend "s3" {\n  bucket         = "acme-tf-state"\n  key            = "prod.tfstate"'
@@ -297,12 +304,15 @@ PATTERNS: list[Pattern] = [
         "backup_retention_period | backup retention | automated backups disabled"
         " | backups disabled database | no backups rds | point-in-time recovery",
         "terraform yaml json",
-        r"\bbackup_retention_period\s*=\s*0\b|\"?BackupRetentionPeriod\"?\s*:\s*[\"']?0\b",
+        r"\bbackup_retention_period\s*=\s*0\b|\"?BackupRetentionPeriod\"?\s*:\s*[\"']?0\b"
+        # (Cloud SQL's backups turned off)
+        r"|\bbackup_configuration\s*\{[^}]*?\benabled\s*=\s*false\b",
         hits=(
             'resource "aws_db_instance" "main" {\n  engine = "postgres"\n'
             "  backup_retention_period = 0\n}",
             "Properties:\n  Engine: postgres\n  BackupRetentionPeriod: 0",
             '"Properties": {"Engine": "mysql", "BackupRetentionPeriod": "0"}',
+            "backup_configuration {\n  enabled = false\n}",
         ),
         safe=(
             "backup_retention_period = 7",
@@ -318,7 +328,7 @@ PATTERNS: list[Pattern] = [
         " | http_tokens required | http_tokens optional | ec2 metadata ssrf",
         "terraform yaml json",
         r"\bhttp_tokens\s*=\s*\"optional\"|\"?HttpTokens\"?\s*:\s*[\"']?optional\b"
-        r"|\bmetadata_options\s*\{(?![^}]*\bhttp_tokens\b)",
+        r"|\bmetadata_options\s*\{(?![^}]*\b(?:http_tokens\b|http_endpoint\s*=\s*\"disabled\"))",
         hits=(
             'resource "aws_instance" "web" {\n  metadata_options {\n'
             '    http_endpoint = "enabled"\n    http_tokens   = "optional"\n  }\n}',
@@ -329,6 +339,7 @@ PATTERNS: list[Pattern] = [
             'metadata_options {\n  http_endpoint = "enabled"\n  http_tokens   = "required"\n}',
             "MetadataOptions:\n  HttpTokens: required",
             'resource "aws_instance" "web" {\n  instance_type = "t3.micro"\n}',
+            'metadata_options {\n  http_endpoint = "disabled"\n}',
         ),
     ),
     pattern(
@@ -364,13 +375,15 @@ PATTERNS: list[Pattern] = [
         "yaml",
         r"^kind:\s*[\"']?PodDisruptionBudget\b"
         + _NOT_KIND
-        + r"^(?:maxUnavailable:\s*[\"']?0%?[\"']?|minAvailable:\s*[\"']?100%[\"']?)\s*$",
+        + r"(?:^|[{,][ \t]*)(?:maxUnavailable:\s*[\"']?0%?[\"']?|minAvailable:\s*[\"']?100%[\"']?)"
+        r"\s*(?:$|[,}])",
         hits=(
             "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: api\nspec:\n"
             "  maxUnavailable: 0\n  selector:\n    matchLabels:\n      app: api",
             'kind: PodDisruptionBudget\nspec:\n  minAvailable: "100%"',
             "kind: PodDisruptionBudget\nspec:\n  selector: {matchLabels: {app: db}}\n"
             "  maxUnavailable: '0%'",
+            "kind: PodDisruptionBudget\nspec: {maxUnavailable: 0, selector: {app: q}}",
         ),
         safe=(
             "kind: PodDisruptionBudget\nspec:\n  maxUnavailable: 1",
@@ -386,7 +399,7 @@ PATTERNS: list[Pattern] = [
         " | ingress https | tls secretname | ingress without https | ingress served over http"
         " | ingress tls hosts",
         "yaml",
-        r"^kind:\s*[\"']?Ingress[\"']?\s*$",
+        r"^kind:\s*[\"']?Ingress[\"']?\s*(?:#[^\n]*)?$",
         r"^(?:-\s*)?tls:|certificate-arn|pre-shared-cert|ssl-cert",
         hits=(
             "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n"
@@ -395,6 +408,7 @@ PATTERNS: list[Pattern] = [
             'kind: "Ingress"\nspec:\n  ingressClassName: nginx\n  rules:\n  - host: admin.acme.io',
             "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n"
             "    serviceName: api",
+            "kind: Ingress  # public\nspec:\n  rules:\n  - host: docs.acme.io",
         ),
         safe=(
             "kind: Ingress\nspec:\n  tls:\n    - hosts: [shop.acme.io]\n"
@@ -412,7 +426,8 @@ PATTERNS: list[Pattern] = [
         " | access-control-allow-origin | cors allow origin credentials | cors any origin nginx",
         "ini role:infrastructure",
         r"(?i)add_header\s+[\"']?Access-Control-Allow-Origin[\"']?\s+[\"']?(?:\$http_origin\b"
-        r"|\*[\"']?[\s\S]*?add_header\s+[\"']?Access-Control-Allow-Credentials[\"']?\s+[\"']?true)",
+        r"|\*[\"']?[\s\S]*?add_header\s+[\"']?Access-Control-Allow-Credentials[\"']?\s+[\"']?true)"
+        r"|more_set_headers\s+[\"']Access-Control-Allow-Origin:\s*\$http_origin\b",
         r"(?i)\bmap\s+\$http_origin\b|\$http_origin\s*~",
         hits=(
             "location /api/ {\n  add_header Access-Control-Allow-Origin $http_origin always;\n"
@@ -420,6 +435,7 @@ PATTERNS: list[Pattern] = [
             "add_header 'Access-Control-Allow-Origin' '$http_origin';",
             "add_header Access-Control-Allow-Origin *;\n"
             "add_header Access-Control-Allow-Credentials true;",
+            "more_set_headers 'Access-Control-Allow-Origin: $http_origin';",
         ),
         safe=(
             'map $http_origin $cors_origin {\n  default "";\n  ~^https://app\\.acme\\.io$ '
