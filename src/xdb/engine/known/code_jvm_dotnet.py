@@ -162,7 +162,10 @@ PATTERNS: list[Pattern] = [
         "empty optional",
         "java kotlin",
         r"(?:\.(?:find\w*|max|min|reduce|ofNullable)\((?:[^()\n]|\([^()\n]*\))*\)"
-        r"|\b(?:\w*Optional|optional\w*|opt[A-Z]\w*|opt|maybe[A-Z]\w*))\.get\(\)",
+        r"|\b(?:\w*Optional|optional\w*|opt[A-Z]\w*|opt|maybe[A-Z]\w*))\.get\(\)"
+        # (a variable declared Optional, read with get() further on)
+        r"|\bOptional<[^\n;=]*>\s+(?P<opt>\w+)\s*[=;][\s\S]{0,2000}?\b(?P=opt)\.get\(\)"
+        r"|\b(?P<kopt>\w+)\s*:\s*Optional<[^\n=]*>\??\s*=[\s\S]{0,2000}?\b(?P=kopt)\.get\(\)",
         r"\.isPresent\(\)",
         hits=(
             "User user = userRepository.findById(id).get();",
@@ -437,8 +440,8 @@ PATTERNS: list[Pattern] = [
         " | currency float | currency double | float cents | double cents | float balance | "
         "double balance | prices double | price double",
         "java kotlin",
-        r"\b(?:double|float|Double|Float)\s+(?i:\w*(?:price|amount|balance|cost|salary|fee"
-        r"|money|payment|subtotal|refund|revenue|wage)\w*)\s*(?:[;=,)]|$)"
+        r"\b(?:double|float|Double|Float)\s+(?:(?i:\w*(?:price|amount|balance|cost|salary|fee"
+        r"|money|payment|subtotal|refund|revenue|wage)\w*)|[a-z]\w*Total)\s*(?:[;=,)(]|$)"
         r"|\b(?:val|var)\s+(?i:\w*(?:price|amount|balance|cost|salary|fee|money|payment"
         r"|subtotal|refund|revenue|wage)\w*)\s*:\s*(?:Double|Float)\b",
         "",
@@ -467,6 +470,7 @@ PATTERNS: list[Pattern] = [
         + r"|\bNoopHostnameVerifier\b|\bALLOW_ALL_HOSTNAME_VERIFIER\b|\bTrustAllStrategy\b"
         r"|\bTrustSelfSignedStrategy\b|\bInsecureTrustManagerFactory\b"
         r"|[hH]ostnameVerifier\s*(?:\(|=|\{)\s*\(?\s*\w+\s*,\s*\w+\s*\)?\s*->\s*true\b"
+        r"|\bloadTrustMaterial\s*\(\s*[\w.]*\s*,\s*\(?\s*\w+\s*,\s*\w+\s*\)?\s*->\s*true\b"
         r"|\bverify\s*\(\s*(?:final\s+)?String\s+\w+\s*,\s*(?:final\s+)?SSLSession\s+\w+\s*\)"
         r"\s*\{\s*return\s+true",
         "",
@@ -492,7 +496,8 @@ PATTERNS: list[Pattern] = [
         "java kotlin",
         r"\bRuntime\.getRuntime\(\)\.exec\s*\(\s*(?:\"[^\"\n]*\"\s*\+|\w+\s*\+"
         r"|\"[^\"\n]*\$\{?[a-zA-Z_]|String\.format)"
-        r"|\"(?:/bin/|/usr/bin/)?(?:ba|z)?sh\"\s*,\s*\"-c\"\s*,(?!\s*\"[^\"\n]*\"\s*[,)])",
+        r"|\"(?:/bin/|/usr/bin/)?(?:ba|z)?sh\"\s*,\s*\"-c\"\s*,"
+        r"(?!\s*\"(?:[^\"$\n]|\$(?!\{?[a-z]))*\"\s*[,)])",
         "",
         hits=(
             'Runtime.getRuntime().exec("convert " + upload + " out.png");',
@@ -570,8 +575,9 @@ PATTERNS: list[Pattern] = [
         " | cancellationexception swallowed | cancellationexception caught | cancellation "
         "swallowed",
         "kotlin",
-        r"\bsuspend\s+fun\b[\s\S]{0,3000}?(?:\bcatch\s*\(\s*\w+\s*:\s*(?:Exception|Throwable)\s*\)"
-        r"|\brunCatching\s*\{)",
+        r"(?:\bsuspend\s+fun\b|\b(?:launch|async|withContext|coroutineScope|supervisorScope"
+        r"|flow)\s*(?:\([^()\n]*\)\s*)?\{)[\s\S]{0,3000}?"
+        r"(?:\bcatch\s*\(\s*\w+\s*:\s*(?:Exception|Throwable)\s*\)|\brunCatching\s*\{)",
         r"\bCancellationException\b|\bensureActive\s*\(",
         hits=(
             "suspend fun sync() {\ntry {\napi.push(changes)\n} catch (e: Exception) {\n"
@@ -596,7 +602,7 @@ PATTERNS: list[Pattern] = [
         " | preferences token | datastore token | preferences unencrypted | sharedpreferences "
         "password",
         "kotlin java",
-        r"\.putString\s*\(\s*\"[^\"\n]*"
+        r"\bputString\s*\(\s*(?:\"[^\"\n]*|[\w.]*?)"
         + _PREF_SECRET
         + r"|\bstringPreferencesKey\s*\(\s*\"[^\"\n]*"
         + _PREF_SECRET,

@@ -15,10 +15,13 @@ _FAST_HASH = (
     r"|\bnew\s+(?:MD5|SHA1|SHA256|SHA384|SHA512)(?:CryptoServiceProvider|Managed|Cng)\s*\("
     r'|\bHashAlgorithm\.Create\(\s*"(?:MD5|SHA1|SHA256|SHA512)")'
 )
-_WEAK_RANDOM = r"(?:\bnew\s+Random\s*\(|\bRandom\.Shared\b|\bnew\s+Random\b)"
+_WEAK_RANDOM = (
+    r"(?:\bnew\s+(?:System\.)?Random\s*\(|\bRandom\.Shared\b|\bnew\s+Random\b"
+    r"|\b_?(?:random|rand|rnd|rng)\.Next\w*\s*\()"
+)
 _SECRET_WORD = (
     r"(?i:token|secret|password|passwd|otp\b|otp_?code|nonce|salt\b|session|api_?key"
-    r"|reset_?code|verification|invite_?code|coupon|voucher|csrf)"
+    r"|reset_?code|verification|invite_?code|coupon|voucher|csrf|two_?factor|mfa_?code|2fa)"
 )
 
 PATTERNS: list[Pattern] = [
@@ -28,7 +31,8 @@ PATTERNS: list[Pattern] = [
         " | foreach async lambda | return task instead void",
         "csharp",
         r"\basync\s+void\s+\w+\s*\((?![^)]*\b(?:\w*EventArgs|sender)\b)"
-        r"|(?:\.ForEach|\bParallel\.For(?:Each)?)\s*\([^;]*?\basync\b",
+        r"|(?:\.ForEach|\bParallel\.For(?:Each)?)\s*\([^;]*?\basync\b"
+        r"|\bAction(?:<[^>\n]*>)?\s+\w+\s*=\s*async\b",
         "",
         hits=(
             "public async void SaveAsync(Order order)\n{\nawait _db.SaveChangesAsync();\n}",
@@ -76,7 +80,7 @@ PATTERNS: list[Pattern] = [
         "new httpclient | httpclient per request | socket exhaustion | httpclientfactory"
         " instead | use ihttpclientfactory | httpclient disposed using | reuse httpclient",
         "csharp",
-        r"^(?![^\n]*\bstatic\b)[^\n]*\bnew\s+HttpClient\s*[({]"
+        r"^(?![^\n]*\bstatic\b)[^\n]*\bnew\s+(?:System\.Net\.Http\.)?HttpClient\s*[({]"
         r"|^(?![^\n]*\bstatic\b)[^\n]*\bHttpClient\s+\w+\s*=\s*new\s*\(",
         r"\bIHttpClientFactory\b|\bAddHttpClient\b",
         hits=(
@@ -478,7 +482,7 @@ PATTERNS: list[Pattern] = [
         " | cors wildcard | cors allowcredentials any origin",
         "csharp",
         r"\bAllowAnyOrigin\s*\(\s*\)|\bSetIsOriginAllowed\s*\(\s*\(?\s*\w+\s*\)?\s*=>\s*true"
-        r"\s*\)|\bWithOrigins\s*\(\s*\"\*\"",
+        r"\s*\)|\bWithOrigins\s*\(\s*\"\*\"|\bEnableCors\s*\(\s*(?:origins\s*:\s*)?\"\*\"",
         "",
         hits=(
             "policy.AllowAnyOrigin().AllowAnyHeader().AllowAnyMethod();",

@@ -169,8 +169,10 @@ PATTERNS: list[Pattern] = [
         "permitall | permit all requests | anyrequest permitall | endpoints left"
         " unauthenticated | security permits everything",
         "java kotlin",
-        r"\banyRequest\(\)\s*\.permitAll\(\)|\bauthorize\(\s*anyRequest\s*,\s*permitAll\s*\)"
-        r"|\b(?:requestMatchers|antMatchers|mvcMatchers)\(\s*\"/\*\*\"\s*\)\s*\.permitAll\(\)",
+        r"\bany(?:Request|Exchange)\(\)\s*\.permitAll\(\)"
+        r"|\bauthorize\(\s*(?:anyRequest|anyExchange|\"/\*\*\")\s*,\s*permitAll\s*\)"
+        r"|\b(?:requestMatchers|antMatchers|mvcMatchers|pathMatchers)\(\s*\"/\*\*\"\s*\)\s*"
+        r"\.permitAll\(\)",
         "",
         hits=(
             "http.authorizeHttpRequests(a -> a.anyRequest().permitAll());",
@@ -191,7 +193,8 @@ PATTERNS: list[Pattern] = [
         "java kotlin yaml ini",
         r"\b(?:allowedOrigins|allowedOriginPatterns|addAllowedOrigin|addAllowedOriginPattern)"
         r'\(\s*"\*"|@CrossOrigin\s*$|@CrossOrigin\s*\(\s*(?:(?:origins|value)\s*=\s*)?'
-        r'\{?\s*"\*"|\bsetAllowedOrigin(?:Pattern)?s\(\s*(?:List\.of|Arrays\.asList|listOf'
+        r'(?:[{\[]|arrayOf\()?\s*"\*"'
+        r"|\bsetAllowedOrigin(?:Pattern)?s\(\s*(?:List\.of|Arrays\.asList|listOf"
         r'|Collections\.singletonList)\(\s*"\*"'
         r"|\b(?i:allowed-?origins(?:-?patterns)?)\s*[:=]\s*\[?\s*[\"']?\*",
         "",

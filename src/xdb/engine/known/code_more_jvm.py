@@ -46,7 +46,7 @@ PATTERNS: list[Pattern] = [
         " | jwt decoded without verifying",
         "java kotlin",
         r"\bJwts\.parser(?:Builder)?\(\)[^;]{0,300}?\.parse(?:ClaimsJwt|UnsecuredClaims)?\("
-        r"|\bJWT\.decode\(",
+        r"|\bJWT\.decode\(|\b(?:SignedJWT|JWTParser|PlainJWT)\.parse\(",
         r"\bJWT\.require\(|\.verify\(",
         hits=(
             "Claims claims = (Claims) Jwts.parser().setSigningKey(key).parse(token).getBody();",
@@ -70,7 +70,9 @@ PATTERNS: list[Pattern] = [
         " | aes/gcm/nopadding | aes gcm instead",
         "java kotlin",
         r'\bCipher\.getInstance\(\s*"(?:(?:AES|DES|DESede|TripleDES|Blowfish|RC2|RC4|ARCFOUR)"'
-        r"|(?!RSA)[A-Za-z0-9]+/ECB/|(?:DES|DESede|TripleDES|Blowfish|RC2|RC4)/)",
+        r"|(?!RSA)[A-Za-z0-9]+/ECB/|(?:DES|DESede|TripleDES|Blowfish|RC2|RC4)/)"
+        # (a transformation kept in a constant: "AES/ECB/PKCS5Padding", "DES/CBC/...")
+        r'|"(?:(?!RSA/)[A-Za-z0-9]+/ECB|DES|DESede|TripleDES|Blowfish|RC2|RC4)/[A-Za-z0-9]+"',
         "",
         hits=(
             'Cipher c = Cipher.getInstance("AES");',
@@ -118,7 +120,8 @@ PATTERNS: list[Pattern] = [
         " | read timeout | connect timeout | httpclient without timeout | hung http call",
         "java kotlin",
         r"\bnew\s+RestTemplate\(\s*\)|(?<![\w.])RestTemplate\(\s*\)"
-        r"|\bHttpClient\.newHttpClient\(\)|\bHttpClients\.createDefault\(\)",
+        r"|\bHttpClient\.newHttpClient\(\)|\bHttpClients\.createDefault\(\)"
+        r"|\b(?:HttpClientBuilder\.create|HttpClients\.custom)\(\)\s*\.build\(\)",
         r"(?i)timeout",
         hits=(
             "RestTemplate rest = new RestTemplate();\nreturn rest.getForObject(url, Quote.class);",
@@ -169,6 +172,7 @@ PATTERNS: list[Pattern] = [
         " | use argumentlist | cmd.exe /c | processstartinfo arguments",
         "csharp",
         rf'\bProcess\.Start\(\s*"{_SHELLS}"\s*,\s*{_BUILT}'
+        rf'|\bnew\s+ProcessStartInfo\(\s*"{_SHELLS}"\s*,\s*{_BUILT}'
         rf'|\bFileName\s*=\s*"{_SHELLS}"[\s\S]{{0,300}}?\bArguments\s*=\s*{_BUILT}'
         rf'|\bArguments\s*=\s*{_BUILT}[\s\S]{{0,300}}?\bFileName\s*=\s*"{_SHELLS}"',
         "",
@@ -191,8 +195,8 @@ PATTERNS: list[Pattern] = [
         "usescleartexttraffic | cleartext traffic | cleartexttrafficpermitted | plain http android"
         " | network security config | cleartext http",
         "xml",
-        r'(?i)\busesCleartextTraffic\s*=\s*"true"'
-        r'|<base-config\b[^>]*\bcleartextTrafficPermitted\s*=\s*"true"',
+        r"(?i)\busesCleartextTraffic\s*=\s*[\"']true[\"']"
+        r"|<base-config\b[^>]*\bcleartextTrafficPermitted\s*=\s*[\"']true[\"']",
         "",
         hits=(
             '<application android:usesCleartextTraffic="true"',
@@ -211,7 +215,7 @@ PATTERNS: list[Pattern] = [
         "android:debuggable | debuggable true | debuggable release | isdebuggable"
         " | release build debuggable | debugger attach release",
         "xml gradle kotlin",
-        r'android:debuggable\s*=\s*"true"'
+        r"android:debuggable\s*=\s*[\"']true[\"']"
         r"|\brelease\b[^{}\n]*\{[^}]*?\b(?:isDebuggable\s*=|debuggable\s*(?:=\s*)?)\s*true\b",
         "",
         hits=(
@@ -332,7 +336,10 @@ PATTERNS: list[Pattern] = [
         rf"\b(?:file_get_contents|fopen|curl_init|readfile|get_headers|simplexml_load_file"
         rf"|getimagesize|copy)\s*\(\s*{_PHP_INPUT}"
         r"|\bCURLOPT_URL\s*(?:,|=>)\s*\$_(?:GET|POST|REQUEST)\b"
-        rf"|\bHttp::(?:get|post|head)\(\s*{_PHP_INPUT}",
+        rf"|\bHttp::(?:get|post|head)\(\s*{_PHP_INPUT}"
+        # (an HTTP client's request to an input's URL: Guzzle, Symfony HttpClient)
+        r"|(?:[cC]lient|[hH]ttp|[gG]uzzle)\w*(?:\(\s*\))?\)?->(?:get|post|put|head|request"
+        rf"|send)\w*\(\s*(?:['\"]\w+['\"]\s*,\s*)?{_PHP_INPUT}",
         "",
         hits=(
             "$html = file_get_contents($_GET['url']);",
@@ -353,7 +360,8 @@ PATTERNS: list[Pattern] = [
         "realloc | realloc same pointer | realloc leak | realloc returned null"
         " | realloc temporary pointer",
         "c cpp",
-        r"(?<![\w>.])((?:\w+(?:->|\.))*\w+)\s*=\s*(?:\([^()\n]*\)\s*)?realloc\s*\(\s*\1\s*,",
+        r"(?<![\w>.])((?:\w+(?:->|\.))*\w+)\s*=\s*(?:\([^()\n]*\)\s*)?(?:std)?(?:::)?realloc"
+        r"\s*\(\s*\1\s*,",
         "",
         hits=(
             "buf = realloc(buf, cap * 2);",
@@ -390,7 +398,7 @@ PATTERNS: list[Pattern] = [
         "await.result duration.inf | duration.inf | await infinite | await forever"
         " | await result infinite timeout | await finite timeout | blocked forever future",
         "scala",
-        r"\bAwait\.(?:result|ready)\([^\n]*\b(?:Duration\.)?Inf\b",
+        r"\bAwait\.(?:result|ready)\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?\b(?:Duration\.)?Inf\b",
         "",
         hits=(
             "val user = Await.result(userF, Duration.Inf)",

@@ -23,9 +23,13 @@ _PHP_RUNS_SQL = (
 )
 # A PHP variable interpolated into a double-quoted string (not WordPress's table names).
 _PHP_VAR = r"\{?\$(?!wpdb->|this->table\b)[a-zA-Z_]"
+_PHP_SECRET = r"(?i:token|hash|signature|password|passwd|secret|hmac|digest|nonce|csrf|api_?key)"
 _PHP_SECRET_NAME = (
-    r"\$\w*(?i:token|hash|signature|password|passwd|secret|hmac|digest|nonce|csrf)\w*"
-    r"(?:\[[^\]\n]*\])*"
+    r"(?:\$\w*"
+    + _PHP_SECRET
+    + r"\w*|\$\w+(?:\[[^\]\n]*\])*\[\s*['\"][^'\"\]\n]*"
+    + _PHP_SECRET
+    + r"[^'\"\]\n]*['\"]\s*\])(?:\[[^\]\n]*\])*"
 )
 _PHP_HASH_CALL = r"\b(?:md5|sha1|hash|hash_hmac|crypt)\s*\((?:[^()\n]|\([^()\n]*\))*\)"
 _LOOSE_EQ = r"(?<![=!<>])[!=]=(?!=)"
@@ -101,7 +105,10 @@ PATTERNS: list[Pattern] = [
         "rescue nil | swallowed exception | swallow exceptions | empty rescue | exception"
         " silently ignored | rescue modifier | exceptions silently swallowed",
         "ruby",
-        r"\S[ \t]+rescue\s+nil\b|^rescue\b[^\n]*\n(?:#[^\n]*\n)*(?:nil\n)?(?:end|ensure)\b"
+        r"\S[ \t]+rescue\s+nil\b"
+        r"|^(?!#)[^\n]*[^\s;][ \t]+rescue[ \t]+(?:false|true|-?\d[\d.]*|\"[^\"\n]*\"|'[^'\n]*'"
+        r"|\[\]|\{\}|:\w+)[ \t]*$"
+        r"|^rescue\b[^\n]*\n(?:#[^\n]*\n)*(?:nil\n)?(?:end|ensure)\b"
         r"|\brescue\s*(?:=>\s*\w+\s*)?;\s*(?:nil\s*;\s*)?end\b",
         "",
         hits=(
@@ -142,7 +149,7 @@ PATTERNS: list[Pattern] = [
         "rails-default-scope",
         "default_scope | default scope | default scope surprising | default scope unscoped",
         "ruby",
-        r"^default_scope\b",
+        r"^default_scope\b|^def\s+self\.default_scope\b",
         "",
         hits=(
             "default_scope { where(deleted_at: nil) }",
@@ -227,7 +234,7 @@ PATTERNS: list[Pattern] = [
         " | skip_forgery_protection | authenticity token skipped | csrf protection disabled",
         "ruby",
         r"\bskip_before_action\s+:verify_authenticity_token\b|\bskip_forgery_protection\b"
-        r"|\ballow_forgery_protection\s*=\s*false\b",
+        r"|\ballow_forgery_protection\s*=\s*false\b|\bprotect_from_forgery\b[^\n]*\bexcept:",
         "",
         hits=(
             "skip_before_action :verify_authenticity_token",
@@ -264,7 +271,7 @@ PATTERNS: list[Pattern] = [
         "rename_column | rename column migration | renamed column | rename_table | renamed"
         " table migration",
         "ruby",
-        r"\brename_(?:column|table)\s*\(?\s*:",
+        r"\brename_(?:column|table)\s*\(?\s*[:\"']|\bt\.rename\s+:",
         r"\bsafety_assured\b",
         hits=(
             "rename_column :users, :name, :full_name",
@@ -302,7 +309,7 @@ PATTERNS: list[Pattern] = [
         "change_column | change column type | column type change locked | table rewrite"
         " migration | altered column type",
         "ruby",
-        r"\bchange_column\s*\(?\s*:",
+        r"\bchange_column\s*\(?\s*:|\bt\.change\s+:",
         r"\bsafety_assured\b",
         hits=(
             "change_column :orders, :total, :decimal, precision: 12, scale: 2",
@@ -398,7 +405,9 @@ PATTERNS: list[Pattern] = [
         " | parse_str without result | variable overwrite extract",
         "php",
         r"\bextract\s*\(\s*\$(?:_GET|_POST|_REQUEST|_COOKIE|_FILES|_SERVER|request|input)\b"
-        r"|\bparse_str\s*\(\s*[^,()]+\)\s*;",
+        r"|\bparse_str\s*\(\s*[^,()]+\)\s*;"
+        r"|\bforeach\s*\(\s*\$_(?:GET|POST|REQUEST|COOKIE)\s+as\s+\$(?P<k>\w+)\s*=>\s*\$\w+\s*\)"
+        r"[\s\S]{0,300}?\$(?:\$|\{\$)(?P=k)\b",
         "",
         hits=(
             "extract($_POST);",
@@ -510,7 +519,7 @@ PATTERNS: list[Pattern] = [
         " | app_debug production | laravel debug | debug mode production",
         "php ini",
         r"(?i)\bdisplay_errors['\"]?\s*(?:=|,)\s*['\"]?(?:on|1|true|stdout)\b"
-        r"|['\"]debug['\"]\s*=>\s*true\b",
+        r"|['\"]debug['\"]\s*=>\s*(?:true\b|env\(\s*['\"]APP_DEBUG['\"]\s*,\s*true\s*\))",
         "",
         hits=(
             "ini_set('display_errors', '1');",
@@ -529,7 +538,7 @@ PATTERNS: list[Pattern] = [
         "php",
         r"\bprotected\s+\$guarded\s*=\s*\[\s*\]|\bModel::unguard\s*\(|(?:::|->)(?:create"
         r"|update|fill|forceFill|forceCreate|updateOrCreate|firstOrCreate|insert)\s*\(\s*"
-        r"(?:\$request->(?:all|input|except)\(|request\(\)->(?:all|except)\(|\$_POST\b"
+        r"(?:\$request->(?:all|input|except|post)\(|request\(\)->(?:all|except|post)\(|\$_POST\b"
         r"|Input::all\()",
         "",
         hits=(

@@ -11,7 +11,7 @@ from xdb.engine.known.model import Pattern, pattern
 _BANG = r"[\w)\]]!(?=\.|\)|,|\]|;|$|\s*(?:\)|,|\}|;|$|[-+*/]\s|==|!=|\?\?|as\b))"
 # A variable (not a literal, not a MACRO constant) as the whole format argument.
 _FORMAT_VAR = r"(?![A-Z][A-Z0-9_]*\s*\))[A-Za-z_][\w.\->\[\]]*\s*\)"
-_SECRET_KEY = r"(?i:token|password|passwd|secret|api_?key|credential|session_?id)"
+_SECRET_KEY = r"(?i:token|password|passwd|secret|api_?key|credential|session_?id|jwt)"
 
 PATTERNS: list[Pattern] = [
     pattern(
@@ -97,7 +97,7 @@ PATTERNS: list[Pattern] = [
         " instead userdefaults | secrets in userdefaults | appstorage token"
         " | appstorage key | appstorage secret | keychain credentials | keychain token",
         "swift",
-        r"\bUserDefaults\b[^\n]*\.(?:set|setValue)\s*\([^\n]*"
+        r"(?:\bUserDefaults\b[^\n]*|\b\w*[dD]efaults)\.(?:set|setValue)\s*\([^\n]*"
         + _SECRET_KEY
         + r"|@AppStorage\s*\(\s*\"[^\"\n]*"
         + _SECRET_KEY,
@@ -210,8 +210,8 @@ PATTERNS: list[Pattern] = [
         "catch by value | catch by reference | exception slicing | catch const reference"
         " | sliced exception",
         "cpp",
-        r"\bcatch\s*\(\s*(?:const\s+)?[\w:]*(?:exception|error|Exception|Error)"
-        r"(?:\s+\w+)?\s*\)",
+        r"\bcatch\s*\(\s*(?:const\s+)?(?!(?:const|int|long|short|char|unsigned|signed|bool"
+        r"|double|float|size_t|auto)\b)[A-Za-z_][\w:]*(?:<[^<>()\n]*>)?(?:\s+\w+)?\s*\)",
         "",
         hits=(
             "} catch (std::exception e) {",
@@ -247,7 +247,9 @@ PATTERNS: list[Pattern] = [
         "sql injection | repo.query interpolation | sql string interpolation | interpolated"
         " sql | query parameters $1 | ecto raw sql",
         "elixir",
-        r"\b(?:Repo\.query!?|SQL\.query!?)\s*\(\s*(?:\w+\s*,\s*)?\"[^\"\n]*#\{",
+        r"\b(?:Repo\.query!?|SQL\.query!?)\s*\(\s*(?:[\w.]+\s*,\s*)?\"[^\"\n]*#\{"
+        r"|\"[^\"\n]*\b(?:SELECT\b[^\"\n]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b"
+        r"[^\"\n]*#\{",
         "",
         hits=(
             "Repo.query(\"SELECT * FROM users WHERE email = '#{email}'\")",
@@ -285,7 +287,9 @@ PATTERNS: list[Pattern] = [
         " | context after await | context mounted check | context.mounted",
         "dart",
         r"\bawait\b[^;]*;[\s\S]{0,600}?(?:\b(?:Navigator|ScaffoldMessenger|Theme|MediaQuery"
-        r"|GoRouter|Provider)\.of\s*\(\s*context\b|\bcontext\.(?:go|push\w*|pop|replace"
+        r"|GoRouter|Provider)\.of\s*\(\s*context\b"
+        r"|\bNavigator\.(?:pop|push|maybePop|popUntil|restorable)\w*\s*(?:<[^>\n]*>)?\(\s*context\b"
+        r"|\bcontext\.(?:go|push\w*|pop|replace"
         r"|read|watch|goNamed)\s*\(|\bshow(?:Dialog|ModalBottomSheet)\s*\(\s*"
         r"(?:context\s*:\s*)?context\b)",
         r"\bmounted\b",
