@@ -78,7 +78,7 @@ PATTERNS: list[Pattern] = [
         "set -o pipefail | without pipefail | failure inside a pipe | failed inside a pipe"
         " | pipe failure ignored | set -e did not stop pipe",
         "shell",
-        r"(?s)(?:^|[\s;&(])set\s+(?:[-+][a-zA-Z]+\s+)*(?:-[a-zA-Z]*e[a-zA-Z]*|-o\s+errexit)"
+        r"(?s)(?:^|[\s;&('\"])set\s+(?:[-+][a-zA-Z]+\s+)*(?:-[a-zA-Z]*e[a-zA-Z]*|-o\s+errexit)"
         r"(?=\s|$|;).*?[^|\n]\|(?![|&])",
         r"pipefail",
         hits=(
@@ -122,7 +122,8 @@ PATTERNS: list[Pattern] = [
         "extra-index-url | extra index url | dependency confusion | pip_extra_index_url"
         " | public package with the same name | same name as our internal package",
         "shell",
-        r"--extra-index-url\b|\b(?:PIP|UV)_EXTRA_INDEX_URL\s*=",
+        r"--extra-index-url\b|\b(?:PIP|UV)_EXTRA_INDEX_URL\s*="
+        r"|\bpip3?\s+config\s+(?:--\S+\s+)*set\s+[\w.]*extra-index-url\b",
         hits=(
             "pip install --extra-index-url https://pypi.acme.internal/simple acme-billing",
             "PIP_EXTRA_INDEX_URL=https://nexus.acme.dev/simple pip install -r requirements.txt",
@@ -422,7 +423,10 @@ PATTERNS: list[Pattern] = [
         "credential.helper store | credential helper store"
         " | password in plain text git | plaintext git credentials | credential store plain",
         "shell",
-        GIT + r"config\b" + S + r"*?\scredential(?:\.\S+?)?\.helper(?:=|\s+)['\"]?store\b",
+        GIT + r"config\b" + S + r"*?\scredential(?:\.\S+?)?\.helper(?:=|\s+)['\"]?store\b"
+        # git -c credential.helper=store <command>: the same helper for one command
+        r"|(?<![\w./-])git\s+(?:-\S+\s+(?!-)\S+\s+)*?-c\s+['\"]?credential(?:\.\S+?)?\.helper=['\"]?"
+        r"store\b",
         hits=(
             "git config --global credential.helper store",
             "git config credential.helper 'store --file ~/.creds'",

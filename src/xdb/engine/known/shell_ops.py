@@ -179,7 +179,7 @@ PATTERNS: list[Pattern] = [
         "latest tag | docker push latest | untagged image | mutable image tag | tagged latest",
         "shell",
         DOCKER + r"(?:image\s+)?push\b(?:\s+-\S+)*\s+(?:[^\s;&|]*:latest\b|"
-        r"(?:[^\s;&|:]*(?::\d+)?/)?(?:[\w.-]+/)*[\w.-]+(?=\s*(?:$|[;&|)])))",
+        r"(?:[^\s;&|:]*(?::\d+)?/)?(?:[\w.-]+/)*[\w.-]+(?=\s*(?:$|[;&|)]|['\"]+(?:\s|$|[;&|)]))))",
         r"\spush\b" + S + r"*(?:--all-tags|\s-a)\b",
         hits=(
             "docker push acme/api:latest",

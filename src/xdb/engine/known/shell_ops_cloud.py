@@ -484,7 +484,8 @@ PATTERNS: list[Pattern] = [
         + S
         + r"*--public-access[=\s]+[\"']?(?:blob|container)\b|account\s+(?:create|update)\b"
         + S
-        + r"*--allow-blob-public-access(?:[=\s]+[\"']?true\b|(?=\s+-|\s*$|\s*[;&|])))",
+        + r"*--allow-blob-public-access(?:[=\s]+[\"']?true\b"
+        r"|(?=\s+-|\s*$|\s*[;&|)]|\s*['\"]+(?:\s|$|[;&|)]))))",
         hits=(
             "az storage container create -n assets --account-name acmeassets --public-access blob",
             "az storage container set-permission -n share --public-access container"

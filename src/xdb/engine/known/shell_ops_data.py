@@ -221,7 +221,7 @@ PATTERNS: list[Pattern] = [
         B
         + r"(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)\b"
         + S
-        + r"*\s(?:-p(?!\s)[^\s;&|]+|--password=[^\s;&|]+)"
+        + r"*\s(?:-p(?![\s)]|[\"']+(?:\s|$|[;&|)]))[^\s;&|]+|--password=[^\s;&|]+)"
         r"|\bPGPASSWORD=(?![\"']?\$)[\"']?[^\s\"'$]|"
         + B
         + r"(?:psql|pg_dump|pg_dumpall|pg_restore|mongosh|mongo|mongodump|mongorestore|redis-cli)"
@@ -256,7 +256,17 @@ PATTERNS: list[Pattern] = [
         " | failed statement kept going",
         "shell",
         B + r"psql\b" + S + r"*(?:\s(?:-f|--file)(?:[=\s]+|(?=\S))[^\s;&|]+"
-        r"|\s<\s*[^\s;&|<]+\.sql\b)",
+        r"|\s<\s*[^\s;&|<]+\.sql\b)"
+        # a script piped in: cat migrations/*.sql | psql, zcat dump.sql.gz | psql
+        r"|\b(?:cat|zcat|xzcat|bzcat|zstdcat|gunzip|gzip|xz)\s"
+        + S
+        + r"*\.sql\b"
+        + S
+        + r"*\|"
+        + S
+        + r"*?"
+        + B
+        + r"psql\b",
         r"(?i)ON_ERROR_STOP|\s(?:-1|--single-transaction)\b",
         hits=(
             "psql -d shop -f migrations/0042_add_index.sql",
@@ -313,7 +323,7 @@ PATTERNS: list[Pattern] = [
         + S
         + r"*(?:-X|--method)[=\s]*[\"']?DELETE\b)(?="
         + S
-        + r"*\s[\"']?/?repos/[\w.-]+/[\w.-]+[\"']?(?:\s|$))",
+        + r"*\s[\"']?/?repos/[\w.-]+/[\w.-]+[\"']?(?:\s|$|[;&|)'\"]))",
         hits=(
             "gh repo delete acme/old-api --yes",
             "gh repo delete --yes",
@@ -372,12 +382,12 @@ PATTERNS: list[Pattern] = [
         "rsa 1024 | weak key size | 1024 bit key | md5 signature | sha1 certificate"
         " | weak rsa key | dsa key",
         "shell",
-        B + r"openssl\b" + S + r"*(?:\sgenrsa\b" + S + r"*\s(?:512|768|1024)(?=\s|$)"
+        B + r"openssl\b" + S + r"*(?:\sgenrsa\b" + S + r"*\s(?:512|768|1024)(?=\s|$|[;&|)'\"])"
         r"|-newkey\s+rsa:(?:512|768|1024)\b|rsa_keygen_bits:(?:512|768|1024)\b)|"
         + B
         + r"openssl\s+(?:req|ca)\b"
         + S
-        + r"*\s-(?:md5|sha1)(?=\s|$)|"
+        + r"*\s-(?:md5|sha1)(?=\s|$|[;&|)'\"])|"
         + B
         + r"ssh-keygen\b"
         + S

@@ -46,7 +46,7 @@ PATTERNS: list[Pattern] = [
         "kubectl delete all | kubectl delete --all | deleted all pods | delete all resources"
         " namespace | all namespaces deleted",
         "shell",
-        KUBECTL + r"delete\b" + S + r"*\s(?:--all(?:-namespaces)?|-A)(?=[\s=]|$)",
+        KUBECTL + r"delete\b" + S + r"*\s(?:--all(?:-namespaces)?|-A)(?=[\s=;&|)'\"]|$)",
         DRY_RUN,
         hits=(
             "kubectl delete pods --all -n shop",
@@ -168,7 +168,7 @@ PATTERNS: list[Pattern] = [
         KUBECTL + r"rollout\s+restart(?:\s+-\S+(?:[=\s]+(?!-)[^\s;&|]+)?)*?\s+"
         r"(?:deploy(?:ments?)?|statefulsets?|sts|daemonsets?|ds)"
         r"(?:\s+(?:(?:-n|--namespace|--context|--kubeconfig|--cluster)(?:=|\s+)[^\s;&|]+"
-        r"|--all\b|-A\b))*\s*(?=$|[;&|)])",
+        r"|--all\b|-A\b))*\s*(?=$|[;&|)]|['\"]+(?:\s|$|[;&|)]))",
         hits=(
             "kubectl rollout restart deployment -n shop",
             "kubectl rollout restart deploy",

@@ -19,7 +19,7 @@ PATTERNS: list[Pattern] = [
         "terraform destroy | destroyed infrastructure | tofu destroy | ran terraform destroy"
         " | apply -destroy",
         "shell",
-        TF + r"(?:destroy(?![\w.-])|apply\b" + S + r"*\s-destroy\b)",
+        TF + r"(?:destroy(?![\w.-])|apply\b" + S + r"*\s--?destroy\b)",
         hits=(
             "terraform destroy",
             "terraform -chdir=infra/prod destroy -auto-approve",
@@ -57,8 +57,11 @@ PATTERNS: list[Pattern] = [
         "apply without plan | saved plan | terraform plan first | unreviewed terraform plan"
         " | apply saved plan file",
         "shell",
-        TF + r"apply(?:\s+-[^\s;&|]+)*\s*(?=$|[;&|)])",
-        r"\splan\b" + S + r"*\s-out[=\s]",
+        TF
+        + r"apply(?:\s+--?(?:var-file|var|target|replace|parallelism|lock-timeout|state-out|state"
+        r"|backup)\s+(?!-)(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s;&|]+)|\s+-[^\s;&|]+)*"
+        r"\s*(?=$|[;&|)]|['\"]+(?:\s|$|[;&|)]))",
+        r"\splan\b" + S + r"*\s--?out[=\s]",
         hits=(
             "terraform apply",
             "terraform -chdir=infra apply -var-file=prod.tfvars",
@@ -78,7 +81,7 @@ PATTERNS: list[Pattern] = [
         " | terraform state push | state surgery",
         "shell",
         TF + r"state\s+(?:rm|mv|push|replace-provider)\b",
-        r"\s-dry-run\b",
+        r"\s--?dry-run\b",
         hits=(
             "terraform state rm aws_s3_bucket.assets",
             "terraform state mv module.old.aws_db_instance.main module.db.aws_db_instance.main",
@@ -97,7 +100,7 @@ PATTERNS: list[Pattern] = [
         "terraform target | targeted apply | partial apply | resource targeting terraform"
         " | target flag terraform",
         "shell",
-        TF + r"(?:apply|destroy)\b" + S + r"*\s-target[=\s]",
+        TF + r"(?:apply|destroy)\b" + S + r"*\s--?target[=\s]",
         hits=(
             "terraform apply -target=module.db",
             "terraform apply -auto-approve -target aws_instance.web",
@@ -117,7 +120,7 @@ PATTERNS: list[Pattern] = [
         " | resource recreated terraform"
         " | replace destroyed | plan the replacement | apply -replace",
         "shell",
-        TF + r"(?:taint\b|apply\b" + S + r"*\s-replace[=\s])",
+        TF + r"(?:taint\b|apply\b" + S + r"*\s--?replace[=\s])",
         hits=(
             "terraform taint aws_instance.web",
             "terraform apply -replace=aws_db_instance.main",
@@ -137,7 +140,7 @@ PATTERNS: list[Pattern] = [
         " | terraform lock",
         "shell",
         TF + r"(?:force-unlock\b|(?:plan|apply|destroy|import|refresh|state\s+\w+|taint|untaint)"
-        r"\b" + S + r"*\s-lock=false\b)",
+        r"\b" + S + r"*\s--?lock=false\b)",
         hits=(
             "terraform force-unlock 6f1c2d7e-1b2a-4c3d-9e8f-0a1b2c3d4e5f",
             "terraform force-unlock -force 6f1c2d7e",
@@ -156,7 +159,7 @@ PATTERNS: list[Pattern] = [
         "init -upgrade | terraform init upgrade | provider upgrade | upgraded providers"
         " | terraform lock hcl | dependency lock file",
         "shell",
-        TF + r"init\b" + S + r"*\s-upgrade\b(?!=false)",
+        TF + r"init\b" + S + r"*\s--?upgrade\b(?!=false)",
         hits=(
             "terraform init -upgrade",
             "terraform -chdir=infra init -upgrade -input=false",
@@ -199,7 +202,7 @@ PATTERNS: list[Pattern] = [
         + TF
         + r"(?:plan|apply|destroy|import|refresh)\b"
         + S
-        + r"*\s-var[=\s]+[\"']?\w*?(?:password|passwd|secret|token|api_?key|private_?key)\w*"
+        + r"*\s--?var[=\s]+[\"']?\w*?(?:password|passwd|secret|token|api_?key|private_?key)\w*"
         r"\s*=\s*" + LITERAL,
         hits=(
             "terraform apply -var 'db_password=hunter2'",

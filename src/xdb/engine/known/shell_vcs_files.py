@@ -323,7 +323,8 @@ PATTERNS: list[Pattern] = [
         "filter-branch | filter-repo | rewrote git history | rewrite repository history"
         " | bfg repo-cleaner | purged file from history",
         "shell",
-        GIT + r"filter-(?:branch|repo)\b|(?:^|[\s;&|(])(?:java\s+-jar\s+\S*)?bfg(?:[\w.-]*\.jar)?"
+        GIT
+        + r"filter-(?:branch|repo)\b|(?:^|[\s;&|('\"])(?:java\s+-jar\s+\S*)?bfg(?:[\w.-]*\.jar)?"
         r"\s+--(?:delete|replace|strip)",
         r"--dry-run|--analyze",
         hits=(

@@ -149,7 +149,7 @@ PATTERNS: list[Pattern] = [
         + S
         + r"*\s)?(?:-[a-zA-Z]*R[a-zA-Z]*|--recursive)(?=\s))"
         + S
-        + r"*\s['\"]?(?:/|/\*|/(?:usr|usr/lib|usr/bin|usr/local|etc|var|lib|bin|sbin|opt|home"
+        + r"*\s['\"]?(?:/|/\*|/usr(?:/[\w.@-]+)*|/(?:etc|var|lib|lib64|bin|sbin|opt|home"
         r"|root|boot)|~|\$HOME)/?\*?['\"]?" + END,
         hits=(
             "sudo chown -R $(whoami) /usr/local",
@@ -236,7 +236,7 @@ PATTERNS: list[Pattern] = [
         " | shell truncates the output | sort emptied the file | jq emptied the file"
         " | redirect into the same file",
         "shell",
-        r"(?:^|[\s'\"])([\w./~-]*[\w~]\.\w+|[\w./~-]*/[\w.-]+)(?=[\s'\"])[^\n;&>]{0,300}?"
+        r"(?:^|[\s'\"])([\w./~-]*[\w~]\.\w+|[\w./~-]*/[\w.-]+|\.\w[\w.-]*)(?=[\s'\"])[^\n;&>]{0,300}?"
         r"(?:(?<![>&])>|\btee\s+(?!-a\b|--append\b))\s*['\"]?\1(?=['\"]?(?:\s|$|[;&|)]))",
         hits=(
             "sort data.txt > data.txt",
@@ -310,8 +310,8 @@ PATTERNS: list[Pattern] = [
         " | silently overwritten"
         " | mv -f | cp -f | cp -rf | silently replaced existing file",
         "shell",
-        r"(?:^|[\s;&|(])\\?(?:cp|mv)\s+(?:-\S+\s+)*(?:-[a-zA-Z]*f[a-zA-Z]*|--force"
-        r"|--remove-destination)(?=\s)|\byes\s*\|\s*(?:cp|mv)\b|(?:^|[\s;&|(])\\(?:cp|mv)\s",
+        r"(?:^|[\s;&|('\"])\\?(?:cp|mv)\s+(?:-\S+\s+)*(?:-[a-zA-Z]*f[a-zA-Z]*|--force"
+        r"|--remove-destination)(?=\s)|\byes\s*\|\s*(?:cp|mv)\b|(?:^|[\s;&|('\"])\\(?:cp|mv)\s",
         r"\s(?:-[a-zA-Z]*[nib][a-zA-Z]*|--no-clobber|--interactive|--backup\S*|--update=none)(?=\s)",
         hits=(
             "cp -rf dist/* /var/www/html/",
@@ -378,7 +378,8 @@ PATTERNS: list[Pattern] = [
         " | spaces in file names",
         "shell",
         r"\b(?:find|ls|grep\s+(?:-\S+\s+)*-[a-zA-Z]*l)\b[^\n;&]*\|\s*(?:sudo\s+)?xargs\s+"
-        r"(?!(?:-\S+\s+(?:\d+\s+)?)*(?:-0|--null|-d\b|--delimiter))(?:-\S+\s+(?:\d+\s+)?)*(?:rm|mv|cp|chmod|chown|sed"
+        r"(?!(?:-\S+\s+(?:\d+\s+)?)*(?:-0|--null|-d\b|--delimiter))(?:-\S+\s+(?:\d+\s+)?)*"
+        r"(?:sudo\s+(?:-\S+\s+)*)?(?:rm|mv|cp|chmod|chown|sed"
         r"|git\s+rm)\b",
         hits=(
             "find . -name '*.tmp' | xargs rm -f",
@@ -398,7 +399,7 @@ PATTERNS: list[Pattern] = [
         "rsync --delete | rsync deleted destination | rsync trailing slash | rsync dry run"
         " | rsync wiped",
         "shell",
-        r"\brsync\b" + S + r"*\s--delete(?:-\w+)*\b",
+        r"\brsync\b" + S + r"*\s--del(?:ete(?:-\w+)*)?\b",
         r"\brsync\b" + S + r"*\s(?:-[a-zA-Z]*n[a-zA-Z]*|--dry-run)(?=\s)",
         hits=(
             "rsync -avz --delete build/ deploy@web1:/var/www/site",

@@ -13,6 +13,15 @@ S = r"[^\n;&|]"
 END = r"(?=\s|$|[;&|)'\"])"
 # No positional argument follows in this command (a package name would).
 NO_ARG = r"(?!" + S + r"*\s(?!-)[\w@'\"*])"
+# No positional argument (a crate's name) follows cargo update: the values of its options
+# that take one are not names.
+CARGO_VALUE = r"--(?:manifest-path|lockfile-path|config|color|target-dir)(?![\w-])"
+CARGO_NO_ARG = (
+    r"(?![ \t]*(?:(?:" + CARGO_VALUE + r"(?:=|[ \t]+)|-Z[ \t]*)[^\s;&|]+(?![^\s;&|])[ \t]*"
+    r"|-(?!-(?:manifest-path|lockfile-path|config|color|target-dir)(?![\w-])|Z)[^\s;&|]*"
+    r"(?![^\s;&|])[ \t]*)*"
+    r"(?<=\s)(?!-)[\w@'\"*])"
+)
 # Saying "all at once" for every ecosystem's bulk upgrade: a lesson about one names all.
 BULK = (
     "upgraded all dependencies | updated all dependencies | upgrade all dependencies"
@@ -31,7 +40,9 @@ PATTERNS: list[Pattern] = [
         " | global site-packages | without a virtual environment | activate the venv first"
         " | polluted interpreter | install into a venv | installed into the venv",
         "shell",
-        r"(?:^|[;&|(]\s*|\bsudo\s+(?:-\S+\s+)*)(?:pip[\d.]*|python[\d.]*\s+-m\s+pip)\s+install\s+"
+        r"(?:^|[;&|(]\s*|\b(?:sudo|time|nohup|command|exec)\s+(?:-\S+\s+)*|\benv\s+(?:-\S+\s+)*"
+        r"|\b(?:ba|z|da)?sh\s+-[a-z]*c\s+['\"]\s*|\bssh\s+[^'\"\n;&|]*?\s['\"]\s*)"
+        r"(?:[A-Z_][A-Z\d_]*=\S*\s+)*(?:pip[\d.]*|python[\d.]*\s+-m\s+pip)\s+install\s+"
         r"(?!(?:-\S+\s+)*(?:-r|--requirement|-e|--editable|-c|--constraint)\b)(?:-\S+\s+)*"
         r"['\"]?[A-Za-z]",
         r"\bVIRTUAL_ENV\b|\b(?:source|\.)\s+\S*/bin/activate\b|\bvirtualenv\s|\bconda\s+activate"
@@ -119,7 +130,10 @@ PATTERNS: list[Pattern] = [
         "npm audit fix --force | audit fix force | audit --force breaking changes"
         " | audit fix installed major versions",
         "shell",
-        r"\bnpm\s+audit\s+fix\b" + S + r"*\s(?:--force|-f)\b",
+        # npm's own options (--prefix web, -C web) may come before the subcommand.
+        r"\bnpm\s+(?:-{1,2}\w[\w-]*(?:[=\s](?!-)[^\s;&|]+)?\s+)*?audit\s+fix\b"
+        + S
+        + r"*\s(?:--force|-f)\b",
         hits=(
             "npm audit fix --force",
             "cd web && npm audit fix --force --legacy-peer-deps",
@@ -172,7 +186,7 @@ PATTERNS: list[Pattern] = [
         r"\bcargo\s+update\b(?!"
         + S
         + r"*\s(?:-p|--package|--precise|--dry-run)\b)"
-        + NO_ARG
+        + CARGO_NO_ARG
         + r"|\bcargo\s+upgrade\b(?!"
         + S
         + r"*\s(?:-p|--package|--dry-run)\b)",
@@ -281,7 +295,12 @@ PATTERNS: list[Pattern] = [
         r"\bgit\+(?:https?|ssh|git|file)://(?:[^\s/@'\"]+@)?[^\s/'\"]+/[^\s@'\"#]+"
         r"(?:@(?:main|master|develop|dev|HEAD|trunk))?(?=[\s'\"]|$|#egg=)"
         r"|^[\w-]+\s*=\s*\{(?![^}\n]*\b(?:rev|tag)\s*=)[^}\n]*\bgit\s*=\s*\"[^\"]+\""
-        r"|\"[\w@/.-]+\"\s*:\s*\"(?:github:|git\+\w+://|git://)[^\"#]+\"",
+        r"|\"[\w@/.-]+\"\s*:\s*\"(?:github:|git\+\w+://|git://)[^\"#]+\""
+        # npm install github:org/repo (no #commit)
+        r"|\b(?:npm|pnpm|yarn)\s+(?:install|i|add)\b"
+        + S
+        + r"*?\s['\"]?(?:github|gitlab|bitbucket):"
+        r"[^\s'\"#;&|]+['\"]?(?=\s|$|[;&|)])",
         hits=(
             "pip install git+https://github.com/acme/sdk.git",
             "pip install git+ssh://git@github.com/acme/sdk@main",

@@ -92,8 +92,8 @@ PATTERNS: list[Pattern] = [
         "crontab overwritten | replaced existing crontab | overwrote crontab"
         " | lost existing cron jobs | crontab -l append",
         "shell",
-        r"\|\s*(?:sudo\s+)?crontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|[;&|)])"
-        r"|\bcrontab\s+(?:-u\s+\S+\s+)?(?!-)[^\s;&|<>]+(?=\s*(?:$|[;&|)]))"
+        r"\|\s*(?:sudo\s+)?crontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|[;&|)'\"])"
+        r"|\bcrontab\s+(?:-u\s+\S+\s+)?(?!-)[^\s;&|<>'\"]+(?=\s*(?:$|[;&|)]|['\"]+(?:\s|$|[;&|)])))"
         r"|\bcrontab\s+(?:-u\s+\S+\s+)?-?\s*<",
         r"\bcrontab\s+(?:-u\s+\S+\s+)?-l\b",
         hits=(
@@ -134,9 +134,12 @@ PATTERNS: list[Pattern] = [
         "pkill -f | killall | killed unrelated processes | killed every process"
         " | kill by pid instead | killed the editor",
         "shell",
-        r"\bpkill\s+(?:-\S+\s+)*?-[a-zA-Z]*f[a-zA-Z]*\s|\bkillall\s"
+        # pkill matches its pattern against every process's name (-f: its command line).
+        r"\bpkill\s+(?:-\S+\s+)*['\"]?[^-\s;&|'\"]|\bkillall\s"
         r"|\bkill\s+(?:-\S+\s+)*-1(?=\s|$|[;&|)])"
-        r"|\bkill\s+(?:-\S+\s+)*(?:\$\(|`)\s*(?:pgrep\s+(?:-\S+\s+)*-[a-zA-Z]*f|ps\b)",
+        r"|\bkill\s+(?:-\S+\s+)*(?:\$\(|`)\s*(?:pgrep|ps)\b"
+        # ps | grep | awk | xargs kill, pgrep | xargs kill
+        r"|\b(?:pgrep|ps)\b[^\n;&]*\|\s*(?:sudo\s+)?xargs\s+(?:-\S+\s+)*(?:sudo\s+)?kill\b",
         hits=(
             "pkill -f node",
             "killall python3",
@@ -260,7 +263,7 @@ PATTERNS: list[Pattern] = [
         "disabled selinux | setenforce 0 | disabled the firewall | turned off apparmor"
         " | selinux permissive | disabled security to make it work",
         "shell",
-        r"\bsetenforce\s+0\b|\bSELINUX=(?:disabled|permissive)\b|\bufw\s+disable\b"
+        r"\bsetenforce\s+(?:0|[Pp]ermissive)\b|\bSELINUX=(?:disabled|permissive)\b|\bufw\s+disable\b"
         r"|\bsystemctl\s+(?:-\S+\s+)*(?:stop|disable|mask)\s+(?:--now\s+)?(?:firewalld|ufw"
         r"|apparmor|auditd|fail2ban|nftables|iptables)\b|\baa-(?:disable|complain)\b"
         r"|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b",
@@ -329,11 +332,21 @@ PATTERNS: list[Pattern] = [
         "verify checksum | unverified download | checksum before running"
         " | downloaded binary without checksum | sha256sum verify | chmod +x downloaded",
         "shell",
-        r"\b(?:curl|wget)\b[^\n;&|]{0,300}?(?:\s-[a-zA-Z]*[oO]|--output|--output-document|>)"
-        r"\s*\S+[^\n]{0,300}?\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+[rw]*x"
+        # A download saved to a file (wget saves by default), then made executable,
+        # installed as a package or unpacked or copied into a bin directory ...
+        r"(?:\bcurl\b[^\n;&|]{0,300}?(?:\s-[a-zA-Z]*[oO]|--output|--remote-name|>)\s*\S+"
+        r"|\bwget\b(?!" + S + r"*\s-[a-zA-Z]*O\s*-(?:\s|$)))"
+        r"[^\n]{0,300}?(?:\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+[rw]*x"
         r"|(?=[0-7]{3,4}\s)[0-7]*[1357][0-7]*)\b"
-        r"|\b(?:curl|wget)\b[^\n;&|]{0,300}?(?:\s-[a-zA-Z]*[oO]|--output|>)\s*\S+\.(?:sh|bash|run)\b"
-        r"[^\n]{0,300}?(?:&&|;)\s*(?:sudo\s+)?(?:ba)?sh\s+\S",
+        r"|(?:&&|;)\s*(?:sudo\s+)?(?:dpkg\s+-i|rpm\s+-[iU]|apt(?:-get)?\s+install\s+\./)"
+        r"|(?:&&|;)\s*(?:sudo\s+)?(?:unzip|tar|install|mv|cp)\b" + S + r"*?\s"
+        r"(?:-[dC]\s*|--directory[=\s])?['\"]?(?:/usr(?:/local)?|/opt/[\w.-]+|~|\$HOME"
+        r"|~/\.local|\$HOME/\.local)?/s?bin\b)"
+        # ... or the downloaded script run by the next command (its name read first).
+        r"|\b(?:curl|wget)\b(?="
+        + S
+        + r"*+(?:&&|;)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z)?sh\s+(?:-\S+\s+)*(?:\S*/)?"
+        r"([\w.-]+\.(?:sh|bash|run))" + END + r")" + S + r"*?(?<=[/\s=])\1" + END,
         r"\b(?:sha256sum|sha512sum|shasum|sha1sum)\b|\bgpg\s+(?:--\S+\s+)*--verify\b"
         r"|\bcosign\s+verify|\bminisign\s+-V\b|\bslsa-verifier\b",
         hits=(
@@ -430,7 +443,9 @@ PATTERNS: list[Pattern] = [
         " | curl without --fail | downloaded html error page",
         "shell",
         r"\bcurl\b(?=" + S + r"*(?:\s(?:-[a-zA-Z]*o|--output)[=\s]\s*(?!['\"]?/dev/null)\S"
-        r"|\s(?:-[a-zA-Z]*O[a-zA-Z]*|--remote-name(?:-all)?)(?=\s|$)))"
+        r"|\s(?:-[a-zA-Z]*O[a-zA-Z]*|--remote-name(?:-all)?)(?=\s|$)"
+        # stdout redirected into a file (not stderr's 2>, not /dev/null)
+        r"|(?<![\d&>])>>?\s*(?!['\"]?/dev/null|&)[^\s;&|)]))"
         r"|\bcurl\b" + S + r"*\|\s*(?:sudo\s+)?(?:tar|unzip|gunzip|funzip|bsdtar)\b",
         r"\bcurl\b" + S + r"*\s(?:-[a-zA-Z]*f[a-zA-Z]*|--fail(?:-with-body|-early)?)(?=[\s=]|$)",
         hits=(
