@@ -147,27 +147,31 @@ def _by_known(pending: Pending, seen: Seen) -> str | None:
     judges the next call before any word does (IGNORED: made again; FOLLOWED: done the safe
     way, or the same file or command again without it), unless the call runs a command the
     lesson names itself (its form is the more specific)."""
-    if pending.structure != HIT or not pending.trigger.get("known"):
+    if pending.structure != HIT or not (
+        pending.trigger.get("known") or pending.trigger.get("resembles")
+    ):
         return None
     trigger = Trigger.from_json(pending.trigger)
     if trigger is None or trigger_match.own_form(trigger, seen):
         return None
-    said = known.verdict(trigger.known, seen.call)
+    names = trigger.known or trigger.resembles
+    said = known.verdict(names, seen.call)
     if said == HIT:
         return "ignored"
-    if said == SAFE or _redone(trigger, pending, seen.call):
+    if said == SAFE or _redone(names, pending, seen.call):
         return "followed"
     return None
 
 
-def _redone(trigger: Trigger, pending: Pending, call: ToolCall) -> bool:
+def _redone(names: frozenset[str], pending: Pending, call: ToolCall) -> bool:
     """Whether ``call`` does again what the warned call did (the same file; the same
-    program and subcommand) without the known mistake the warned call made: the mistake
-    left out is the lesson heeded (``def collect(rows, out=None)`` after ``out=[]``)."""
-    if not (trigger.known and pending.tool) or known.verdict(trigger.known, call) != MISS:
+    program and subcommand) without the known mistake (``names``) the warned call made: the
+    mistake left out is the lesson heeded (``def collect(rows, out=None)`` after
+    ``out=[]``)."""
+    if not (names and pending.tool) or known.verdict(names, call) != MISS:
         return False
     warned = parse_call(pending.tool, pending.tool_input, pending.cwd)
-    if known.verdict(trigger.known, warned) != HIT:
+    if known.verdict(names, warned) != HIT:
         return False
     if {f.path for f in warned.files} & {f.path for f in call.files}:
         return True

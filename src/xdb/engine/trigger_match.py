@@ -194,6 +194,12 @@ def match(
         by_pattern = known.verdict(trigger.known, s.call)
         if by_pattern in (HIT, SAFE):
             return by_pattern
+    elif trigger.resembles and not own_form(trigger, s):
+        # A pattern the lesson's words only resemble finds its mistake and its safe way;
+        # finding neither, it leaves the call to the rest of the trigger.
+        guessed = known.verdict(trigger.resembles, s.call)
+        if guessed in (HIT, SAFE):
+            return guessed
     said = _structure(trigger, s, flag_share, code_share, question)
     told_it = said in (SILENT, MISS) and bool(question) and told(question, trigger, s)
     if told_it or (said == SILENT and question and line_words and written(question, s, line_words)):
@@ -392,4 +398,5 @@ def generalize(members: list[Trigger]) -> Trigger:
         code,
         safe,
         frozenset.intersection(*(t.known for t in members)),
+        frozenset.intersection(*(t.resembles for t in members)),
     )

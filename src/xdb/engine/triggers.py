@@ -29,13 +29,14 @@ decides with are in ``xdb.engine.scoring`` (chosen by ``bench.engine_cv``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from xdb.engine.calls import Command, ToolCall, parse_call, parse_shell
 from xdb.engine.calls.programs import _SAME, _TABLE
-from xdb.engine.known import CATALOGUE, named_in, programs, verdict
+from xdb.engine.known import CATALOGUE, named_in, programs, similar, verdict
 from xdb.engine.words import root
 
 HIT, SAFE, MISS, SILENT = "hit", "safe", "miss", "silent"
@@ -104,10 +105,13 @@ class Trigger:
     code: frozenset[str] = frozenset()
     safe: frozenset[str] = frozenset()
     known: frozenset[str] = frozenset()  # the known mistakes it names (``xdb.engine.known``)
+    # Those its words resemble where they name none (``known.similar``): a guess, which
+    # finds the mistake and its safe variant but clears no call.
+    resembles: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
-        return not (self.commands or self.flags or self.code or self.known)
+        return not (self.commands or self.flags or self.code or self.known or self.resembles)
 
     def to_json(self) -> dict[str, Any]:
         def form(f: Form) -> dict[str, Any]:
@@ -123,6 +127,7 @@ class Trigger:
             "code": sorted(self.code),
             "safe": sorted(self.safe),
             "known": sorted(self.known),
+            "resembles": sorted(self.resembles),
         }
 
     @staticmethod
@@ -143,6 +148,7 @@ class Trigger:
             frozenset(data.get("code", ())),
             frozenset(data.get("safe", ())),
             frozenset(data.get("known", ())),
+            frozenset(data.get("resembles", ())),
         )
 
 
@@ -362,31 +368,36 @@ def derive(
         loose,
         frozenset(code),
         frozenset(safe),
-        _known(question, answer, failing, [*out_forms, *safe_forms]),
+        *_known(question, answer, failing, [*out_forms, *safe_forms]),
     )
 
 
 def _known(
     question: str, answer: str, failing: ToolCall | None, forms: list[Form]
-) -> frozenset[str]:
-    """The known mistakes the lesson names; of a lesson learned on a call, those that call
-    makes (its question holds the error output too, whose words are no lesson's); of a
-    lesson that names commands, the mistakes of shell commands only of those programs (a
-    lesson on ``npm install --force`` that says "pin versions" is not about ``pip``)."""
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The known mistakes the lesson names, and where it names none, those its words
+    resemble (``known.similar``). Of a lesson learned on a call, those that call makes (its
+    question holds the error output too, whose words are no lesson's); of a lesson that
+    names commands, the mistakes of shell commands only of those programs (a lesson on
+    ``npm install --force`` that says "pin versions" is not about ``pip``)."""
     # Not a mistake the answer itself advises doing (a lesson on ``chmod -R 777`` whose
     # answer runs ``chown -R www-data`` is not about recursive chowns).
     advised = [answer, *_BACKTICK.findall(answer)]
-    names = frozenset(
-        n
-        for n in named_in(f"{question}\n{answer}")
-        if not any(CATALOGUE[n].judge(text) == HIT for text in advised)
-    )
+    text = f"{question}\n{answer}"
+
+    def kept(names: Iterable[str]) -> frozenset[str]:
+        names = [n for n in names if not any(CATALOGUE[n].judge(t) == HIT for t in advised)]
+        if failing is not None:
+            return frozenset(n for n in names if verdict(frozenset((n,)), failing) == HIT)
+        told = {_SAME.get(f.program, f.program) for f in forms}
+        return frozenset(n for n in names if not told or not programs(n) or programs(n) & told)
+
+    named = kept(named_in(text))
+    if named or (failing is None and named_in(text)):
+        return named, frozenset()
     if failing is not None:
-        return frozenset(n for n in names if verdict(frozenset((n,)), failing) == HIT)
-    told = {_SAME.get(f.program, f.program) for f in forms}
-    if not told:
-        return names
-    return frozenset(n for n in names if not programs(n) or programs(n) & told)
+        return named, kept(similar.nearest(text, similar.CALL_NEAREST, similar.CALL_FLOOR))
+    return named, kept(similar.nearest(text))
 
 
 @lru_cache(maxsize=4096)

@@ -60,7 +60,7 @@ def _build(ctx: Context, version: int) -> _Index:
         for token in trigger.code:
             if not token.isalpha():
                 index.code.setdefault(token, set()).add(lesson_id)
-        for name in trigger.known:
+        for name in trigger.known | trigger.resembles:
             index.known.setdefault(name, set()).add(lesson_id)
     return index
 

@@ -8,8 +8,11 @@ from types import ModuleType
 
 import pytest
 
-from tests.engine.known import lessons_code1, lessons_code2, lessons_infra, lessons_shell
 from xdb.engine.known import CATALOGUE, catalogue, named_in
+from xdb.engine.known.lessons import code1 as lessons_code1
+from xdb.engine.known.lessons import code2 as lessons_code2
+from xdb.engine.known.lessons import infra as lessons_infra
+from xdb.engine.known.lessons import shell as lessons_shell
 
 # Each area's lessons, and the catalogue's modules it covers.
 AREAS: dict[str, tuple[ModuleType, tuple[str, ...]]] = {

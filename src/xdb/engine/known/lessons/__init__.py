@@ -1,0 +1,16 @@
+"""Lessons written blind, as engineers write them after being bitten: from each known
+mistake's name and examples, before its phrases were read (and lessons about other
+mistakes, named ""). They test that the phrases name their pattern, and they are what
+``known.similar`` compares a lesson naming no pattern with: the other ways people tell
+the same mistake."""
+
+from __future__ import annotations
+
+from xdb.engine.known.lessons import code1, code2, infra, shell
+
+__all__ = ["LESSONS"]
+
+# (pattern name or "", question, answer), every area's.
+LESSONS: tuple[tuple[str, str, str], ...] = (
+    *shell.LESSONS, *code1.LESSONS, *code2.LESSONS, *infra.LESSONS,
+)  # fmt: skip
