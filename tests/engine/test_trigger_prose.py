@@ -123,3 +123,40 @@ def test_what_an_edits_fix_adds_is_safe_only_where_it_reads_as_an_api() -> None:
         edit("users = fetch_all()\nr = httpx.get(url, timeout=5)"),
     )
     assert "timeout" in trigger.safe and "users" not in trigger.safe
+
+
+def test_a_form_that_says_only_its_fix_leaves_the_call_to_the_named_mistake() -> None:
+    """``rsync`` without ``--dry-run`` is every rsync; the known mistake the lesson names
+    (``rsync --delete``) tells which one harms."""
+    question = "rsync mirrored a deletion to the backup host and removed last month of archives"
+    answer = "preview every rsync with --dry-run first"
+    assert triggers.derive(question, answer).known == frozenset(("fs-rsync-delete",))
+    assert said(question, answer, "rsync -avz backups/ nas:/volume1/backups/") == triggers.MISS
+    assert said(question, answer, "rsync -av --delete backups/ nas:/b/") == triggers.HIT
+    assert said(question, answer, "rsync -av --delete --dry-run backups/ nas:/b/") == (
+        triggers.SAFE
+    )
+
+
+def test_a_lesson_learned_on_a_call_is_about_the_mistake_that_call_made() -> None:
+    """Its form is the failing command (``rm -rf``); the known mistake the command made (an
+    unset variable) says which ``rm -rf`` repeats it."""
+    failing = {"tool_name": "Bash", "tool_input": {"command": 'rm -rf "$BUILD_DIR"/*'}}
+    answer = "guard the variable with ${BUILD_DIR:?} so an empty one stops the command"
+    trigger = triggers.derive('Bash rm -rf "$BUILD_DIR"/*', answer, failing)
+    assert trigger.on_call and "fs-rm-rf-variable" in trigger.known
+    assert triggers.Trigger.from_json(trigger.to_json()) == trigger
+
+    def run(command: str) -> str:
+        seen = trigger_match.seen(parse_call("Bash", {"command": command}, "/w/app"))
+        return trigger_match.match(trigger, seen, 1.0, 1.0, "")
+
+    assert run("rm -rf ./build ./dist") == triggers.MISS
+    assert run('rm -rf "$OUT_DIR"/*') == triggers.HIT
+    assert run('rm -rf "${OUT_DIR:?}"/*') == triggers.SAFE
+    # Found in the call by resemblance rather than named, the mistake decides the same.
+    guessed = triggers.derive('Bash rm -rf "$BUILD_DIR"/*', "guard it", failing)
+    assert "fs-rm-rf-variable" in guessed.resembles and not guessed.known
+    trigger = guessed
+    assert run("rm -rf ./build ./dist") == triggers.MISS
+    assert run('rm -rf "$OUT_DIR"/*') == triggers.HIT

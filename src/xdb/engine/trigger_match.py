@@ -186,12 +186,14 @@ def match(
     the trigger is silent on an edit, an added line writing ``line_words`` of its words
     (``written``; 0: never)."""
     by_pattern = None
-    if trigger.known and not own_form(trigger, s):
+    # A pattern a lesson learned on a call resembles was found in that call: as good as named.
+    named = trigger.known or (trigger.resembles if trigger.on_call else frozenset())
+    if named and not own_form(trigger, s):
         # A known mistake the lesson names decides where it is about the call: its detector
         # knows the mistake from its safe variant better than shared words and code can.
         # Where the call runs a command the lesson itself names, the lesson's form is the
         # more specific: ``git clean -f`` is not the ``git clean -fdx`` that wiped ``.env``.
-        by_pattern = known.verdict(trigger.known, s.call)
+        by_pattern = known.verdict(named, s.call)
         if by_pattern in (HIT, SAFE):
             return by_pattern
     elif trigger.resembles and not own_form(trigger, s):
@@ -211,8 +213,21 @@ def match(
 
 def own_form(trigger: Trigger, s: Seen) -> bool:
     """Whether the call runs a command of a form the lesson names (its program and
-    subcommand, not only the program's name)."""
-    return any(not f.bare and _form_in(f, c) for f in trigger.commands for c in s.commands)
+    subcommand, not only the program's name). A lesson learned on a call names no form of
+    its own: its forms are the failing call's commands, and the known mistakes it keeps are
+    the ones that call made, which say better what in it was the mistake (``rm -rf`` of an
+    unset ``$DIR``, not every ``rm -rf``)."""
+    return not trigger.on_call and any(
+        _specific(f) and _form_in(f, c) for f in trigger.commands for c in s.commands
+    )
+
+
+def _specific(form: Form) -> bool:
+    """Whether a form says which use of its program errs (a subcommand, a flag given, a
+    wrapper, a leading word): one that says only what its fix adds (``rsync`` without
+    ``--dry-run``) is every use of the program, and a known mistake's detector knows the
+    harmful one better (``rsync --delete``)."""
+    return bool(form.subcommand or form.flags or form.wrappers or form.words)
 
 
 _COMMON = frozenset((
@@ -399,4 +414,5 @@ def generalize(members: list[Trigger]) -> Trigger:
         safe,
         frozenset.intersection(*(t.known for t in members)),
         frozenset.intersection(*(t.resembles for t in members)),
+        all(t.on_call for t in members),
     )

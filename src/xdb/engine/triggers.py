@@ -108,6 +108,9 @@ class Trigger:
     # Those its words resemble where they name none (``known.similar``): a guess, which
     # finds the mistake and its safe variant but clears no call.
     resembles: frozenset[str] = frozenset()
+    # Learned on a call: its forms are that call's commands, and the known mistakes it keeps
+    # are those that call makes (a form the lesson's words choose is more specific).
+    on_call: bool = False
 
     @property
     def empty(self) -> bool:
@@ -128,6 +131,7 @@ class Trigger:
             "safe": sorted(self.safe),
             "known": sorted(self.known),
             "resembles": sorted(self.resembles),
+            "on_call": self.on_call,
         }
 
     @staticmethod
@@ -149,6 +153,7 @@ class Trigger:
             frozenset(data.get("safe", ())),
             frozenset(data.get("known", ())),
             frozenset(data.get("resembles", ())),
+            bool(data.get("on_call", False)),
         )
 
 
@@ -369,6 +374,7 @@ def derive(
         frozenset(code),
         frozenset(safe),
         *_known(question, answer, failing, [*out_forms, *safe_forms]),
+        failing is not None,
     )
 
 
