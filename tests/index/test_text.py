@@ -203,3 +203,61 @@ def test_the_index_filters_by_concept_as_the_allowlist_does(
         # A score threshold is SQL's: the index keeps to the ids then.
         strict = EpisodeFilter(concepts=[ConceptCondition("c/b", 0.95, None, False, True, False)])
         assert not text.answers(strict) and index.ranking(["river"], 500, strict, []) == []
+
+
+def _documents(db: xdb.Database) -> list[int]:
+    """The seqs of every episode document in the handle's text index (repeats kept)."""
+    from tantivy import Query
+
+    index = db.indexer._text_index()
+    assert index is not None
+    searcher = index._index.searcher()
+    hits = searcher.search(Query.all_query(), 10_000, count=False, order_by_field="eid").hits
+    seqs = searcher.fast_field_values("eid", [address for _, address in hits])
+    return sorted(int(s or 0) for s in seqs if s != -1)
+
+
+def _bm25(db: xdb.Database, word: str) -> list[int]:
+    """The seqs the text index finds for ``word`` (after catching up)."""
+    index = db.indexer._text_index()
+    assert index is not None
+    ranked = index.ranking([word], 50, EpisodeFilter(), None)
+    assert ranked is not None
+    return sorted(seq for seq, _ in ranked)
+
+
+def test_new_episodes_are_added_without_a_delete_and_refreshed_ones_replaced(
+    tmp_path: Path,
+) -> None:
+    """An episode above the index's highest seq was never indexed: it is added without a
+    delete first; one refreshed (a neighbour joined its context) or deleted is replaced
+    or removed as before, also by a handle that reads the highest seq from the index."""
+    path = tmp_path / "t.sqlite3"
+
+    def record(n: int, words: str, minute: int) -> dict[str, Any]:
+        start = f"2023-11-14T10:{minute:02d}:00+00:00"
+        return {
+            "kind": "episode",
+            "episode_id": f"episode-{n:03d}",
+            "content": f"Entry {n}: {words}.",
+            "session_id": "s",
+            "time_window": {"start_time": start, "end_time": start},
+        }
+
+    with xdb.connect(path, embedder="hash") as db:
+        db.import_records([record(n, "harbour crane", 2 * n) for n in range(1, 6)])
+        assert _bm25(db, "crane") == [1, 2, 3, 4, 5]
+        # Each between two stored ones in time: their contexts take the new one's words.
+        db.import_records([record(n, "lighthouse", 2 * (n - 5) + 1) for n in range(6, 11)])
+        assert _bm25(db, "lighthouse") == list(range(1, 11))
+        assert _bm25(db, "crane") == list(range(1, 11))
+        db.delete_episode(episode_id="episode-003")
+        assert _bm25(db, "crane") == [1, 2, 4, 5, 6, 7, 8, 9, 10]
+        assert _documents(db) == [1, 2, 4, 5, 6, 7, 8, 9, 10]  # each once
+    with xdb.connect(path, embedder="hash") as db:
+        db.delete_episode(episode_id="episode-009")  # its neighbours 4 and 5 refreshed
+        assert _bm25(db, "lighthouse") == [1, 2, 4, 5, 6, 7, 8, 10]
+        assert _documents(db) == [1, 2, 4, 5, 6, 7, 8, 10]
+        db.import_records([record(11, "ferry", 4)])  # after episode 2, before 7: both refreshed
+        assert _bm25(db, "ferry") == [2, 7, 11]
+        assert _documents(db) == [1, 2, 4, 5, 6, 7, 8, 10, 11]

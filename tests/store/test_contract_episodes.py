@@ -527,3 +527,45 @@ def test_an_import_leaves_what_one_insert_after_another_leaves(make_store: MakeS
     assert sqlite.text_changes(0, 10_000) == postgres.text_changes(0, 10_000)
     assert sqlite.episodes_by_seqs(range(100)) == postgres.episodes_by_seqs(range(100))
     assert list(sqlite.export_records()) == list(postgres.export_records())
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_an_import_logs_each_episode_once_and_ends_where_one_at_a_time_ends(
+    make_store: MakeStore, backend: str
+) -> None:
+    # A batch's text changes are logged once per episode it touched (its own transaction:
+    # no reader sees a state in between); the rows, contexts and each episode's latest
+    # document are what adding the episodes one after another leaves.
+    rng = random.Random(5)
+
+    def made(n: int) -> NewEpisode:
+        return episode(
+            n,
+            f"Entry {n} about {rng.choice(['kites', 'rain', 'harbours'])}.",
+            namespace=rng.choice(["default", "elsewhere"]),
+            session=rng.choice(["a", "b", None, None]),
+            start_us=T0 + rng.randrange(12) * 5 * MIN,
+            concepts=[(f"c/{rng.randrange(4)}", 0.5, "stable")],
+        )
+
+    stored = [made(n) for n in range(1, 15)]
+    batch = [made(n) for n in range(15, 60)]
+    bulk, single = make_store(backend), make_store(backend)
+    for s in (bulk, single):
+        for e in stored:
+            s.add_episode(e)
+    before = bulk.latest_text_change()
+    assert before == single.latest_text_change()
+    assert bulk.import_records([episode_record(e) for e in batch])["episode"] == len(batch)
+    for e in batch:
+        single.add_episode(e)
+    logged = [seq for _, seq, _ in bulk.text_changes(before, 10_000)]
+    assert len(logged) == len(set(logged))  # once each
+    one_by_one = single.text_changes(before, 10_000)
+    assert set(logged) == {seq for _, seq, _ in one_by_one}
+
+    def latest(store: Store) -> dict[int, object]:
+        return {seq: doc for _, seq, doc in store.text_changes(0, 10_000)}
+
+    assert latest(bulk) == latest(single)
+    assert bulk.episodes_by_seqs(range(70)) == single.episodes_by_seqs(range(70))

@@ -12,6 +12,7 @@ from tests.conftest import PostgresServer
 from tests.store._data import episode
 from xdb.store.postgres import PostgresStore
 from xdb.store.protocol import Store
+from xdb.store.records import episode_record
 from xdb.store.sqlite import SQLiteStore
 
 FACTS = "SELECT concept_id, episode_seq, episode_id, start_us, end_us FROM episode_concepts"
@@ -116,11 +117,26 @@ def test_concept_rows_get_their_namespace_and_counts_on_upgrade(tmp_path: Path) 
     assert written == sorted(_sql("sqlite", where, [joined]))
     assert _sql("sqlite", where, [counts]) == [("org/p::concept/A", 3), ("org/p::concept/B", 2)]
     _sql("sqlite", where, [
-        "DROP TRIGGER concept_counted", "DROP TRIGGER concept_uncounted",
+        "DROP TRIGGER concept_uncounted",  # (version 19 dropped concept_counted)
         "DROP TABLE concept_counts", "ALTER TABLE episode_concepts DROP COLUMN namespace",
         "DROP INDEX timesteps_kind_time",
-        "DELETE FROM schema_migrations WHERE version = 16",
+        "DELETE FROM schema_migrations WHERE version IN (16, 19)",
     ])  # fmt: skip
-    _open("sqlite", where).close()  # migrates
+    store = _open("sqlite", where)  # migrates
     assert sorted(_sql("sqlite", where, [rows])) == written
     assert _sql("sqlite", where, [counts]) == [("org/p::concept/A", 3), ("org/p::concept/B", 2)]
+    # Version 19: inserts count their concepts per batch (no insert trigger), deletes by
+    # trigger; a repeated tag counts its episode once.
+    triggers = "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'concept%'"
+    assert _sql("sqlite", where, [triggers]) == [("concept_uncounted",)]
+    store.add_episode(episode(4, "episode 4", concepts=[b, b]))
+    imported = [
+        episode_record(episode(n, f"episode {n}", concepts=[a, b][: n % 2 + 1]))
+        for n in range(5, 12)
+    ]
+    assert store.import_records(imported)["episode"] == 7
+    assert store.delete_episode("episode-001") == 1
+    store.close()
+    recount = "SELECT concept_id, count(*) FROM episode_concepts GROUP BY 1 ORDER BY 1"
+    assert _sql("sqlite", where, [counts]) == _sql("sqlite", where, [recount])
+    assert _sql("sqlite", where, [counts]) == [("org/p::concept/A", 9), ("org/p::concept/B", 6)]

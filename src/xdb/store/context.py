@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from xdb.timeutil import from_us
@@ -25,9 +26,19 @@ CONTEXT_CHARS = 1000
 SESSION_GAP_US = 30 * 60 * 1_000_000
 
 
+DAY_US = 86_400_000_000
+
+
 def date_words(us: int) -> str:
     """ "8 May 2023": how people ask about dates ("when did ... in May?")."""
-    day = from_us(us)
+    return _day_words(us // DAY_US)
+
+
+@lru_cache(maxsize=4096)
+def _day_words(day_number: int) -> str:
+    """``date_words`` of a UTC day (days since the epoch): an import's episodes share days,
+    and each context is made again for every neighbour that changes it."""
+    day = from_us(day_number * DAY_US)
     return f"{day.day} {day:%B} {day.year}"
 
 
@@ -64,15 +75,19 @@ def plan_inserts(
     """What inserting ``new`` one at a time, in order, does to contexts, without asking the
     database after each insert (``insert`` there costs ~10 round trips an episode).
 
-    Each insert logs a text change for its episode, then refreshes the context of the
-    episode and of its session neighbours (the episodes just before and after it by
-    ``(start_us, seq)``; without a session, the sessionless episodes of its namespace within
-    ``SESSION_GAP_US``), logging a change for each context that changed. ``nearby`` are the
-    stored episodes of the places involved that can be a new episode's neighbour or a
-    neighbour's neighbour: the two stored episodes on either side of each new one.
+    Each insert adds its episode, then refreshes the context of the episode and of its
+    session neighbours (the episodes just before and after it by ``(start_us, seq)``;
+    without a session, the sessionless episodes of its namespace within ``SESSION_GAP_US``).
+    ``nearby`` are the stored episodes of the places involved that can be a new episode's
+    neighbour or a neighbour's neighbour: the two stored episodes on either side of each
+    new one.
 
     Returns the final context of every episode whose context changed (by seq) and the text
-    changes logged, in order, as (namespace, seq).
+    changes to log, as (namespace, seq): one per episode added or whose context changed, in
+    the order each was first touched. The batch is written in one transaction, so no reader
+    of the log can see a state between two of its inserts: a reader applies each episode's
+    current document, and an episode logged twice (added, then its context refreshed by a
+    later neighbour: ~2 changes an episode on an import) only made it read that twice.
     """
     episodes: dict[int, Placed] = {}
     contexts: dict[int, str] = {}
@@ -96,13 +111,13 @@ def plan_inserts(
     for ep in nearby:
         place(ep)
     changed: dict[int, str] = {}
-    log: list[tuple[str, int]] = []
+    logged: dict[int, str] = {}  # seq -> namespace, in the order first touched
     for ep in new:
         place(ep)
-        log.append((ep.namespace, ep.seq))
+        logged.setdefault(ep.seq, ep.namespace)
         for seq in (ep.seq, *neighbours(ep.seq)):
             made = context(episodes[seq].start_us, (episodes[n].content for n in neighbours(seq)))
             if made != contexts[seq]:
                 contexts[seq] = changed[seq] = made
-                log.append((episodes[seq].namespace, seq))
-    return changed, log
+                logged.setdefault(seq, episodes[seq].namespace)
+    return changed, [(namespace, seq) for seq, namespace in logged.items()]

@@ -209,11 +209,16 @@ def episode_values(ep: NewEpisode) -> tuple[Any, ...]:
     )
 
 
+# What ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` makes for each
+# call; made once (an import writes two JSON columns an episode that are not empty).
+_JSON_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def json_text(value: Any) -> str:
     """Compact JSON, non-ASCII kept: how both stores write an episode's JSON columns."""
     if not value and isinstance(value, dict | list):  # most labels, profiles and metadata
         return "{}" if isinstance(value, dict) else "[]"
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _JSON_TEXT.encode(value)
 
 
 def activations_json(activations: dict[str, float]) -> str:
@@ -267,9 +272,9 @@ def text_changes(
 ) -> list[TextChange]:
     """Changes after ``after``: (change, seq, the episode's current text index document, or
     None when it was deleted). ``join``: how a change c finds its episode e (PostgreSQL
-    joins on the distribution column too). An import logs an episode's change more than
-    once (added, then its context refreshed by a later neighbour): each row of one read
-    holds the same current document, so it is made once."""
+    joins on the distribution column too). An import can log an episode's change more
+    than once (added, then its context refreshed by a neighbour in a later batch): each
+    row of one read holds the same current document, so it is made once."""
     made: dict[int, TextDocument | None] = {}
     out: list[TextChange] = []
     for r in conn.execute(

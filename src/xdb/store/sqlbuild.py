@@ -400,8 +400,9 @@ class Flavor:
     d: Dialect
     concept_join: str  # joins episode_concepts c to episodes e
     json_each: str  # a table function of a JSON object's (key, value) pairs as text
-    # Whether ``concept_counts`` keeps each concept's episode count (SQLite's triggers; on
-    # PostgreSQL concurrent writers would queue on a popular concept's row).
+    # Whether ``concept_counts`` keeps each concept's episode count (SQLite's: its episode
+    # inserts add to it, a trigger takes deletes off; on PostgreSQL concurrent writers would
+    # queue on a popular concept's row).
     concept_counts: bool = False
 
 

@@ -68,8 +68,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DROP TABLE memory_records",
         "DROP TABLE compactions",
         "DELETE FROM schema_migrations WHERE version = 15",
-        # and version 16 (concept usage without joins)
-        "DROP TRIGGER concept_counted",
+        # and version 16 (concept usage without joins; 19 dropped its insert trigger)
         "DROP TRIGGER concept_uncounted",
         "DROP TABLE concept_counts",
         "ALTER TABLE episode_concepts DROP COLUMN namespace",
@@ -81,6 +80,8 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         # and version 18 (where a session came from)
         "ALTER TABLE sessions DROP COLUMN origin",
         "DELETE FROM schema_migrations WHERE version = 18",
+        # and version 19 (concept counts per batch)
+        "DELETE FROM schema_migrations WHERE version = 19",
     ):
         conn.execute(statement)
     conn.close()
@@ -103,4 +104,41 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 18  # this test's downgrade undoes versions 5 to 18
+    assert LATEST == 19  # this test's downgrade undoes versions 5 to 19
+
+
+# The statement ``store_vectors`` ran once per vector before it became set-based.
+_ROW_BY_ROW = (
+    "INSERT INTO episode_vectors (vseq, episode_seq, model, vector)"
+    " SELECT (SELECT max(coalesce((SELECT max(vseq) FROM episode_vectors), 0), floor) + 1"
+    " FROM number_floors WHERE name = 'episode_vectors.vseq'), seq, ?, ? FROM episodes"
+    " WHERE seq = ? ON CONFLICT (episode_seq, model) DO NOTHING"
+)
+
+
+def test_vectors_stored_together_are_stored_as_one_insert_after_another(tmp_path: Path) -> None:
+    # Deleted episodes and vectors (the floor), a vector already there, an episode twice
+    # and one that does not exist, in one call: the same rows and vseqs as a statement each.
+    stores = [SQLiteStore(tmp_path / f"{name}.sqlite3") for name in ("bulk", "single")]
+    for store in stores:
+        for n in range(1, 13):
+            store.add_episode(episode(n, f"e{n}"))
+        store.store_vectors("m", [(1, ONE), (2, ONE), (12, ONE)])
+        store.delete_episode("episode-012")  # its vector's vseq (3) is never handed out again
+        store.delete_episode("episode-007")
+    blob = [bytes([n]) * 4 for n in range(20)]
+    given = [(5, blob[5]), (2, blob[2]), (7, blob[7]), (9, blob[9]), (5, blob[6]), (99, blob[1])]
+    given += [(seq, blob[seq]) for seq in (11, 3, 4, 10, 8, 6)]
+    bulk, single = stores
+    vseqs = bulk.store_vectors("m", given)
+    conn = sqlite3.connect(tmp_path / "single.sqlite3", isolation_level=None)
+    expected = []
+    for seq, vector in given:
+        cur = conn.execute(_ROW_BY_ROW, ("m", vector, seq))
+        expected.append(int(cur.lastrowid or 0) if cur.rowcount else 0)
+    conn.close()
+    assert vseqs == expected and vseqs[:6] == [4, 0, 0, 5, 0, 0]
+    assert bulk.load_vectors("m") == single.load_vectors("m")
+    assert bulk.store_vectors("m", []) == []
+    for store in stores:
+        store.close()

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
+from xdb.gcpause import collector_paused
 from xdb.models.log import Tag, Timestep
 from xdb.store import access, graph_transfer, policy_objects, records, rows
 from xdb.store.postgres import episodes
@@ -120,6 +121,11 @@ def _insert_timesteps(conn: Conn, batch: list[Timestep]) -> int:
 
 def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, int]:
     """Restore exported records; call inside a write transaction."""
+    with collector_paused():  # (``xdb.gcpause``: why)
+        return _import_records(conn, records)
+
+
+def _import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, int]:
     # Before any session row: writers that take both locks take this one first.
     lock_episodes(conn)
     counts = {k: 0 for k in ("session", "tag", "timestep", "tag_application", "comment")}

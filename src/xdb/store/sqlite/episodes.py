@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -65,16 +66,19 @@ def insert_many(conn: sqlite3.Connection, eps: Sequence[NewEpisode]) -> list[int
         conn.executemany(_FTS_DELETE_STORED, [(seq,) for _, seq in others])
         conn.executemany("UPDATE episodes SET context = ? WHERE seq = ?", others)
         conn.executemany(_FTS_INSERT_STORED, [(seq,) for _, seq in others])
+    concept_rows = [
+        (cid, seq, score, kind, ep.id, ep.start_us, ep.end_us, ep.namespace)
+        for seq, ep in zip(seqs, eps, strict=True)
+        for cid, (score, kind) in _concepts(ep).items()
+    ]
     conn.executemany(
         "INSERT INTO episode_concepts"
         " (concept_id, episode_seq, score, kind, episode_id, start_us, end_us, namespace)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        [
-            (cid, seq, score, kind, ep.id, ep.start_us, ep.end_us, ep.namespace)
-            for seq, ep in zip(seqs, eps, strict=True)
-            for cid, (score, kind) in _concepts(ep).items()
-        ],
+        concept_rows,
     )
+    # Each concept's episode count, once per concept of the batch (schema version 19).
+    conn.executemany(_COUNT_CONCEPTS, Counter(row[0] for row in concept_rows).items())
     conn.executemany(
         "INSERT OR REPLACE INTO episode_labels (concept_id, episode_seq, label, confidence)"
         " VALUES (?,?,?,?)",
@@ -117,6 +121,10 @@ def _concepts(ep: NewEpisode) -> dict[str, tuple[float, str]]:
 
 
 _NEXT_SEQ = f"SELECT {next_number('episodes', 'seq')}"
+_COUNT_CONCEPTS = (
+    "INSERT INTO concept_counts (concept_id, episodes) VALUES (?, ?)"
+    " ON CONFLICT (concept_id) DO UPDATE SET episodes = episodes + excluded.episodes"
+)
 _INSERT_MANY = (
     f"INSERT INTO episodes (seq, context, {COLUMNS.removeprefix('seq, ')})"
     f" VALUES ({SQLITE.marks(17)})"

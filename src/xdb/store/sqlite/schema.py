@@ -295,6 +295,12 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # The sessions the engine's hooks make are never a handle's default session; those made
     # before are recognised by their names and contents (``session_origin``).
     (18, "where a session came from", [session_origin.COLUMN, session_origin.BACKFILL]),
+    # Concept counts are added once per batch of inserted episodes (``episodes.insert_many``)
+    # rather than by a trigger per concept row: the trigger's upsert was 60% of inserting
+    # an import's concept rows (0.35 of 0.58 s at 20,000 episodes). Deletes keep theirs. A
+    # version before 19 would insert without counting, so it must not open a file written
+    # since.
+    (19, "concept counts per batch", ["DROP TRIGGER concept_counted"]),
 ]
 
 

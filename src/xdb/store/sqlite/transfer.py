@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
+from xdb.gcpause import collector_paused
 from xdb.models.log import Tag, Timestep
 from xdb.store import access, graph_transfer, policy_objects, records, rows
 from xdb.store.records import (
@@ -60,7 +61,8 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
     (cache,) = conn.execute("PRAGMA cache_size").fetchone()
     conn.execute(f"PRAGMA cache_size = {-IMPORT_CACHE_KIB}")
     try:
-        return _import_records(conn, records)
+        with collector_paused():
+            return _import_records(conn, records)
     finally:
         conn.execute(f"PRAGMA cache_size = {int(cache)}")
 

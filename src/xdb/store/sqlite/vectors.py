@@ -9,13 +9,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 
+from xdb.store.sqlbuild import chunks
 from xdb.store.sqlite.schema import next_number
 
-_INSERT = (
-    "INSERT INTO episode_vectors (vseq, episode_seq, model, vector)"
-    f" SELECT {next_number('episode_vectors', 'vseq')}, seq, ?, ? FROM episodes WHERE seq = ?"
-    " ON CONFLICT (episode_seq, model) DO NOTHING"
+_NEXT_VSEQ = f"SELECT {next_number('episode_vectors', 'vseq')}"
+# Of the given episodes, those stored without a vector from the model.
+_OPEN = (
+    "SELECT seq FROM episodes e WHERE seq IN ({marks}) AND NOT EXISTS"
+    " (SELECT 1 FROM episode_vectors v WHERE v.episode_seq = e.seq AND v.model = ?)"
 )
+_INSERT = "INSERT INTO episode_vectors (vseq, episode_seq, model, vector) VALUES (?,?,?,?)"
 
 
 def missing_vectors(
@@ -48,11 +51,29 @@ def vector_counts(conn: sqlite3.Connection, model: str) -> tuple[int, int]:
 def store_vectors(
     conn: sqlite3.Connection, model: str, rows: Sequence[tuple[int, bytes]]
 ) -> list[int]:
-    """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone)."""
-    out = []
+    """Insert vectors of episodes that still exist; their vseqs, in order (0 if gone, or
+    if the episode has a vector from ``model``: the first of an episode's vectors here is
+    stored). What an insert per row numbering each vseq from the one before did, in one
+    read of which episodes are open, one of the next vseq, and one ``executemany``."""
+    if not rows:
+        return []
+    wanted = sorted({seq for seq, _ in rows})
+    open_seqs: set[int] = set()
+    for part in chunks(wanted):
+        sql = _OPEN.format(marks=",".join("?" * len(part)))
+        open_seqs.update(int(r[0]) for r in conn.execute(sql, (*part, model)))
+    (first,) = conn.execute(_NEXT_VSEQ).fetchone()
+    out: list[int] = []
+    inserts: list[tuple[int, int, str, bytes]] = []
     for seq, blob in rows:
-        cur = conn.execute(_INSERT, (model, blob, seq))
-        out.append(int(cur.lastrowid or 0) if cur.rowcount else 0)
+        if seq in open_seqs:
+            open_seqs.discard(seq)
+            vseq = int(first) + len(inserts)
+            inserts.append((vseq, seq, model, blob))
+            out.append(vseq)
+        else:
+            out.append(0)
+    conn.executemany(_INSERT, inserts)
     return out
 
 
