@@ -9,11 +9,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import queue
 import re
-import selectors
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -172,18 +173,24 @@ def test_tag_says_created_where_the_timestep_did_not_have_the_tag(tmp_path: Path
 
 
 def _lines_until(proc: subprocess.Popen[str], wanted: str, seconds: float = 60) -> list[str]:
-    """Lines of the process's stderr up to the one containing ``wanted``."""
+    """Lines of the process's stderr up to the one containing ``wanted``. (Read by a thread:
+    a select on the pipe would not see lines already in the text stream's buffer.)"""
     assert proc.stderr is not None
+    stream = proc.stderr
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in iter(stream.readline, ""):
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
     seen: list[str] = []
     deadline = time.monotonic() + seconds
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stderr, selectors.EVENT_READ)
-        while not any(wanted in line for line in seen):
-            left = deadline - time.monotonic()
-            assert left > 0 and sel.select(left), f"no {wanted!r} in time: {seen}"
-            line = proc.stderr.readline()
-            assert line, f"stderr closed (exit {proc.wait()}): {seen}"
-            seen.append(line)
+    while not any(wanted in line for line in seen):
+        try:
+            seen.append(lines.get(timeout=max(0.0, deadline - time.monotonic())))
+        except queue.Empty:
+            raise AssertionError(f"no {wanted!r} in time (exit {proc.poll()}): {seen}") from None
     return seen
 
 
