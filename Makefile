@@ -21,8 +21,10 @@ demo: $(STAMP)
 	@echo "xdb is $(CURDIR)/$(BIN)/xdb (to have it on PATH: pipx install . -- see README.md)"
 	$(BIN)/xdb demo
 
+# Tests run on every core (pytest-xdist): each worker has its own temporary directories and
+# its own PostgreSQL server (tests/conftest.py).
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # The explorer's browser tests drive Debian's chromium; without it (no apt, no root) they
 # are skipped with the reason printed, and everything else still runs.
