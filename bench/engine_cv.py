@@ -405,12 +405,12 @@ def breakdown(result: Result) -> list[str]:
             f"recall, mistakes of something {defect}: {hit}/{len(of)} {_frac(hit, len(of)):.2f}"
         )
     for case in ("followed", "ignored", "false"):
-        of = [j for j in result.judged if j.case == case]
+        judged = [j for j in result.judged if j.case == case]
         said: dict[str, int] = {}
-        for j in of:
+        for j in judged:
             said[j.verdict] = said.get(j.verdict, 0) + 1
-        right = sum(j.right for j in of)
-        lines.append(f"judge on {case:<8} warnings: right {right}/{len(of)}  verdicts {said}")
+        right = sum(j.right for j in judged)
+        lines.append(f"judge on {case:<8} warnings: right {right}/{len(judged)}  verdicts {said}")
     return lines
 
 

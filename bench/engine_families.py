@@ -8,9 +8,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 Call = dict[str, Any]
+
+
+class Lesson(TypedDict):
+    """A lesson as ``xdb add-lesson`` takes it."""
+
+    question: str
+    answer: str
+    domain: NotRequired[str]
+    language: NotRequired[str]
+    framework: NotRequired[str]
 
 
 def edit(path: str, text: str) -> Call:
@@ -36,7 +46,7 @@ class Family:
     argument, a guard)."""
 
     name: str
-    lesson: dict[str, str]
+    lesson: Lesson
     repeats: list[Call]
     fix: Call
     failing: Call | None = None

@@ -66,10 +66,10 @@ def sessions(n: int, seed: int = 11) -> list[list[tuple[Call, str | None]]]:
 
 
 def replay(db: xdb.Database, scripts: list[list[tuple[Call, str | None]]]) -> dict[str, Any]:
-    lesson_family = {}
-    for family in FAMILIES:
-        lesson_family.update({les.lesson_id: family.name for les in db.lessons(limit=10_000).lessons
-                              if les.question == family.lesson["question"]})  # fmt: skip
+    lesson_family: dict[str, str] = {}
+    for known in FAMILIES:
+        lesson_family.update({les.lesson_id: known.name for les in db.lessons(limit=10_000).lessons
+                              if les.question == known.lesson["question"]})  # fmt: skip
     shown = relevant = repeated = warned = 0
     verdicts: dict[str, int] = {}
     started = time.perf_counter()

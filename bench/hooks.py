@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import httpx
@@ -58,7 +58,7 @@ def _port() -> int:
         return port
 
 
-def _payload(call: dict[str, object], session: str) -> str:
+def _payload(call: Mapping[str, object], session: str) -> str:
     return json.dumps({"session_id": session, "cwd": "/work/shop",
                        "hook_event_name": "PreToolUse", **call})  # fmt: skip
 

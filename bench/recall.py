@@ -187,7 +187,7 @@ def time_chroma(
     path: Path, stored: list[Any], folder: Path, vectors: list[Any]
 ) -> list[float] | None:
     try:
-        import chromadb
+        import chromadb  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print("chromadb is not installed (pip install -e '.[bench]'): no chromadb comparison")
         return None

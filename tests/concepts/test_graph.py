@@ -3,9 +3,10 @@ test computes itself from the raw episodes, pack and links it wrote."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, Required, TypedDict
 
 import pytest
 
@@ -73,7 +74,11 @@ def world(target: str, tmp_path: Path) -> Iterator[World]:
         ids["d1"] = db.add_node(node_type="Decision", name="retry the deploy").node_id
         ids["t1"] = db.add_node(node_type="Tool", name="bash").node_id
         assert db.add_node(node_type="Tool", name="bash").created is False  # named: one node
-        for src, dst, rel in [("d1", "e2", "INFLUENCED_BY"), ("e3", "t1", "CONTAINS")]:
+        links: list[tuple[str, str, Literal["INFLUENCED_BY", "CONTAINS"]]] = [
+            ("d1", "e2", "INFLUENCED_BY"),
+            ("e3", "t1", "CONTAINS"),
+        ]
+        for src, dst, rel in links:
             assert db.link(src=ids[src], dst=ids[dst], relation=rel).created
             edges.add((ids[src], rel, ids[dst]))
         assert not db.link(src=ids["d1"], dst=ids["e2"]).created  # twice changes nothing
@@ -90,8 +95,8 @@ def kind_of(node: str) -> str:
     return "Timestep" if node.startswith("ts-") else "Episode"
 
 
-def bfs(world: World, seeds: list[str], depth: int, relations: set[str] | None = None,
-        types: set[str] | None = None, direction: str = "both", max_nodes: int = 200,
+def bfs(world: World, seeds: list[str], depth: int, relations: Set[str] | None = None,
+        types: Set[str] | None = None, direction: str = "both", max_nodes: int = 200,
         ) -> tuple[list[tuple[str, int]], list[tuple[str, str, str]], bool]:  # fmt: skip
     """The walk as specified: level by level, each level's new nodes in id order."""
     edges = {e for e in world.edges if relations is None or e[1] in relations}
@@ -123,7 +128,20 @@ def bfs(world: World, seeds: list[str], depth: int, relations: set[str] | None =
     return list(seen.items()), kept, truncated
 
 
-CASES = [
+class Walk(TypedDict, total=False):
+    """A ``graph_neighborhood`` request by the names of ``World.ids``."""
+
+    seeds: Required[list[str]]
+    depth: Required[int]
+    relations: set[
+        Literal["NEXT", "TAGGED_BY", "CONTAINS", "RELATED_CONCEPT", "INFLUENCED_BY", "CHILD_OF"]
+    ]
+    types: set[Literal["Episode", "Concept", "Decision", "Tool", "Timestep"]]
+    direction: Literal["both", "outgoing", "incoming"]
+    max_nodes: int
+
+
+CASES: list[tuple[Walk, dict[str, object]]] = [
     ({"seeds": ["e1"], "depth": 0}, {}),
     ({"seeds": ["e1"], "depth": 1}, {}),
     ({"seeds": ["e1"], "depth": 2}, {}),
@@ -141,7 +159,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("case", "_"), CASES, ids=[str(i) for i in range(len(CASES))])
-def test_every_walk_equals_a_breadth_first_search(world: World, case: dict, _: dict) -> None:  # type: ignore[type-arg]
+def test_every_walk_equals_a_breadth_first_search(
+    world: World, case: Walk, _: dict[str, object]
+) -> None:
     seeds = [world.ids[s] for s in case["seeds"]]
     nodes, edges, truncated = bfs(
         world, seeds, case["depth"], case.get("relations"), case.get("types"),
@@ -195,11 +215,12 @@ def test_the_concept_view_is_the_hierarchy_walk(
 ) -> None:
     """One recursive CTE answers it; it must equal the graph's breadth-first walk, edges
     and truncation included."""
-    for direction, way in (
+    directions: tuple[tuple[Literal["ancestors", "descendants", "both"], str], ...] = (
         ("ancestors", "outgoing"),
         ("descendants", "incoming"),
         ("both", "both"),
-    ):
+    )
+    for direction, way in directions:
         got = world.db.concept_neighborhood(
             seed_ids=seeds, max_depth=depth, direction=direction, max_nodes=max_nodes
         )
@@ -233,12 +254,12 @@ def test_bad_links_and_seeds_are_clear_errors_that_write_nothing(world: World) -
     with pytest.raises(NotFound) as caught:
         world.db.link(src=world.ids["d1"], dst="episode-nope")
     assert caught.value.field == "dst"
-    with pytest.raises(InvalidRequest) as caught:
+    with pytest.raises(InvalidRequest) as invalid:
         world.db.link(src=world.ids["e1"], dst=world.ids["e2"], relation="RELATED_CONCEPT")
-    assert caught.value.field == "relation"
-    with pytest.raises(InvalidRequest) as caught:
+    assert invalid.value.field == "relation"
+    with pytest.raises(InvalidRequest) as invalid:
         world.db.link(src=world.ids["e1"], dst=world.ids["e1"])
-    assert caught.value.field == "dst"
+    assert invalid.value.field == "dst"
     with pytest.raises(NotFound) as caught:
         world.db.graph_neighborhood(seed_node_ids=["nothing-here"])
     assert caught.value.field == "seed_node_ids"

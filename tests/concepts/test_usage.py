@@ -7,7 +7,7 @@ import math
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import pytest
 
@@ -20,14 +20,25 @@ TREE: dict[str, str | None] = {"Root": None, "A": "Root", "A1": "A", "A2": "A", 
 CONCEPTS = [f"{SPEC}::concept/{t}" for t in ("A", "A1", "A2", "B")] + ["candidate/x"]
 
 
+class Raw(TypedDict):
+    """An episode as the test wrote it: its day of March, its kind and its concept scores."""
+
+    day: int
+    kind: str
+    tags: dict[str, float]
+
+
+Corpus = tuple[xdb.Database, list[Raw]]
+
+
 def day(n: int) -> dict[str, str]:
     return {"start_time": f"2025-03-{n:02d}T10:00:00Z", "end_time": f"2025-03-{n:02d}T11:00:00Z"}
 
 
 @pytest.fixture
-def corpus(target: str, tmp_path: Path) -> Iterator[tuple[xdb.Database, list[dict]]]:  # type: ignore[type-arg]
+def corpus(target: str, tmp_path: Path) -> Iterator[Corpus]:
     rng = random.Random(7)
-    episodes = []
+    episodes: list[Raw] = []
     with xdb.connect(target, embedder="hash") as db:
         db.import_concepts(path=str(write_pack(tmp_path / "pack", tree=TREE)))
         for n in range(80):
@@ -35,7 +46,7 @@ def corpus(target: str, tmp_path: Path) -> Iterator[tuple[xdb.Database, list[dic
                 c: round(rng.uniform(0.1, 1.0), 3) for c in rng.sample(CONCEPTS, rng.randint(0, 3))
             }
             kind = "candidate" if "candidate" in next(iter(tags), "") else "stable"
-            ep = {"day": 1 + n % 28, "kind": rng.choice(["reply", "task"]), "tags": tags}
+            ep: Raw = {"day": 1 + n % 28, "kind": rng.choice(["reply", "task"]), "tags": tags}
             db.add_episode(
                 content=f"e{n}", kind=ep["kind"], time_window=day(ep["day"]),
                 concept_tags=[
@@ -51,7 +62,7 @@ Expected = tuple[int, float | None, dict[str, tuple[int, float]]]
 
 
 def expected(
-    episodes: list[dict[str, Any]],
+    episodes: list[Raw],
     group: set[str],
     kinds: set[str] | None = None,
     days: tuple[int, int] = (1, 31),
@@ -73,7 +84,9 @@ def expected(
 
 
 @pytest.mark.parametrize("kinds", [None, ["task"]])
-def test_counts_scores_and_cooccurrence_equal_the_raw_episodes(corpus, kinds) -> None:  # type: ignore[no-untyped-def]
+def test_counts_scores_and_cooccurrence_equal_the_raw_episodes(
+    corpus: Corpus, kinds: list[str] | None
+) -> None:
     db, episodes = corpus
     got = db.concept_usage_summary(concept_ids=CONCEPTS, episode_kinds=kinds, top_k=100)
     scope = [e for e in episodes if kinds is None or e["kind"] in kinds]
@@ -92,7 +105,7 @@ def test_counts_scores_and_cooccurrence_equal_the_raw_episodes(corpus, kinds) ->
         assert summary.kind == ("candidate" if cid.startswith("candidate") else "stable")
 
 
-def test_descendants_and_time_ranges_count_like_the_raw_episodes(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_descendants_and_time_ranges_count_like_the_raw_episodes(corpus: Corpus) -> None:
     db, episodes = corpus
     got = db.concept_usage_summary(
         concept_ids=["A"], include_descendants=True,
@@ -102,10 +115,10 @@ def test_descendants_and_time_ranges_count_like_the_raw_episodes(corpus) -> None
     group = {f"{SPEC}::concept/{t}" for t in ("A", "A1", "A2")}
     count, avg, _ = expected(episodes, group, None, (5, 20))
     assert summary.concept_id == f"{SPEC}::concept/A"
-    assert (summary.episode_count, summary.avg_score) == (count, pytest.approx(avg, abs=1e-6))
+    assert summary.episode_count == count and summary.avg_score == pytest.approx(avg, abs=1e-6)
 
 
-def test_the_hierarchy_counts_each_concept_and_sums_its_subtree(corpus) -> None:  # type: ignore[no-untyped-def]
+def test_the_hierarchy_counts_each_concept_and_sums_its_subtree(corpus: Corpus) -> None:
     db, episodes = corpus
 
     def own(term: str) -> int:
@@ -153,7 +166,7 @@ def test_activation_statistics_come_from_the_log(target: str) -> None:
         stats = summary.activations
         assert stats is not None and stats.timestep_count == 3
         assert stats.mean == pytest.approx(sum(values) / 3)
-        assert (stats.max, stats.min) == (pytest.approx(0.9), pytest.approx(0.2))
+        assert stats.max == pytest.approx(0.9) and stats.min == pytest.approx(0.2)
 
 
 def test_the_statistics_themselves() -> None:
@@ -196,4 +209,4 @@ def test_counts_stay_exact_through_deletes_repeats_and_namespaces(target: str) -
         assert listed("left") == {"a": (2, round(npmi(2, 2, 4, 4), 6)),
                                   "b": (1, round(npmi(1, 2, 1, 4), 6))}  # fmt: skip
         (s,) = db.concept_usage_summary(concept_ids=["b"], namespace="right").concept_summaries
-        assert (s.episode_count, s.avg_score) == (1, pytest.approx(0.6))
+        assert s.episode_count == 1 and s.avg_score == pytest.approx(0.6)

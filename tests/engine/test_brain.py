@@ -138,8 +138,10 @@ def test_the_brain_words_a_principle(server: Server) -> None:
     assert brain.principle([("a", "b")]) is None
 
 
-LESSON = {"question": "registering DbContext with AddSingleton in Startup.cs",
-          "answer": "use AddScoped for DbContext", "framework": "dotnet"}  # fmt: skip
+LESSON: dict[str, Any] = {
+    "question": "registering DbContext with AddSingleton in Startup.cs",
+    "answer": "use AddScoped for DbContext", "framework": "dotnet",
+}  # fmt: skip
 
 
 def _edit(text: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bench.engine_cv import current_params, figures, folds, run, tune
 from bench.engine_devset import DEVSET, kind_of
-from bench.engine_families import FAMILIES
+from bench.engine_families import FAMILIES, Call, Family
 
 from xdb.engine.dialects import parse
 from xdb.models.engine import AddLessonRequest
@@ -14,7 +14,7 @@ from xdb.models.engine import AddLessonRequest
 LESSON_KEYS = {"question", "answer", "language", "framework", "domain"}
 
 
-def calls_of(family):
+def calls_of(family: Family) -> list[Call | None]:
     return [family.failing, *family.repeats, family.fix, *family.near_misses, *family.innocent]
 
 
@@ -52,6 +52,7 @@ def test_calls_have_the_shape_the_hooks_take() -> None:
     kinds = set()
     for family in DEVSET:
         for call in calls_of(family):
+            assert call is not None, family.name
             kinds.add(kind_of(call))
             data = call["tool_input"]
             if call["tool_name"] == "Bash":

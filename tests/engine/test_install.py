@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from xdb.interfaces.http import create_app
 # What install writes to run this xdb: the script beside the interpreter, by absolute path.
 XDB = shlex.quote(str(Path(sys.executable).absolute().with_name("xdb")))
 
-USERS_OWN = {
+USERS_OWN: dict[str, dict[str, Any]] = {
     "claude": {
         "model": "opus",
         "hooks": {
@@ -122,7 +122,7 @@ def _free_port() -> int:
 
 
 def run_hook(
-    agent: str, event: str, payload: dict[str, object], env: dict[str, str]
+    agent: str, event: str, payload: Mapping[str, object], env: dict[str, str]
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "xdb", "hook", agent, event],

@@ -10,7 +10,7 @@ import pytest
 import xdb
 from xdb.engine import scoring
 
-DBCONTEXT = {
+DBCONTEXT: dict[str, Any] = {
     "question": "registering the EF Core DbContext as a singleton in Startup.cs",
     "answer": "register DbContext scoped: a singleton shares one context across requests",
     "framework": "dotnet",
@@ -141,7 +141,7 @@ def test_a_bad_verdict_or_unknown_lesson_is_a_clear_error(db: xdb.Database) -> N
 def test_a_principle_keeps_its_lessons_policy(db: xdb.Database) -> None:
     admin = db.as_caller(xdb.Caller(id="ops", roles=("admin",)))
     admin.set_access_policy(id="private", read_roles=["self"], write_roles=["self"])
-    scope = {"framework": "dotnet", "domain": "data", "access_policy_id": "private"}
+    scope: dict[str, Any] = {"framework": "dotnet", "domain": "data", "access_policy_id": "private"}
     ids = [db.add_lesson(question=q, answer=a, **scope).lesson.lesson_id for q, a in CLUSTER]
     made = [db.feedback(lesson_id=i, verdict="followed") for i in ids for _ in range(2)]
     principle = made[-1].principle_id

@@ -115,7 +115,11 @@ def test_a_principle_generalizes_its_lessons_triggers() -> None:
     ]
     principle = trigger_match.generalize(members)
     (form,) = principle.commands
-    assert (form.program, form.subcommand, form.safe) == ("helm", ("upgrade",), {"--atomic"})
+    assert (form.program, form.subcommand, form.safe) == (
+        "helm",
+        ("upgrade",),
+        frozenset({"--atomic"}),
+    )
     assert said(principle, bash("helm upgrade payments charts/p -n data")) == triggers.HIT
 
 

@@ -15,11 +15,15 @@ import xdb
 from tests.engine.test_judge import _edit
 from xdb.interfaces.http import create_app
 
-DBCONTEXT = {"question": "registering the DbContext with AddSingleton in Startup.cs",
-             "answer": "use AddScoped for DbContext",
-             "framework": "dotnet", "domain": "data"}  # fmt: skip
-OTHER = {"question": "force pushing to main rewrote shared history",
-         "answer": "push a branch and open a pull request", "domain": "git"}  # fmt: skip
+DBCONTEXT: dict[str, Any] = {
+    "question": "registering the DbContext with AddSingleton in Startup.cs",
+    "answer": "use AddScoped for DbContext",
+    "framework": "dotnet", "domain": "data",
+}  # fmt: skip
+OTHER: dict[str, Any] = {
+    "question": "force pushing to main rewrote shared history",
+    "answer": "push a branch and open a pull request", "domain": "git",
+}  # fmt: skip
 
 
 def _lived(db: xdb.Database) -> tuple[str, str, str]:

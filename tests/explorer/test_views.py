@@ -21,6 +21,7 @@ from tests.explorer.conftest import CHAT
 from tests.explorer.test_pages import pages, partner_key
 from tests.policy.test_leak_hunter import ADMIN, PARTNER, cid, hidden_strings
 from tests.serving import served
+from xdb.api import Operations
 from xdb.explorer.concepts import usage_chart
 from xdb.explorer.render import human_bytes, term
 from xdb.interfaces.http import create_app
@@ -183,7 +184,7 @@ def test_counts_sum_over_the_hierarchy_the_caller_sees(rich: Any) -> None:
     db, _, _ = rich
     admin, partner = db.as_caller(ADMIN), db.as_caller(PARTNER)
 
-    def own(who: Any, term: str) -> int:
+    def own(who: Operations, term: str) -> int:
         return who.get_concept(concept_id=cid(term)).concept.episode_count
 
     terms = ["Emotion", "Joy", "Calm", "Anger", "Rage", "Panic"]

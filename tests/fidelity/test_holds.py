@@ -3,6 +3,8 @@ that change nothing, true counts, and per-agent contracts."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 import xdb
@@ -15,9 +17,9 @@ def _fidelity(db: xdb.Database, *ids: str) -> list[str]:
 
 
 @pytest.fixture
-def db(target: str) -> xdb.Database:
+def db(target: str) -> Iterator[xdb.Database]:
     handle = xdb.connect(target, session_id="s1", embedder="hash")
-    yield handle  # type: ignore[misc]
+    yield handle
     handle.close()
 
 

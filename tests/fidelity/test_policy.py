@@ -5,6 +5,7 @@ for callers who read everything and leave what they may not delete."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, TypedDict, Unpack
 
 import pytest
 
@@ -27,9 +28,14 @@ def db(target: str) -> Iterator[xdb.Database]:
         yield handle
 
 
-def steps(db: xdb.Database, n: int, **kw: object) -> list[str]:
+class Where(TypedDict, total=False):
+    access_policy_id: str
+    session_id: str
+
+
+def steps(db: xdb.Database, n: int, **kw: Unpack[Where]) -> list[str]:
     return [
-        db.record(event_type="input", content=f"step {i} of the deploy", **kw).timestep_id  # type: ignore[arg-type]
+        db.record(event_type="input", content=f"step {i} of the deploy", **kw).timestep_id
         for i in range(n)
     ]
 
@@ -42,8 +48,12 @@ def test_a_record_shows_a_reader_only_the_annotations_it_reads(db: xdb.Database)
     hidden = db.comment(content="private remark", timestep_id="ts-s1-1",
                         access_policy_id="private").comment_id  # fmt: skip
     shown = db.comment(content="open remark", timestep_id="ts-s1-1").comment_id
-    label = {"concept_id": "c/secret", "label": "positive", "tick_range": {"start": 1, "end": 2}}
-    db.add_exemplar(**label, access_policy_id="private")  # type: ignore[arg-type]
+    label: dict[str, Any] = {
+        "concept_id": "c/secret",
+        "label": "positive",
+        "tick_range": {"start": 1, "end": 2},
+    }
+    db.add_exemplar(**label, access_policy_id="private")
     (record_id,) = db.compact(keep_tokens=0).record_ids
     (mine,) = db.query().records
     assert set(mine.comment_ids) == {hidden, shown} and len(mine.tag_ids) == 2
@@ -137,7 +147,7 @@ def test_the_compaction_count_counts_compactions_not_batches(db: xdb.Database) -
 
 
 def test_context_says_nothing_of_a_session_the_caller_cannot_read(db: xdb.Database) -> None:
-    steps(db, 3, access_policy_id="private", session_id="hr-case")  # type: ignore[arg-type]
+    steps(db, 3, access_policy_id="private", session_id="hr-case")
     db.compact(session_id="hr-case", keep_tokens=0)
     guest = db.as_caller(GUEST)
     assert guest.context(session_id="hr-case").compaction_count == 0

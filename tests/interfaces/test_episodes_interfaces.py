@@ -146,7 +146,7 @@ def window(day: int, hours: int = 1) -> dict[str, str]:
 
 
 # Session s1 in namespace p, in time order: failed, rolled back, lunch, succeeded.
-EXPERIENCES = {
+EXPERIENCES: dict[str, dict[str, Any]] = {
     "failed": {
         "content": "Deploy to staging failed: the config was wrong.",
         "kind": "incident",
@@ -407,7 +407,7 @@ async def test_memcp_search_filters_work_in_every_combination(
 ) -> None:
     stored: list[Stored] = []
     # Dated episodes (memcp's add stamps "now", so these come in through experience).
-    for context, start, end in [
+    for namespace, start, end in [
         ("p", "2025-02-01T10:00:00Z", "2025-02-01T11:00:00Z"),
         ("p", "2025-02-10T10:00:00Z", "2025-02-12T10:00:00Z"),
         ("q", "2025-02-05T10:00:00Z", "2025-02-05T11:00:00Z"),
@@ -417,12 +417,12 @@ async def test_memcp_search_filters_work_in_every_combination(
         made = await via.ok(
             "experience.add_episode",
             {
-                "content": f"flying kites in {context} from {start}",
-                "namespace": context,
+                "content": f"flying kites in {namespace} from {start}",
+                "namespace": namespace,
                 "time_window": {"start_time": start, "end_time": end},
             },
         )
-        stored.append(Stored("episode:" + made["episode_id"], context, utc(start), utc(end)))
+        stored.append(Stored("episode:" + made["episode_id"], namespace, utc(start), utc(end)))
     now = await via.ok("memcp.add_episode", {"content": "flying kites today", "context": "p"})
     stamp = utc(now["timestamp"])
     stored.append(Stored(now["id"], "p", stamp, stamp))

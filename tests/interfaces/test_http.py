@@ -24,6 +24,7 @@ import xdb
 from tests.concepts.packs import write_pack
 from xdb.interfaces import http
 from xdb.interfaces.http import create_app
+from xdb.interfaces.http_params import query_payload
 from xdb.ops.registry import REGISTRY, operations
 
 HONEST = "org.hatcat/sumo-wordnet-v4::Honesty"
@@ -332,13 +333,13 @@ def test_query_parameters_repeat_for_lists_and_take_aliases() -> None:
         "path_params": {"session_id": "s9"},
         "headers": [],
     }
-    assert http._query_payload(REGISTRY["xdb.query"], Request(scope)) == {
+    assert query_payload(REGISTRY["xdb.query"], Request(scope)) == {
         "event_types": ["input", "output"],
         "limit": "5",
         "session_id": "s9",
     }
     scope = {**scope, "query_string": b"type=bud&status=ready", "path_params": {}}
-    assert http._query_payload(REGISTRY["xdb.tags"], Request(scope)) == {
+    assert query_payload(REGISTRY["xdb.tags"], Request(scope)) == {
         "tag_type": "bud",
         "bud_status": "ready",
     }

@@ -18,7 +18,8 @@ import httpx
 import pytest
 import uvicorn
 from mcp import Client
-from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from starlette.routing import Route
 
 import xdb

@@ -62,7 +62,7 @@ def test_a_one_megabyte_episode_is_stored_whole_and_embedded(db: xdb.Database) -
     made = db.add_episode(content=big)
     assert db.get_episode_detail(episode_id=made.episode_id).episode.content == big
     assert db.wait_for_embeddings(30)
-    assert db.store.missing_vectors("hash:384", 10) == []  # type: ignore[attr-defined]
+    assert db.store.missing_vectors("hash:384", 10) == []
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_an_episode_is_vector_searchable_once_embedded_and_the_model_is_recorded
 ) -> None:
     made = db.add_episode(content="zebra crossing near the station")
     assert db.wait_for_embeddings(5)
-    rows = db.store.load_vectors("hash:384")  # type: ignore[attr-defined]
+    rows = db.store.load_vectors("hash:384")
     assert [r[1] for r in rows] == [1]
     found = db.search_episodes(text_query="zebra station")
     assert [h.episode_id for h in found.episodes] == [made.episode_id]
@@ -224,7 +224,7 @@ def test_a_crash_between_writing_and_embedding_loses_nothing(target: str) -> Non
         bare.close()
     with xdb.connect(target, embedder="hash") as db:
         assert db.wait_for_embeddings(30)
-        assert db.store.missing_vectors("hash:384", 100) == []  # type: ignore[attr-defined]
+        assert db.store.missing_vectors("hash:384", 100) == []
         assert len(db.search_episodes(text_query="kites", page={"page_size": 50}).episodes) == 20
 
 
@@ -250,7 +250,7 @@ def test_waiting_for_embeddings_reports_a_failing_embedder(target: str) -> None:
         def embed(self, texts: Any) -> Any:
             raise RuntimeError("the embeddings server is down")
 
-    with xdb.connect(target, embedder=Failing()) as db:  # type: ignore[arg-type]
+    with xdb.connect(target, embedder=Failing()) as db:
         made = db.add_episode(content="still stored and searchable by its words")
         assert db.wait_for_embeddings(10) is False
         assert db.indexer.failure is not None and "server is down" in db.indexer.failure

@@ -13,7 +13,7 @@ from xdb.ops import Operation, operations
 
 
 @pytest.fixture
-def db(target: str) -> xdb.Database:
+def db(target: str) -> Iterator[xdb.Database]:
     database = xdb.connect(target, session_id="s")
     yield database
     database.close()

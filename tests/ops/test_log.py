@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 import xdb
@@ -10,7 +13,7 @@ from xdb.models.log import TagResponse
 
 
 @pytest.fixture
-def db(target: str) -> xdb.Database:
+def db(target: str) -> Iterator[xdb.Database]:
     database = xdb.connect(target, session_id="s1")
     yield database
     database.close()
@@ -34,7 +37,7 @@ def test_record_keeps_every_field(db: xdb.Database) -> None:
         event_id="call-1",
         event_start=True,
         role="assistant",
-        timestamp="2025-11-29T01:23:45+02:00",
+        timestamp="2025-11-29T01:23:45+02:00",  # type: ignore[arg-type]  # a string is parsed
     )
     (ts,) = db.recent(n=1).timesteps
     assert ts.event_id == "call-1" and ts.event_start and not ts.event_end
@@ -44,7 +47,7 @@ def test_record_keeps_every_field(db: xdb.Database) -> None:
 
 
 def test_naive_timestamp_is_read_as_utc(db: xdb.Database) -> None:
-    db.record(event_type="input", content="x", timestamp="2025-01-01T00:00:00")
+    db.record(event_type="input", content="x", timestamp="2025-01-01T00:00:00")  # type: ignore[arg-type]
     assert db.recent(n=1).timesteps[0].timestamp.isoformat() == "2025-01-01T00:00:00+00:00"
 
 
@@ -111,14 +114,15 @@ def test_tag_by_id_and_type_prefix(db: xdb.Database) -> None:
 
 
 def test_create_tag_types_and_idempotence(db: xdb.Database) -> None:
-    bud = db.create_tag(name="b", tag_type="BUD", related_concepts=["c/Money"], description="d")
+    bud = db.create_tag(name="b", tag_type="BUD", related_concepts=["c/Money"], description="d")  # type: ignore[arg-type]
     assert bud.tag_type is TagType.BUD and bud.bud_status is BudStatus.COLLECTING and bud.created
     again = db.create_tag(name="b", tag_type="bud")
     assert again.tag_id == bud.tag_id and not again.created
     person = db.create_tag(name="person:Alice", tag_type="entity", entity_type="person")
     concept = db.create_tag(name="Honesty", tag_type="concept", concept_id="pack::Honesty")
     tags = {t.id: t for t in db.tags().tags}
-    assert tags[person.tag_id].entity_type.value == "person"
+    entity_type = tags[person.tag_id].entity_type
+    assert entity_type is not None and entity_type.value == "person"
     assert tags[concept.tag_id].concept_id == "pack::Honesty"
     assert tags[bud.tag_id].related_concepts == ["c/Money"]
     assert [t.name for t in db.tags(tag_type="bud", bud_status="collecting").tags] == ["b"]
@@ -150,7 +154,7 @@ def test_comment_targets(db: xdb.Database) -> None:
     ],
 )
 def test_tag_unknown_target_writes_nothing(
-    db: xdb.Database, fields: dict[str, object], field: str
+    db: xdb.Database, fields: dict[str, Any], field: str
 ) -> None:
     db.record(event_type="input", content="x")
     with pytest.raises(xdb.NotFound) as err:

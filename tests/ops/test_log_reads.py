@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
 import xdb
+from xdb.models.log import QueryResponse, RecentResponse
 
 C_HONEST = "org.hatcat/first-light@1.0.1::concept/Honesty"
 C_TOOL = "org.hatcat/first-light@1.0.1::concept/Tool"
 
 
 @pytest.fixture
-def db(target: str) -> xdb.Database:
+def db(target: str) -> Iterator[xdb.Database]:
     database = xdb.connect(target, session_id="s1")
     database.record_batch(
         [
@@ -54,7 +58,7 @@ def db(target: str) -> xdb.Database:
         event_type="input",
         content="eligible elsewhere",
         session_id="s2",
-        timestamp="2025-11-06T10:00:00Z",
+        timestamp=datetime(2025, 11, 6, 10, tzinfo=UTC),
     )
     database.tag(tag_name_or_id="tooling", event_id="e1")
     database.tag(tag_name_or_id="answer", timestep_id="ts-s1-4")
@@ -64,11 +68,11 @@ def db(target: str) -> xdb.Database:
     database.close()
 
 
-def ticks(resp: object) -> list[int]:
-    return [t.tick for t in resp.timesteps]  # type: ignore[attr-defined]
+def ticks(resp: QueryResponse | RecentResponse) -> list[int]:
+    return [t.tick for t in resp.timesteps]
 
 
-FILTERS: dict[str, tuple[dict[str, object], list[int]]] = {
+FILTERS: dict[str, tuple[dict[str, Any], list[int]]] = {
     "none": ({}, [1, 2, 3, 4, 5]),
     "tick_range": ({"tick_range": {"start": 2, "end": 3}}, [2, 3]),
     "time_range": (
@@ -197,7 +201,7 @@ def test_annotations_are_read_back_in_tick_order_and_by_range(db: xdb.Database) 
     they touch the ticks asked, an event's and the session's always."""
     for n in range(1, 6):
         db.record(event_type="output", content=f"t{n}", session_id="n", event_id=f"ev{n % 2}")
-    at = {"session_id": "n"}
+    at: dict[str, Any] = {"session_id": "n"}
     db.tag(tag_name_or_id="late", tick_range={"start": 3, "end": 4}, note="why", **at)
     db.tag(tag_name_or_id="first", timestep_id="ts-n-1")
     db.tag(tag_name_or_id="odd", event_id="ev1", **at)

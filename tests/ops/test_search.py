@@ -49,7 +49,7 @@ def build(db: xdb.Database, n: int = 90, seed: int = 3) -> list[dict[str, Any]]:
             if i % 7 == 0
             else []
         )
-        fields = {
+        fields: dict[str, Any] = {
             "content": f"episode {i} about the {WORDS[i % 6]} and the {WORDS[(i * 5) % 6]}",
             "kind": KINDS[i % 3],
             "namespace": f"ns{i % 2}",
@@ -174,7 +174,7 @@ def test_relevance_ranks_text_matches_first(corpus: Any) -> None:
 def test_concept_relevance_orders_by_score_and_score_weight_mixes(corpus: Any) -> None:
     db, added = corpus
     hits = walk(db, concept_filters=[{"concept_id": "Care"}])
-    scores = {e["id"]: tag(e, "Care")["score"] for e in added if tag(e, "Care")}  # type: ignore[index]
+    scores = {e["id"]: t["score"] for e in added if (t := tag(e, "Care"))}
     assert hits == sorted(scores, key=lambda i: (-scores[i], -[e["id"] for e in added].index(i)))
     text_only = db.search_episodes(
         text_query="kite", concept_filters=[{"concept_id": "Care"}], sort={"score_weight": 0.0}

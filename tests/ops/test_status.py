@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 import pytest
 
 import xdb
@@ -21,13 +25,15 @@ def test_status_counts(recorded: xdb.Database, target: str) -> None:  # noqa: F8
     assert st.sessions.total == 2
     assert {s.session_id: s.timesteps for s in st.sessions.recent} == {"s1": 5, "s2": 1}
     backend = "postgresql" if is_postgres(target) else "sqlite"
-    assert st.storage_stats.total_bytes > 0 and st.storage_stats.backend == backend
+    total_bytes = st.storage_stats.total_bytes
+    assert total_bytes is not None and total_bytes > 0 and st.storage_stats.backend == backend
 
 
 def test_quota_utilization(target: str) -> None:
     with xdb.connect(target, quota_bytes=10_000_000) as database:
         stats = database.status().storage_stats
         assert stats.quota_bytes == 10_000_000
+        assert stats.total_bytes is not None
         assert stats.utilization == pytest.approx(stats.total_bytes / 10_000_000)
 
 
@@ -37,12 +43,12 @@ class _Down:
     model_id = "down:1"
     dimension = 4
 
-    def embed(self, texts: object) -> object:
+    def embed(self, texts: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float32]]:
         raise RuntimeError("the embeddings server is down")
 
 
 def test_status_reports_the_embedding_backlog(target: str) -> None:
-    with xdb.connect(target, embedder=_Down()) as down:  # type: ignore[arg-type]
+    with xdb.connect(target, embedder=_Down()) as down:
         for i in range(3):
             down.add_episode(content=f"episode {i} about kites")
         assert down.wait_for_embeddings(10) is False

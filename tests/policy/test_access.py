@@ -16,6 +16,7 @@ import xdb
 from tests.serving import served
 from xdb.errors import XdbError
 from xdb.interfaces.http import create_app
+from xdb.models.graph import GraphNeighborhoodResponse
 from xdb.ops.registry import operations
 
 SECRET = "zanzibar"  # in every private object's text: it must never reach the partner
@@ -81,14 +82,14 @@ def learning_world(db: xdb.Database, made: dict[str, Any]) -> None:
     db.create_tag(name="candidate/open", tag_type="bud")
     db.tag(tag_name_or_id="candidate/open", timestep_id=made["secret_tick"])
     db.tag(tag_name_or_id="candidate/open", timestep_id="ts-s1-1")
-    river = {"concept_id": "c/river", "label": "positive"}
+    river: dict[str, Any] = {"concept_id": "c/river", "label": "positive"}
     made["secret_exemplar"] = db.add_exemplar(**river, episode_id=made["secret_ep"]).exemplar.id
     db.add_exemplar(**river, episode_id=made["shared_ep"], notes=f"{SECRET} note",
                     access_policy_id="private")  # fmt: skip
     db.add_exemplar(**river, episode_id=made["public_ep"])
     tick = int(made["secret_tick"].rsplit("-", 1)[1])
     db.add_exemplar(concept_id="c/river", label="negative", tick_range={"start": tick, "end": tick})
-    skewed = {"target_concept_id": "c/river", "sampling": {"balance": "skewed"}}
+    skewed: dict[str, Any] = {"target_concept_id": "c/river", "sampling": {"balance": "skewed"}}
     made["secret_dataset"] = db.build_dataset(
         **skewed, name=f"{SECRET}-set", access_policy_id="private"
     ).dataset_id
@@ -228,7 +229,7 @@ def test_results_counts_and_pages_leave_out_what_a_caller_may_not_read(world: An
 def test_asking_for_a_hidden_object_answers_as_for_an_unknown_one(world: Any) -> None:
     db, made = world
     partner = db.as_caller(PARTNER)
-    asks = {
+    asks: dict[str, tuple[str, str | list[str], str | list[str]]] = {
         "experience.get_episode_detail": ("episode_id", made["secret_ep"], "ep-unknown"),
         "experience.similar_episodes": ("seed_episode_id", made["secret_ep"], "ep-unknown"),
         "memcp.get_episode": ("id", made["secret_ep"], "ep-unknown"),
@@ -238,10 +239,9 @@ def test_asking_for_a_hidden_object_answers_as_for_an_unknown_one(world: Any) ->
     for name, (field, hidden, unknown) in asks.items():
         got = json.dumps(answer(partner, name, {field: hidden}))
         other = json.dumps(answer(partner, name, {field: unknown}))
-        pairs = (
-            [(hidden, unknown)] if isinstance(hidden, str) else zip(hidden, unknown, strict=True)
-        )
-        for h, u in pairs:
+        hiddens = [hidden] if isinstance(hidden, str) else hidden
+        unknowns = [unknown] if isinstance(unknown, str) else unknown
+        for h, u in zip(hiddens, unknowns, strict=True):
             got = got.replace(h, "<id>")
             other = other.replace(u, "<id>")
         assert got == other, name
@@ -256,7 +256,10 @@ def test_a_walk_never_reaches_a_hidden_node_or_edge(world: Any) -> None:
     theirs = db.as_caller(PARTNER).graph_neighborhood(
         seed_node_ids=[made["public_ep"]], max_depth=2
     )
-    ids = lambda walk: {n.node_id for n in walk.nodes}  # noqa: E731
+
+    def ids(walk: GraphNeighborhoodResponse) -> set[str]:
+        return {n.node_id for n in walk.nodes}
+
     assert {made["decision"], made["open_decision"]} <= ids(mine)
     assert made["decision"] not in ids(theirs)
     # The open decision is readable, but the only edge to it is private.

@@ -26,13 +26,13 @@ def raw(target: str, *statements: str) -> None:
             for sql in statements:
                 conn.execute(sql.encode())
         return
-    conn = sqlite3.connect(target)
+    lite = sqlite3.connect(target)
     try:
         for sql in statements:
-            conn.execute(sql)
-        conn.commit()
+            lite.execute(sql)
+        lite.commit()
     finally:
-        conn.close()
+        lite.close()
 
 
 @pytest.fixture
@@ -225,11 +225,11 @@ def _audit_rows(target: str) -> list[Any]:
 
         with psycopg.connect(target) as conn:
             return list(conn.execute(sql + " ORDER BY seq").fetchall())
-    conn = sqlite3.connect(target)
+    lite = sqlite3.connect(target)
     try:
-        return list(conn.execute(sql + " ORDER BY seq").fetchall())
+        return list(lite.execute(sql + " ORDER BY seq").fetchall())
     finally:
-        conn.close()
+        lite.close()
 
 
 def _raw_many(target: str, sql: str, values: list[tuple[Any, ...]]) -> None:
@@ -240,12 +240,12 @@ def _raw_many(target: str, sql: str, values: list[tuple[Any, ...]]) -> None:
             for v in values:
                 conn.execute(sql.encode(), v)
         return
-    conn = sqlite3.connect(target)
+    lite = sqlite3.connect(target)
     try:
-        conn.executemany(sql, values)
-        conn.commit()
+        lite.executemany(sql, values)
+        lite.commit()
     finally:
-        conn.close()
+        lite.close()
 
 
 def test_a_writes_call_record_is_kept_once_with_its_write(target: str) -> None:

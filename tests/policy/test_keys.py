@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 from mcp import Client
-from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 import xdb
 from tests.serving import served
@@ -103,7 +104,7 @@ def test_http_runs_each_request_as_its_keys_caller(base_url: str, keys: dict[str
 async def _mcp_recent(url: str, key: str | None) -> Any:
     headers = {"Authorization": f"Bearer {key}"} if key else None
     transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
-    async with Client(transport, mode="legacy") as c:  # type: ignore[arg-type]
+    async with Client(transport, mode="legacy") as c:
         result = await c.call_tool("xdb_recent", {"n": 1})
         assert not result.is_error, result
         return (result.structured_content or {})["timesteps"][0]["concept_activations"]

@@ -6,6 +6,7 @@ test_interfaces.py checks each skin's caller.)"""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -16,7 +17,8 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
-from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 import xdb
 from tests.concepts.packs import write_pack
@@ -231,13 +233,13 @@ def test_a_treaty_partner_sees_no_hidden_concept_anywhere(world: Any) -> None:
     plain["xdb.concepts"] = {}
     seen_any = 0
     for name, payload in plain.items():
-        got = answer(lambda n=name, p=payload: partner.call(n, p))
+        got = answer(functools.partial(partner.call, name, payload))
         assert_clean(got, name)
         seen_any += "Joy" in json.dumps(got)
     assert seen_any >= 8  # what it may see, it sees
     for hidden in hidden_strings():
         for name, payload in reads(episodes, hidden).items():
-            got = answer(lambda n=name, p=payload: partner.call(n, p))
+            got = answer(functools.partial(partner.call, name, payload))
             assert_clean(got, f"{name} {hidden}", asked=hidden)
 
 
@@ -249,8 +251,8 @@ def test_asking_about_a_hidden_concept_answers_as_an_unknown_one(world: Any, hid
     db, episodes = world
     partner = db.as_caller(PARTNER)
     for name in reads(episodes, hidden):
-        asked = answer(lambda n=name: partner.call(n, reads(episodes, hidden)[n]))
-        unknown = answer(lambda n=name: partner.call(n, reads(episodes, UNKNOWN)[n]))
+        asked = answer(functools.partial(partner.call, name, reads(episodes, hidden)[name]))
+        unknown = answer(functools.partial(partner.call, name, reads(episodes, UNKNOWN)[name]))
         mine = json.dumps(asked, sort_keys=True)
         theirs = json.dumps(unknown, sort_keys=True).replace(UNKNOWN, hidden)
         assert _no_cursor(mine) == _no_cursor(theirs), name
@@ -386,7 +388,7 @@ def test_over_http_and_mcp_with_the_partners_key_nothing_hidden_leaks(world: Any
 
 async def _hunt_mcp(url: str, headers: dict[str, str], episodes: list[str]) -> None:
     transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
-    async with Client(transport, mode="legacy") as client:  # type: ignore[arg-type]
+    async with Client(transport, mode="legacy") as client:
         tools = {t.name for t in (await client.list_tools()).tools}
         for concept in ("Anger", cid("Rage"), "Hunch"):
             for name, payload in reads(episodes, concept).items():
