@@ -20,8 +20,8 @@ from xdb.index.candidates import (
     choose,
 )
 from xdb.models.common import Caller
+from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context
-from xdb.ops.search import Ranking
 from xdb.store.types import ConceptCondition, EpisodeFilter
 
 WORDS = ["kayak", "river", "budget", "deploy", "garden", "server"]
@@ -106,7 +106,7 @@ class CountingStore:
 
 def test_session_boost_and_recency_share_one_read_of_the_places(filled: xdb.Database) -> None:
     counting = CountingStore(filled.store)
-    ctx = Context(counting, Caller(), lambda: "s0", indexer=filled.indexer)  # type: ignore[arg-type]
+    ctx = Context(counting, Caller(), lambda: "s0", indexer=filled.indexer)
     ranked = Ranking("kayak budget", ["c/x"], 0.5, 0.5).rank(ctx, EpisodeFilter(namespace="ns0"))
     assert ranked
     # SQLite's vector index holds where each embedded episode sits: no read at all there.

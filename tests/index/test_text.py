@@ -29,10 +29,10 @@ def test_the_index_keeps_its_watermark_across_reopening(tmp_path: Path) -> None:
         made = [db.add_episode(content=f"kayak trip number {i}").episode_id for i in range(5)]
         assert sorted(ids(db, "kayak")) == sorted(made)
         text = db.indexer._text_index()
-        assert text is not None and text.applied == db.store.latest_text_change()  # type: ignore[attr-defined]
+        assert text is not None and text.applied == db.store.latest_text_change()
     with xdb.connect(path, embedder="hash") as db:
         text = db.indexer._text_index()
-        assert text is not None and text.applied == db.store.latest_text_change()  # type: ignore[attr-defined]
+        assert text is not None and text.applied == db.store.latest_text_change()
         assert text.sync() == 0  # nothing to apply again
         later = db.add_episode(content="one more kayak").episode_id
         assert later in ids(db, "kayak")  # a search sees what was added just before it

@@ -32,8 +32,8 @@ def _said(lesson: dict[str, str], tool: str, tool_input: dict[str, Any]) -> str:
 
 
 def test_a_prose_lesson_names_its_known_mistake() -> None:
-    assert "py-mutable-default" in triggers.derive(**MUTABLE).known
-    assert "git-force-push" in triggers.derive(**FORCE).known
+    assert "py-mutable-default" in triggers.derive(MUTABLE["question"], MUTABLE["answer"]).known
+    assert "git-force-push" in triggers.derive(FORCE["question"], FORCE["answer"]).known
     # In other files, names and branches than any the lesson wrote:
     repeat = _write(
         "/w/etl/lib/cache.py", "def remember(key, value, seen={}):\n    seen[key] = value"
@@ -60,7 +60,9 @@ def test_a_lesson_learned_on_a_call_keeps_only_the_mistakes_that_call_makes() ->
 
 
 def test_a_known_mistake_warns_and_is_judged(db: xdb.Database) -> None:
-    made = db.add_lesson(**MUTABLE, language="python").lesson
+    made = db.add_lesson(
+        question=MUTABLE["question"], answer=MUTABLE["answer"], language="python"
+    ).lesson
     repeat = _write("/w/shop/app/batch.py", "def collect(rows, out=[]):\n    out.extend(rows)")
     shown = db.check(session_id="k", tool_name="Write", tool_input=repeat, cwd="/w/shop")
     assert [w.lesson_id for w in shown.warnings] == [made.lesson_id]
