@@ -103,7 +103,10 @@ PATTERNS: list[Pattern] = [
         r"^for\s+(?:\w+\s*,\s*)?(?P<v>\w+)\s*:=\s*range\b[^\n]*\n(?:[^\n]*\n){0,3}?"
         r"go\s+func\(\)\s*\{[\s\S]{0,300}?\b(?P=v)\b|"
         r"^for\s+(?P<i>\w+)\s*:=\s*[^;\n]+;[^\n]*\n(?:[^\n]*\n){0,3}?"
-        r"go\s+func\(\)\s*\{[\s\S]{0,300}?\b(?P=i)\b",
+        r"go\s+func\(\)\s*\{[\s\S]{0,300}?\b(?P=i)\b|"
+        r"^for\s+(?:\w+\s*,\s*)?(?P<t>\w+)\s*:=\s*range\b[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*\.Run\("
+        r"[^\n]*\bfunc\(\s*\w+\s+\*testing\.[TB]\s*\)\s*\{\n(?:[^\n]*\n){0,2}?\w+\.Parallel\(\)"
+        r"[\s\S]{0,300}?\b(?P=t)\b",
         r"^(?P<c>\w+)\s*:=\s*(?P=c)\s*$",
         hits=(
             "for _, job := range jobs {\ngo func() {\nprocess(job)\n}()\n}",
@@ -218,7 +221,7 @@ PATTERNS: list[Pattern] = [
         "go",
         r"^func\s*\(\s*(?P<r>\w+)\s+[A-Za-z_]\w*\s*\)[^\n]*\{\n(?:[^\n]*\n){0,5}?"
         r"(?P=r)\.\w*(?:mu|mutex|Mutex|lock|Lock)\w*\.R?Lock\(\)|"
-        r"^func\b[^\n]*\([^)]*\b\w+\s+sync\.(?:RW)?Mutex\b",
+        r"^func\b[^\n]{0,300}?\([^)]{0,300}?\b\w+\s+sync\.(?:RW)?Mutex\b",
         hits=(
             "func (c Counter) Inc() {\nc.mu.Lock()\ndefer c.mu.Unlock()\nc.n++\n}",
             "func (s Store) Get(k string) string {\ns.lock.RLock()",
@@ -237,7 +240,8 @@ PATTERNS: list[Pattern] = [
         " | shared map goroutine | map writes mutex",
         "go",
         r"(?:(?P<m>\w+)\s*:?=\s*(?:make\(\s*)?|\bvar\s+(?P<v>\w+)\s*=?\s*(?:make\(\s*)?)map\["
-        r"[\s\S]{0,2000}?\bgo\s+func\b[\s\S]{0,400}?\b(?:(?P=m)|(?P=v))\[[^\]\n]+\]\s*"
+        r"[\s\S]{0,2000}?(?:\bgo\s+func\b|\bfunc\s*\(\s*\w+\s+http\.ResponseWriter\b)[\s\S]{0,400}?"
+        r"\b(?:(?P=m)|(?P=v))\[[^\]\n]+\]\s*"
         r"(?:=|\+\+|\+=|-=)",
         r"\.Lock\(\)|\bsync\.Map\b",
         hits=(
@@ -301,7 +305,8 @@ PATTERNS: list[Pattern] = [
         "process"
         " | log.fatal package | log.fatal library",
         "go",
-        r"\blog\.(?:Fatal|Fatalf|Fatalln)\(|\bos\.Exit\(",
+        r"\b(?:log|logrus|logger|klog|glog|sugar|zap\.[LS]\(\))\.(?:Fatal|Fatalf|Fatalln|Fatalw)\("
+        r"|\bos\.Exit\(",
         r"^package main\b|\bfunc main\(\)",
         hits=(
             'if err != nil {\nlog.Fatalf("connect: %v", err)\n}',
@@ -343,7 +348,8 @@ PATTERNS: list[Pattern] = [
         "go",
         r'\bfmt\.Errorf\(\s*"(?:(?!%w)[^"\\]|\\.)*%[vs](?:(?!%w)[^"\\]|\\.)*"\s*,[^\n]*'
         r"\berr\b(?:\.Error\(\))?\s*\)|"
-        r"\berrors\.New\([^\n]*\berr\.Error\(\)",
+        r"\berrors\.New\([^\n]{0,300}?(?:\berr\.Error\(\)|\bSprintf\([^\n]{0,300}?,\s*err\s*\))|"
+        r"\bfmt\.Errorf\([^\n]{0,300}?\berr\.Error\(\)",
         hits=(
             'return fmt.Errorf("load config: %v", err)',
             'return nil, fmt.Errorf("query user %d: %s", id, err.Error())',
@@ -361,7 +367,9 @@ PATTERNS: list[Pattern] = [
         "string comparison | compare err.Error() string | errorlint error",
         "go",
         r"\berr\s*(?:==|!=)\s*(?!nil\b|io\.EOF\b)(?:[\w.]*\bErr\w*|context\.(?:Canceled|"
-        r"DeadlineExceeded))\b|\berr\.Error\(\)\s*(?:==|!=)|"
+        r"DeadlineExceeded)|[a-z]\w*\.[A-Z]\w*)\b|\berr\.Error\(\)\s*(?:==|!=)|"
+        r"\bswitch\s+err\s*\{\n(?:[^\n]*\n){0,6}?case\s+(?!nil\b|io\.EOF\b)[a-z]\w*\.[A-Z]\w*"
+        r"\s*[:,]|"
         r"\bstrings\.(?:Contains|HasPrefix|HasSuffix|EqualFold)\(\s*err\.Error\(\)",
         hits=(
             "if err == sql.ErrNoRows {\nreturn nil, ErrNotFound\n}",
@@ -400,7 +408,7 @@ PATTERNS: list[Pattern] = [
         "rows.Err not checked | check rows.Err | rows.Err after loop | iteration error "
         "ignored rows.Next",
         "go",
-        r"^for\s+\w+\.Next\(\)\s*\{",
+        r"^for\s+\w+\.Next\(\s*(?:ctx|context\.\w+\(\))?\s*\)\s*\{",
         r"\.Err\(\)",
         hits=(
             "for rows.Next() {\nvar u User\nif err := rows.Scan(&u.ID); err != nil {\nreturn "
@@ -446,7 +454,9 @@ PATTERNS: list[Pattern] = [
         " | waitgroup add goroutine",
         "go",
         r"\bgo\s+func\([^)]*\)\s*\{\n(?:[^\n]*\n){0,2}?(?:[\w.]*\.)?(?:\w*wg|\w*[wW]ait[gG]roup|"
-        r"\w*[gG]roup)\.Add\(",
+        r"\w*[gG]roup)\.Add\(|\b(?P<w>\w+)\s+sync\.WaitGroup\b[\s\S]{0,2000}?\bgo\s+func\([^)]*\)"
+        r"\s*\{\n"
+        r"(?:[^\n]*\n){0,2}?(?:[\w.]*\.)?(?P=w)\.Add\(",
         hits=(
             "for _, t := range tasks {\ngo func(t Task) {\nwg.Add(1)\ndefer wg.Done()\nrun(t)\n"
             "}(t)\n}\nwg.Wait()",
@@ -466,7 +476,8 @@ PATTERNS: list[Pattern] = [
         "defer cancel | lostcancel vet | context WithTimeout cancel",
         "go",
         r"\b\w+\s*,\s*\w+\s*:?=\s*context\.With(?:Timeout|Cancel|Deadline)\w*\(",
-        r"\bdefer\s+\w+\(\)|\b\w*[cC]ancel\w*\(\)",
+        r"\bdefer\s+\w+\(\)|\b\w*[cC]ancel\w*\(\)|[=(,]\s*(?:\w*[cC]ancel\w*|stop)\s*(?:$|[,)}])"
+        r"|^return\b[^\n]*\b(?:\w*[cC]ancel\w*|stop)\b",
         hits=(
             "ctx, _ := context.WithTimeout(r.Context(), 2*time.Second)",
             "ctx, cancel := context.WithCancel(parent)\ngo watch(ctx)\nreturn nil",

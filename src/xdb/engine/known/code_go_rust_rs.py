@@ -56,7 +56,7 @@ PATTERNS: list[Pattern] = [
         " | lock guard across await",
         "rust",
         r"\blet\s+(?:mut\s+)?\w+\s*=\s*[\w.()]+\.(?:lock|read|write)\(\)\s*"
-        r"(?:\.unwrap\(\)|\.expect\([^)]*\)|\?)?\s*;[\s\S]{0,400}?\.await\b",
+        r"(?:\.unwrap\(\)|\.expect\([^)]*\)|\?)?\s*;(?:(?!^\};$)[\s\S]){0,400}?\.await\b",
         r"\bdrop\(\s*\w+\s*\)\s*;",
         hits=(
             "let mut cache = self.cache.lock().unwrap();\nlet v = fetch(key).await?;\n"
@@ -145,7 +145,8 @@ PATTERNS: list[Pattern] = [
         " | as u16 | as u64 | as usize | checked conversion",
         "rust",
         r"\bas\s+(?:u8|u16|u32|i8|i16|i32)\b|"
-        r"(?:\.(?:round|floor|ceil|trunc)\(\)|\d\.\d+\)?)\s*as\s+[iu](?:8|16|32|64|128|size)\b",
+        r"(?:\.(?:round|floor|ceil|trunc)\(\)|\d\.\d+\)?)\s*as\s+[iu](?:8|16|32|64|128|size)\b|"
+        r"\.as_(?:millis|micros|nanos)\(\)\s*as\s+[iu](?:8|16|32|64|size)\b",
         r"\b(?:try_from|try_into)\b",
         hits=(
             "let n = items.len() as u32;",
@@ -227,7 +228,10 @@ PATTERNS: list[Pattern] = [
         " | bash -c format | shell invocation command",
         "rust",
         r'Command::new\(\s*"(?:sh|bash|zsh|cmd|powershell)"\s*\)[\s\S]{0,120}?\.args?\('
-        r'\s*&?\[?\s*"(?:-c|/C|-Command)"[\s\S]{0,120}?format!',
+        r'\s*&?\[?\s*"(?:-c|/C|-Command)"[\s\S]{0,120}?format!|'
+        r'\blet\s+(?P<c>\w+)\s*=\s*format!\([\s\S]{0,300}?Command::new\(\s*"(?:sh|bash|zsh|cmd|'
+        r'powershell)"\s*\)[\s\S]{0,120}?\.args?\(\s*&?\[?\s*"(?:-c|/C|-Command)"\s*(?:,|\)\s*'
+        r"\.arg\()\s*&?(?P=c)\b",
         hits=(
             'Command::new("sh").arg("-c").arg(format!("git clone {} {}", url, dir)).status()?;',
             'let out = Command::new("bash")\n.args(["-c", &format!("tar xzf {path}")])\n'

@@ -20,8 +20,8 @@ _SESSION_NAME = (
 )
 _SET_COOKIE = r"\b(?:res|response|reply)\.(?:cookie|setCookie)\(\s*" + _SESSION_NAME
 _GO_MATH_RAND = (
-    r"\brand\.(?:Intn|IntN|Int31n?|Int63n?|N|Uint32|Uint64|Float64|Perm"
-    r"|Int\((?!\s*rand\.Reader))"
+    r"\b(?:m|math|mr)?rand\.(?:Intn|IntN|Int31n?|Int63n?|N|Uint32|Uint64|Float64|Perm"
+    r"|Int\((?!\s*\w*rand\.Reader))"
 )
 _SECRET_NAME = r"(?i:token|secret|passw|otp|nonce|salt|api_?key|session_?id|reset_?code)"
 
@@ -34,7 +34,7 @@ PATTERNS: list[Pattern] = [
         "python",
         r"\bfor\s+[\w, ()]+?\s+in\s+(?:self\.)?(\w+)(?:\.(?:items|keys|values)\(\))?\s*:\n"
         r"(?:(?!for\b|def\b|class\b)[^\n]*\n){0,6}?[^\n]*"
-        r"(?:\b\1\.(?:remove|pop|clear|discard)\(|\bdel\s+\1\[)",
+        r"(?:\b\1\.(?:remove|pop|clear|discard)\(|\bdel\s+(?:self\.)?\1\[(?!:\]))",
         hits=(
             "for item in items:\n    if item.expired:\n        items.remove(item)",
             "for key in cache.keys():\n    if cache[key] is None:\n        del cache[key]",
@@ -54,7 +54,7 @@ PATTERNS: list[Pattern] = [
         "urlopen without timeout | urlopen hung | urlopen timeout | urllib timeout | "
         "urllib request hung",
         "python",
-        call_without(r"\burlopen", "timeout"),
+        call_without(r"\burlopen|\b\w*opener\.open", "timeout"),
         hits=(
             "body = urllib.request.urlopen(url).read()",
             "with urlopen(req) as resp:\n    data = json.load(resp)",
@@ -73,7 +73,10 @@ PATTERNS: list[Pattern] = [
         "task ran before commit | celery task before the commit | enqueue after commit | "
         "task queued inside transaction",
         "python",
-        r"transaction\.atomic\b[^\n]*\n(?:[^\n]*\n){0,12}?[^\n]*\.(?:delay|apply_async)\(",
+        r"transaction\.atomic\b[^\n]*\n(?:(?:async\s+)?def\b[^\n]*\n)?(?:(?!(?:async\s+)?def\b)"
+        r"[^\n]*\n){0,12}?[^\n]*(?:\.(?:delay|apply_async|enqueue|enqueue_call|send_task"
+        r"|send_with_options)\(|\b(?!(?:\w*signal|\w*mail\w*|sock\w*|ws|conn\w*|channel\w*)\.)\w+"
+        r"\.send\((?![^)\n]*\bsender\s*=))",
         r"\bon_commit\(",
         hits=(
             "with transaction.atomic():\n    order = Order.objects.create(**data)\n"
@@ -114,7 +117,8 @@ PATTERNS: list[Pattern] = [
         "order by random | order by rand | order by newid | random row full scan | "
         "random ordering full table",
         "python role:migration sql",
-        r"(?i)\bORDER\s+BY\s+(?:random|rand|newid|dbms_random\.value)\s*\(\)",
+        r"(?i)\bORDER\s+BY\s+(?:random|rand|newid|dbms_random\.value)\s*\(\)"
+        r"|\border_by\(\s*(?:[\"']\?[\"']|(?:sa\.|sqlalchemy\.)?func\.(?:random|rand)\(\))",
         hits=(
             "SELECT * FROM products ORDER BY random() LIMIT 1;",
             "select id from quotes order by rand() limit 5",
@@ -189,7 +193,8 @@ PATTERNS: list[Pattern] = [
         "amount column float",
         "role:migration sql",
         r"(?i)\b" + _MONEY + r"\s+(?:float\d?|real|double\s+precision|double|money)\b"
-        r"|(?i:['\"]" + _MONEY + r"['\"],\s*models\.FloatField)",
+        r"|(?i:['\"]" + _MONEY + r"['\"],\s*models\.FloatField)"
+        r"|(?i:\bname\s*=\s*['\"]" + _MONEY + r"['\"]\s*,\s*field\s*=\s*models\.FloatField)",
         hits=(
             "CREATE TABLE items (id bigint PRIMARY KEY, price float NOT NULL);",
             "ALTER TABLE orders ADD COLUMN total_amount double precision;",
@@ -210,8 +215,10 @@ PATTERNS: list[Pattern] = [
         "target _blank | target=_blank | rel noopener | noopener noreferrer | reverse "
         "tabnabbing | jsx-no-target-blank",
         "javascript typescript html vue svelte",
-        r"<a\b(?!(?:=>|[^>])*\brel\s*=\s*\{?[\"'][^\"']*\bno(?:opener|referrer)\b)"
-        r"(?:=>|[^>])*\btarget\s*=\s*\{?[\"']_blank[\"']",
+        # (an element's attributes, bounded: no walk to the text's end from each "<a")
+        r"<a\b(?!(?:=>|[^>]){0,1500}?\brel\s*=\s*\{?[\"'][^\"']{0,200}\bno(?:opener|referrer)\b)"
+        r"(?:=>|[^>]){0,1500}?\btarget\s*=\s*\{?[\"']_blank[\"']"
+        r"|\bwindow\.open\([^,\n]+,\s*['\"`]_blank['\"`](?!\s*,\s*['\"`][^'\"`\n]*noopener)",
         hits=(
             '<a href={post.url} target="_blank">Read</a>',
             "<a target='_blank' href=\"https://docs.acme.dev\">docs</a>",
@@ -230,7 +237,7 @@ PATTERNS: list[Pattern] = [
         "new Buffer | Buffer constructor deprecated | Buffer.alloc | uninitialized buffer "
         "memory | Buffer.from instead",
         "javascript typescript",
-        r"\bnew\s+Buffer\s*\(",
+        r"\bnew\s+Buffer\s*\(|(?<![\w.$])Buffer\s*\(",
         hits=(
             "const buf = new Buffer(size)",
             "const raw = new Buffer(req.body.data, 'base64')",
@@ -270,7 +277,9 @@ PATTERNS: list[Pattern] = [
         + r"(?:\)|\Z)|"
         + _SET_COOKIE
         + args("secure")
-        + r"(?:\)|\Z)",
+        + r"(?:\)|\Z)|\b(?:setHeader|header|set|append)\(\s*['\"`]Set-Cookie['\"`]\s*,\s*['\"`]"
+        r"(?=[^'\"`\n]*(?i:sess|token|auth|sid|jwt))(?!(?=[^'\"`\n]*(?i:httponly))"
+        r"(?=[^'\"`\n]*(?i:;\s*secure)))",
         r"(?s)\A(?=.*\bhttpOnly\s*:\s*true)(?=.*\bsecure\s*:)",
         hits=(
             "res.cookie('session', sid)",
@@ -349,8 +358,13 @@ PATTERNS: list[Pattern] = [
         "go",
         r"\b\w*"
         + _SECRET_NAME
-        + r"\w*\s*(?::=|=)[^\n]*"
+        + r"\w*\s*(?:\[[^\]\n]*\]\s*)?(?::=|=)[^\n]*"
         + _GO_MATH_RAND
+        + r"|"
+        + _GO_MATH_RAND
+        + r"[^\n]{0,200}?//[^\n]{0,200}?(?i:token|secret|passw|otp|nonce|salt|api.?key|session"
+        + r"|verification"
+        + r"|reset)"
         + r"|\bfunc\s+\w*"
         + _SECRET_NAME
         + r"\w*\([^\n]*\n(?:[^\n]*\n){0,12}?[^\n]*"

@@ -33,8 +33,17 @@ def none_of(bad: str) -> str:
 # Lines of an ``async def`` body, as far as stripped lines tell: until the next def (80 at
 # most, which also bounds the search).
 _IN_ASYNC = r"\basync def [^\n]*\n(?:(?!(?:async )?def\b)[^\n]*\n){0,80}?[^\n]*"
+# The same, on a line that is no ``async for`` (an async comprehension awaits the ORM).
+_IN_ASYNC_LINE = (
+    r"\basync def [^\n]*\n(?:(?!(?:async )?def\b)[^\n]*\n){0,80}?(?![^\n]*\basync for\b)[^\n]*"
+)
 _REQUESTS = r"\brequests\.(?:get|post|put|patch|delete|head|options|request)"
 _LOG = r"\b(?:logger|logging|log|_logger|_log|LOGGER|LOG|self\.logger|self\.log|app\.logger)"
+# An HTTP call on another client: httpx's functions, or a session or client object's.
+_HTTP_CLIENT = (
+    r"\b(?:httpx|(?:self\.)?_?(?:http_)?(?:session|client|http))\.(?:get|post|put|patch|delete"
+    r"|request)(?=\(\s*(?:f?[\"']|url\b|\w*_?url\b|endpoint\b))"
+)
 
 PATTERNS: list[Pattern] = [
     pattern(
@@ -128,7 +137,8 @@ PATTERNS: list[Pattern] = [
         "raise_for_status | http status code not checked | http error ignored | error"
         " response parsed | 500 response parsed",
         "python",
-        rf"{_REQUESTS}\((?:[^\n]*\n){{0,10}}?[^\n]*?\.(?:json\(\)|text\b|content\b)",
+        rf"(?:{_REQUESTS}|{_HTTP_CLIENT})\((?:[^\n]*\n){{0,10}}?[^\n]*?\.(?:json\(\)|text\b"
+        r"|content\b)",
         r"raise_for_status\(\)|status_code|\.ok\b|\bstatus\s*(?:==|!=|in|>=|<)",
         hits=(
             "data = requests.get(url, timeout=5).json()",
@@ -168,7 +178,8 @@ PATTERNS: list[Pattern] = [
         "py-pytz-replace-tzinfo",
         "pytz localize | pytz tzinfo | lmt offset | pytz replace tzinfo | pytz wrong offset",
         "python",
-        r"\btzinfo\s*=\s*(?:pytz\.)?timezone\(\s*(?![\"']UTC[\"'])",
+        r"\btzinfo\s*=\s*(?:pytz\.)?timezone\(\s*(?![\"']UTC[\"'])|^(\w+)\s*=\s*pytz\.timezone\("
+        r"\s*(?![\"']UTC[\"'])[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*\btzinfo\s*=\s*\1\b",
         hits=(
             "dt = naive.replace(tzinfo=pytz.timezone('America/New_York'))",
             "start = datetime(2024, 3, 1, 9, tzinfo=pytz.timezone(cfg.tz))",
@@ -208,7 +219,7 @@ PATTERNS: list[Pattern] = [
         "logger exception traceback | logged without traceback | exc_info | logger.exception"
         " | logger.error lost traceback | no stack trace logged | stack trace missing log",
         "python",
-        rf"{_LOG}\.error\(\s*(?:str\(\s*(?:e|ex|exc|err|error|exception)\s*\)|(?:e|ex|exc|err"
+        rf"(?:{_LOG}|\blogging\.getLogger\([^()\n]*\))\.error\(\s*(?:str\(\s*(?:e|ex|exc|err|error|exception)\s*\)|(?:e|ex|exc|err"
         r"|error|exception)|f[\"'][^\"'\n]*\{(?:e|ex|exc|err|error|exception)(?:!r)?\}[^\"'\n]*"
         r"[\"']|[\"'][^\"'\n]*%[sr][^\"'\n]*[\"']\s*,\s*(?:e|ex|exc|err|error))\s*\)",
         hits=(
@@ -266,10 +277,11 @@ PATTERNS: list[Pattern] = [
         "sync database async endpoint | synchronous orm async | synchronousonlyoperation raised"
         " | blocking database call async | sync session async def | async view orm",
         "python",
-        _IN_ASYNC + r"(?:(?<!await )(?<![\w.])(?:self\.)?(?:db|session|cursor|cur|conn"
-        r"|connection)\.(?:query|execute|commit|scalars|fetchall|fetchone)\(|\b(?:psycopg2"
-        r"|sqlite3|pymysql)\.connect\(|(?<!await )(?<![\w.])\w+\.objects\.(?:get|filter|all"
-        r"|create|count|first|update|delete|exclude)\()",
+        _IN_ASYNC_LINE + r"(?:(?<!await )(?<![\w.])(?:self\.)?(?:db|session|cursor|cur|conn"
+        r"|connection)\.(?:query|execute|commit|scalars|fetchall|fetchone)\(|(?<!await )(?<![\w.])"
+        r"(?:self\.)?(?:db|session)\.get\(\s*[A-Z]\w*\s*,|\b(?:psycopg2|sqlite3|pymysql)\.connect\("
+        r"|(?<!await )(?<![\w.])\w+\.objects\.(?:get|filter|all|create|count|first|update|delete"
+        r"|exclude)\()",
         hits=(
             "@app.get('/users/{uid}')\nasync def get_user(uid: int, db: Session = Depends(get_db)):"
             "\nreturn db.query(User).get(uid)",
@@ -308,8 +320,8 @@ PATTERNS: list[Pattern] = [
         " awaited | without await",
         "python",
         r"^(?:asyncio\.(?:sleep|wait_for|gather|to_thread|open_connection)\(|\w+\s*=\s*asyncio"
-        r"\.(?:sleep|to_thread|wait_for|open_connection)\()|\basync def (?P<co>\w+)\((?!\s*(?:self"
-        r"|cls)\b)[^\n]*\n(?:[^\n]*\n){0,80}?(?:\w+\s*=\s*)?(?P=co)\(",
+        r"\.(?:sleep|to_thread|wait_for|gather|open_connection)\()|\basync def (?P<co>\w+)\("
+        r"(?!\s*(?:self|cls)\b)[^\n]*\n(?:[^\n]*\n){0,80}?(?:\w+\s*=\s*)?(?P=co)\(",
         hits=(
             "async def notify(user):\nawait mailer.send(user.email)\n\ndef on_signup(user):\n"
             "notify(user)",
@@ -330,7 +342,7 @@ PATTERNS: list[Pattern] = [
         "get_event_loop deprecated | get_running_loop | no current event loop | there is no"
         " current event loop",
         "python",
-        r"\basyncio\.get_event_loop\(\)",
+        r"\basyncio\.get_event_loop\(\)|^from\s+asyncio\s+import\s+[^\n]*\bget_event_loop\b",
         hits=(
             "loop = asyncio.get_event_loop()",
             "asyncio.get_event_loop().run_until_complete(main())",
@@ -432,9 +444,12 @@ PATTERNS: list[Pattern] = [
         "late binding closure | lambda in a loop | loop variable captured | closure captures"
         " loop variable | lambda captured last value | default argument lambda",
         "python",
-        r"^for\s+(\w+)\s+in\b[^\n]*:\n(?:[^\n]*\n){0,5}?[^\n]*(?:\.append\(\s*|\.connect\(\s*"
-        r"|\bcommand\s*=\s*|\bcallback\s*=\s*|add_done_callback\(\s*|^\w+(?:\[[^\]\n]+\])?\s*="
-        r"\s*)lambda(?![^:\n]*\b\1\b)[^:\n]*:[^\n]*\b\1\b",
+        # (a lambda kept or registered to run later, not one called at once: sort keys, apply)
+        r"^for\s+\(?(?:\w+\s*,\s*)*?(\w+)(?:\s*,\s*\w+)*\)?\s+in\b[^\n]*:\n(?:[^\n]*\n){0,5}?[^\n]*"
+        r"(?:\.(?:append|connect|on|bind|register|subscribe|add_listener|add_handler|call_soon"
+        r"|call_later|after|submit|add_command|insert|setdefault|add_done_callback)\(\s*(?:[^,()\n]+"
+        r",\s*)*|\b(?:command|callback|target|handler)\s*=\s*|^\w+(?:\[[^\]\n]+\])?\s*=\s*)"
+        r"lambda(?![^:\n]*\b\1\b)[^:\n]*:[^\n]*\b\1\b",
         hits=(
             "for i in range(3):\ncallbacks.append(lambda: print(i))",
             "for name in fields:\nhandlers[name] = lambda v: validate(name, v)",
@@ -494,8 +509,12 @@ PATTERNS: list[Pattern] = [
         " | file not closed | unclosed file"
         " | resourcewarning unclosed | context manager open",
         "python",
-        r"^(?!with\b)(?![^\n]*\)\s+as\s+\w+\s*[,:)]?\s*$)[^\n]*(?<![.\w])(?<!def )open\(",
-        r"\.close\(\)|\benter_context\(|\bclosing\(",
+        # (a function that returns the file leaves closing it to its caller)
+        r"^(?!with\b|return\b)(?![^\n]*\)\s+as\s+\w+\s*[,:)]?\s*$)[^\n]*(?<![.\w])(?<!def )open\("
+        r"(?!\s*\))",
+        r"\bfinally:[\s\S]{0,300}?\.close\(\)|^(?:async\s+)?def (?:close|__exit__|__aexit__)\b"
+        r"|\benter_context\(|\bclosing\(|\b(?:atexit\.register|addCleanup|callback)\([^)\n]*"
+        r"\.close\b",
         hits=(
             "f = open(path, encoding='utf-8')\ndata = f.read()",
             "config = json.load(open('config.json'))",
@@ -514,7 +533,8 @@ PATTERNS: list[Pattern] = [
         " | print instead of logging",
         "python",
         r"^print\((?:\s*f?[\"'](?:debug|DEBUG|Debug|XXX|HERE|here|>>>|!!!)"
-        r"|\s*f[\"'][^\"'\n]*\{[^{}\n]+=\}|\s*(?:type|repr|vars|locals|dir)\()",
+        r"|\s*f[\"'][^\"'\n]*\{[^{}\n]+=\}|\s*(?:type|repr|vars|locals|dir)\("
+        r"|\s*[\"'][\w.\[\]]+\s*=\s*[\"']\s*,)",
         hits=(
             "print('DEBUG payload', payload)",
             "print(f'{resp.status_code=} {resp.text=}')",
@@ -532,7 +552,8 @@ PATTERNS: list[Pattern] = [
         "breakpoint left | leftover breakpoint | pdb set_trace | left a breakpoint | debugger"
         " left in | ipdb | breakpoint() committed",
         "python",
-        r"(?<![\w.])breakpoint\(\s*\)|\b(?:i?pdb|pudb)\.set_trace\(|^import\s+(?:i?pdb|pudb)\b"
+        r"^[^#\n]*(?<![\w.])breakpoint\(\s*\)|^[^#\n]*\b(?:i?pdb|pudb)\.set_trace\("
+        r"|^import\s+(?:i?pdb|pudb)\b"
         r"|^from\s+(?:i?pdb|IPython)\s+import\s+(?:set_trace|embed)",
         hits=(
             "breakpoint()\nreturn total",
@@ -596,7 +617,10 @@ PATTERNS: list[Pattern] = [
         r"|len|object|hash|iter|next|open|range|vars|dir|all|any|format|zip|sorted|compile"
         r"|print)\s+=\s+(?!\s*(?:[\w.]*(?:Column|mapped_column|Field|relationship|Attribute"
         r"|property)|models\.\w+)\b)(?![^\n]*,$)|^for\s+(?:list|dict|str|id|type|input|max|min"
-        r"|sum|len|object|hash|iter|filter|map|set|bytes|all|any|next|format|zip)\s+in\b",
+        r"|sum|len|object|hash|iter|filter|map|set|bytes|all|any|next|format|zip)\s+in\b"
+        # (a parameter: ``id`` and ``type`` are left to the assignments, as APIs name them)
+        r"|^(?:async\s+)?def \w+\((?:[^()\n]*,\s*)?(?:list|dict|str|int|float|set|tuple|bytes"
+        r"|input|sum|len|sorted|zip)\s*(?:[:=,)])",
         hits=(
             "list = get_items()\nfor x in list:",
             "id = request.args['id']",
@@ -633,7 +657,7 @@ PATTERNS: list[Pattern] = [
         "python",
         r"(?i)\b(?:\w+_)?(?:price|prices|amount|cost|balance|salary|fee|fees|payment|subtotal"
         r"|tax|discount|refund|money|usd|eur|cents)(?:_\w+)?\s*(?::\s*(?:float|Optional\[float\]"
-        r"|float\s*\|\s*None)\b|=\s*(?:float\(|(?:sa\.)?(?:Column|mapped_column)\(\s*(?:sa\.)?"
+        r"|float\s*\|\s*None)\b|=\s*(?:float\(|(?:\w+\.)?(?:Column|mapped_column)\(\s*(?:\w+\.)?"
         r"Float\b|models\.FloatField\(|fields\.Float\())|\bfloat\(\s*[\w.\[\]\"']*?\b(?:\w+_)?"
         r"(?:price|amount|cost|balance|salary|fee|payment|subtotal|tax|discount|refund)\b",
         hits=(
@@ -675,8 +699,8 @@ PATTERNS: list[Pattern] = [
         "subprocess check | exit code ignored | returncode not checked"
         " | subprocess failure ignored | command failed silently",
         "python",
-        r"\bsubprocess\.(?:run|call)\(",
-        none_of(call_without(r"\bsubprocess\.run", "check") + r"|^subprocess\.call\(")
+        r"\b(?:subprocess|sp)\.(?:run|call)\(",
+        none_of(call_without(r"\b(?:subprocess|sp)\.run", "check") + r"|^(?:subprocess|sp)\.call\(")
         + r"|returncode",
         hits=(
             "subprocess.run(['alembic', 'upgrade', 'head'])",

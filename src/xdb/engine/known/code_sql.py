@@ -229,7 +229,10 @@ PATTERNS: list[Pattern] = [
         _SQL,
         r"(?i)\bALTER\s+TABLE\b[^;]{0,1000}?\bALTER\s+(?:COLUMN\s+)?[\"`]?\w+[\"`]?\s+(?:SET\s+DATA\s+)?"
         r"TYPE\b|\bALTER\s+TABLE\b[^;]{0,1000}?\bMODIFY\s+(?:COLUMN\s+)?[\"`]?\w+[\"`]?\s+\w+"
-        r"|\bchange_column\s+:|\bop\.alter_column\((?:[^()]|\([^()]*\))*\btype_\s*=",
+        r"|\bchange_column\s+:|\bop\.alter_column\((?:[^()]|\([^()]*\))*\btype_\s*="
+        # (Django's AlterField to a field of another storage type; not a choices or label edit)
+        r"|\bmigrations\.AlterField\((?:[^()]|\([^()]*\))*?\bfield\s*=\s*models\.(?:Big\w*|Small\w*"
+        r"|Positive\w*|Integer|Decimal|Float|Text|UUID|JSON|Binary|Date|DateTime|Duration)Field\(",
         hits=(
             "ALTER TABLE events ALTER COLUMN id TYPE bigint;",
             "alter table orders alter column total set data type numeric(12,2);",
@@ -297,7 +300,10 @@ PATTERNS: list[Pattern] = [
         "lock_timeout migration | lock_timeout alter table | lock_timeout ddl | access"
         " exclusive lock | migration blocked queries | ddl waited for lock | lock queue alter",
         _SQL,
-        r"(?i)\bALTER\s+TABLE\b",
+        r"(?i)\bALTER\s+TABLE\b|\bop\.(?:add_column|drop_column|alter_column|create_foreign_key"
+        r"|create_check_constraint|create_unique_constraint|drop_constraint)\(|\bmigrations\.(?:Add"
+        r"Field|AlterField|RemoveField|RenameField|AddConstraint)\(|\b(?:add_column|remove_column"
+        r"|change_column|rename_column|add_foreign_key)\s+:",
         r"(?i)\block_(?:wait_)?timeout\b",
         hits=(
             "ALTER TABLE orders ADD COLUMN note text;",
@@ -402,7 +408,8 @@ PATTERNS: list[Pattern] = [
         " index | trigram index | like '%term%' full scan | icontains full scan",
         f"{_SQL} python",
         r"(?i)\bI?LIKE\s+(?:N|E)?'%|\bI?LIKE\s+'%'\s*\|\||\bI?LIKE\s+CONCAT\(\s*'%'|__i?(?:contains"
-        r"|endswith)\s*=|\.i?like\(\s*f?[\"']%|\.i?like\(\s*[\"']%[\"']\s*\+",
+        r"|endswith)\s*=|\.i?like\(\s*f?[\"']%|\.i?like\(\s*[\"']%[\"']\s*\+|(?i:\bI?LIKE\b)[\s\S]"
+        r"{0,300}?(?:\bf[\"']%\{|[\"']%[\"']\s*\+\s*\w)",
         hits=(
             "SELECT id FROM products WHERE name ILIKE '%' || $1 || '%';",
             "where email like '%@acme.com'",
@@ -468,7 +475,7 @@ PATTERNS: list[Pattern] = [
         " | cascade wiped | on_delete cascade",
         f"{_SQL} python",
         r"(?i:\bON\s+DELETE\s+CASCADE\b)|\bon_delete\s*=\s*(?:models\.)?CASCADE\b|\bondelete\s*="
-        r"\s*[\"']CASCADE[\"']|\bon_delete:\s*:cascade\b",
+        r"\s*[\"'](?i:CASCADE)[\"']|\bon_delete:\s*:cascade\b",
         hits=(
             "customer_id bigint REFERENCES customers (id) ON DELETE CASCADE",
             "customer = models.ForeignKey(Customer, on_delete=models.CASCADE)",
@@ -488,7 +495,8 @@ PATTERNS: list[Pattern] = [
         _SQL,
         r"(?i)[\"`\w](?<![Aa][Ss])\s+TIMESTAMP(?:\s*\(\s*\d\s*\))?(?!\s*WITH\s+TIME\s+ZONE)"
         r"(?:\s+WITHOUT\s+TIME\s+ZONE)?(?=\s*(?:[,)]|NOT\b|NULL\b|DEFAULT\b|PRIMARY\b|;|$))"
-        r"|\bsa\.(?:DateTime|TIMESTAMP)\((?![^)\n]*timezone\s*=\s*True)[^)\n]*\)",
+        r"|\bsa\.(?:DateTime|TIMESTAMP)\((?![^)\n]*timezone\s*=\s*True)[^)\n]*\)"
+        r"|\bsa\.(?:DateTime|TIMESTAMP)\b(?!\s*\()",
         hits=(
             "CREATE TABLE events (id bigint, created_at timestamp NOT NULL DEFAULT now());",
             "ALTER TABLE orders ADD COLUMN shipped_at TIMESTAMP WITHOUT TIME ZONE;",
@@ -510,7 +518,9 @@ PATTERNS: list[Pattern] = [
         _SQL,
         r"(?i)\b(?:id|\w+_id)\s+(?:SERIAL|INT|INTEGER|INT4)\b(?:\s+NOT\s+NULL)?(?:\s+GENERATED"
         r"\s+\w+(?:\s+\w+)?\s+AS\s+IDENTITY)?\s+PRIMARY\s+KEY\b|\bSERIAL\s+PRIMARY\s+KEY\b"
-        r"|\bINT(?:EGER)?(?:\s+UNSIGNED)?\s+(?:NOT\s+NULL\s+)?AUTO_INCREMENT\b|\bsa\.Column\("
+        r"|\bINT(?:EGER)?(?:\s+UNSIGNED)?\s+(?:NOT\s+NULL\s+)?AUTO_INCREMENT\b"
+        r"|\b(?P<pk>id|\w+_id)\s+(?:SERIAL|SERIAL4|INT|INTEGER|INT4)\b[^;]{0,1000}?\bPRIMARY\s+KEY"
+        r"\s*\(\s*(?P=pk)\s*\)|\bsa\.Column\("
         r"\s*[\"']id[\"']\s*,\s*sa\.Integer\b",
         hits=(
             "CREATE TABLE events (id serial PRIMARY KEY, body text);",

@@ -13,6 +13,8 @@ _TS = "typescript vue svelte"
 _EFFECT = r"\buse(?:Layout)?Effect\("
 # Sanitisers that make injected HTML safe.
 _SANITIZED = r"\b(?:DOMPurify|[sS]anitize\w*|purify\w*|xss\w*|escapeH[tT][mM][lL])\b"
+# A piece of an HTML tag: a quoted attribute value whole, or a character that is not ">".
+_TAG_UNIT = r"""(?:"[^"]{0,300}"|'[^']{0,300}'|[^>"'])"""
 
 PATTERNS: list[Pattern] = [
     pattern(
@@ -124,7 +126,9 @@ PATTERNS: list[Pattern] = [
         "missing key prop | key prop list | unique key prop | each child in a list should "
         "have a unique key | list items without key",
         _JSX,
-        r"\.map\(\s*(?:\([^()]*\)|\w+)\s*=>\s*\(?\s*<(?!>)[A-Za-z][\w.]*(?:\s[^>]*)?>",
+        r"\.map\(\s*(?:(?:\([^()]*\)|\w+)\s*=>\s*(?:\{\s*(?:(?!\})[^\n]*\n){0,4}?\s*return\s*)?"
+        r"|function\s*\w*\s*\([^()]*\)\s*\{\s*(?:(?!\})[^\n]*\n){0,4}?\s*return\s*)"
+        r"\(?\s*<(?!>)[A-Za-z][\w.]*(?:\s[^>]*)?>",
         r"\bkey=",
         hits=(
             "{items.map(item => <li>{item.name}</li>)}",
@@ -145,7 +149,7 @@ PATTERNS: list[Pattern] = [
         _JSX,
         # onClick={setOpen(true)}: the setter runs while rendering, not on the click.
         r"\bon[A-Z]\w*=\{\s*(?:(?:this\.)?set[A-Z]\w*|setState|dispatch)\(|"
-        r"\bon[A-Z]\w*=\{\s*(?:this\.)?handle[A-Z]\w*\(\s*\)\s*\}",
+        r"\bon[A-Z]\w*=\{\s*(?:this\.)?[a-z]\w*\(\s*\)\s*\}",
         hits=(
             "<button onClick={setOpen(true)}>Open</button>",
             "<input value={q} onChange={setQuery(e.target.value)} />",
@@ -168,9 +172,10 @@ PATTERNS: list[Pattern] = [
         r"\bthis\.state\.[\w.\[\]]+\s*(?:=(?!=)|\+\+|--|[-+*/]=)|"
         r"\bthis\.state\.[\w.]+\.(?:push|pop|splice|shift|unshift|sort|reverse)\(|"
         # items.push(x) then setItems(items): the same array, React sees no change.
-        r"\b(?P<a>\w+)(?:\.\w+)*\.(?:push|pop|splice|shift|unshift|sort|reverse)\([^\n]*\n?"
-        r"[\s\S]{0,200}?\bset[A-Z]\w*\(\s*(?P=a)\s*\)|"
-        r"\b(?P<o>\w+)\.\w+\s*=(?!=)[^\n]*\n[\s\S]{0,200}?\bset[A-Z]\w*\(\s*(?P=o)\s*\)",
+        # (each stretch bounded: a long minified line must not be walked once per match)
+        r"\b(?P<a>\w+)(?:\.\w+)*\.(?:push|pop|splice|shift|unshift|sort|reverse)\([\s\S]{0,300}?"
+        r"\bset[A-Z]\w*\(\s*(?P=a)\s*\)|"
+        r"\b(?P<o>\w+)\.\w+\s*=(?!=)[^\n]{0,300}\n[\s\S]{0,200}?\bset[A-Z]\w*\(\s*(?P=o)\s*\)",
         hits=(
             "this.state.items.push(newItem)\nthis.setState({ items: this.state.items })",
             "this.state.count = this.state.count + 1",
@@ -193,6 +198,8 @@ PATTERNS: list[Pattern] = [
         # setCount(count + 1), setOpen(!open), setItems([...items, x]) read the render's value.
         r"\bset(?P<n>[A-Z]\w*)\(\s*(?:!(?i:(?P=n))\s*\)|(?i:(?P=n))\s*(?:[-+*]|\|\||&&|\?\?))|"
         r"\bset(?P<m>[A-Z]\w*)\(\s*[\[{]\s*\.\.\.(?i:(?P=m))\b|"
+        r"\bset(?P<k>[A-Z]\w*)\(\s*(?i:(?P=k))\.(?:filter|map|concat|slice|toSorted|toReversed"
+        r"|toSpliced|with)\(|"
         r"\bsetState\(\s*\{[^}]*\bthis\.state\.",
         hits=(
             "setCount(count + 1)",
@@ -234,7 +241,9 @@ PATTERNS: list[Pattern] = [
         # or an opened block), or a hook behind && / ?:.
         r"^(?:if|for|while|switch)\b[^\n]*[^}\n]\n(?:(?:const|let|var)\s+[^\n=]+=\s*)?"
         r"(?<![\w.])(?:React\.)?use[A-Z]\w*\(|"
-        r"&&\s*(?:React\.)?use[A-Z]\w*\(|\?\s*use[A-Z]\w*\([^\n]*:\s*use[A-Z]\w*\(",
+        r"&&\s*(?:React\.)?use[A-Z]\w*\(|\?\s*use[A-Z]\w*\([^\n]*:\s*use[A-Z]\w*\(|"
+        r"^if\b[^\n]*\{\n(?:(?!\})[^\n]*\n){0,3}?return\b[^\n]*\n(?:(?!\})[^\n]*\n){0,3}?\}\n"
+        r"(?:(?:const|let|var)\s+[^\n=]+=\s*)?(?<![\w.])(?:React\.)?use[A-Z]\w*\(",
         hits=(
             "if (!user) return null\nconst [tab, setTab] = useState('profile')",
             "if (props.live) {\nuseEffect(() => subscribe(props.id), [props.id])\n}",
@@ -254,7 +263,8 @@ PATTERNS: list[Pattern] = [
         "dangerouslySetInnerHTML | unsanitized html react | xss react html | DOMPurify "
         "sanitize html | rendered user html",
         _JSX,
-        r"""\bdangerouslySetInnerHTML=\{\{\s*__html\s*:\s*+(?!(?:'[^'\n]*'|"[^"\n]*")\s*\}\})""",
+        r"""\bdangerouslySetInnerHTML=\{\{\s*__html\s*:\s*+(?!(?:'[^'\n]*'|"[^"\n]*")\s*\}\})|"""
+        r"\bdangerouslySetInnerHTML=\{\s*[\w.]+\s*\}",
         _SANITIZED,
         hits=(
             "<div dangerouslySetInnerHTML={{ __html: post.body }} />",
@@ -319,7 +329,7 @@ PATTERNS: list[Pattern] = [
         "exclamation mark assertion | asserted not null"
         " | silence null checks",
         _TS,
-        r"(?<=[\w\])])!(?=[.;,)\[])",
+        r"(?<=[\w\])])!(?=[.;,)\[])|(?<=[)\]])!$",
         hits=(
             "createRoot(document.getElementById('root')!).render(<App />)",
             "const name = user!.profile!.name",
@@ -368,8 +378,10 @@ PATTERNS: list[Pattern] = [
         "mutating a prop | mutate prop directly | prop mutation | props are read-only | "
         "avoid mutating a prop | emit update instead of mutating",
         "vue",
-        r"\bprops\.\w+(?:\.\w+)*\s*(?:=(?!=)|\+\+|--|[-+]=)|"
-        r"\bprops\.\w+\.(?:push|splice|pop|shift|unshift|sort|reverse)\(",
+        r"\bprops\.\w+(?:\.\w+){0,6}\s*(?:=(?!=)|\+\+|--|[-+]=)|"
+        r"\bprops\.\w+\.(?:push|splice|pop|shift|unshift|sort|reverse)\(|"
+        r"""\bprops\s*:\s*\[[^\]]{0,500}?['"](?P<p>\w+)['"][\s\S]{0,1500}?\bthis\.(?P=p)\s*"""
+        r"(?:=(?!=)|\+\+|--|[-+]=)",
         hits=("props.modelValue = newValue", "props.items.push(item)", "props.count++"),
         safe=(
             "emit('update:modelValue', newValue)",
@@ -383,8 +395,8 @@ PATTERNS: list[Pattern] = [
         "no-use-v-if-with-v-for | v-for with v-if precedence"
         " | v-if with v-for",
         "vue",
-        r"""<[^>]*\bv-for=(?:"[^"]*"|'[^']*')[^>]*\bv-if=|"""
-        r"""<[^>]*\bv-if=(?:"[^"]*"|'[^']*')[^>]*\bv-for=""",
+        # (one tag, its quoted values stepped over, read once from each "<" and no further)
+        rf"<(?={_TAG_UNIT}{{0,1000}}?\bv-for=)(?={_TAG_UNIT}{{0,1000}}?\bv-if=)",
         hits=(
             '<li v-for="u in users" v-if="u.active" :key="u.id">',
             '<tr v-if="ready" v-for="row in rows" :key="row.id">',

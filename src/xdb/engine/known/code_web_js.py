@@ -48,7 +48,7 @@ PATTERNS: list[Pattern] = [
         "Promise.all instead of loop | awaited one by one",
         _JS,
         # The loop body starts with an await (the requests run one after another).
-        r"^for\s*\([^\n]*\)\s*\{?\s*\n?(?:(?:const|let|var)\s+[^\n=]+=\s*)?await\s",
+        r"^for\s*\([^\n]*\)\s*\{?\s*\n?(?:(?:(?:const|let|var)\s+)?[^\n=]{1,120}=\s*)?await\s",
         r"\bPromise\.(?:all|allSettled)\b|\bp-?[lL]imit\b|\bpLimit\b|\bsleep\(|\bdelay\(|"
         r"\bsetTimeout\(",
         hits=(
@@ -72,7 +72,7 @@ PATTERNS: list[Pattern] = [
         # A statement that starts with a call chained into .then(, not returned, awaited or
         # kept.
         r"^(?!(?:return|await|const|let|var|export|yield|void)\b)[\w$.]+\((?:[^()\n]|\([^()\n]"
-        r"*\))*\)\s*\n?\.then\(",
+        r"*\))*\)(?:\s*\n?\.[\w$]+\((?:[^()\n]|\([^()\n]*\))*\))*?\s*\n?\.then\(",
         r"\.catch\(",
         hits=(
             "fetch('/api/track', { method: 'POST', body }).then(r => r.json())",
@@ -111,7 +111,7 @@ PATTERNS: list[Pattern] = [
         _JS,
         # parseInt( with one argument (nested calls' commas allowed).
         r"\bparseInt\(\s*(?:[^(),\s]|\((?:[^()]|\([^()]*\))*\))(?:[^(),]|\((?:[^()]|\([^()]*\))"
-        r"*\))*\)",
+        r"*\))*\)|\.map\(\s*(?:Number\.)?parseInt\s*\)",
         hits=(
             "const n = parseInt(input.value)",
             "const page = Number.parseInt(req.query.page)",
@@ -130,7 +130,7 @@ PATTERNS: list[Pattern] = [
         "production | no-console | debugger statement left"
         " | remove console.log | console.log leaked",
         _JS,
-        r"(?<![\w.])console\.(?:log|debug|trace|dir)\(|^debugger;?$",
+        r"(?<![\w.])console\.(?:log|debug|trace|dir|table|count)\(|^debugger;?$",
         r"eslint-disable[\w-]*\s+no-console|^#!.*\bnode\b",
         hits=("console.log('user', user)", "console.debug(state)", "if (err) console.log(err)"),
         safe=(
@@ -147,7 +147,8 @@ PATTERNS: list[Pattern] = [
         _JS + " dotenv",
         r"\b(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|PUBLIC|VUE_APP)_\w*"
         r"(?:SECRET|PRIVATE|PASSWORD|PASSWD|SERVICE_ROLE|SERVICE_KEY|ADMIN|DATABASE_URL|DB_URL|"
-        r"DB_PASS|SK_LIVE|OPENAI_API_KEY|ANTHROPIC_API_KEY|AWS_ACCESS_KEY|SIGNING_KEY)\w*",
+        r"DB_PASS|SK_LIVE|OPENAI_\w*KEY|ANTHROPIC_\w*KEY|GEMINI_\w*KEY|MISTRAL_\w*KEY|GROQ_\w*KEY|"
+        r"COHERE_\w*KEY|AWS_ACCESS_KEY|AWS_SECRET|SIGNING_KEY)\w*",
         hits=(
             "NEXT_PUBLIC_STRIPE_SECRET_KEY=sk_live_123",
             "const key = import.meta.env.VITE_OPENAI_API_KEY",
@@ -167,7 +168,7 @@ PATTERNS: list[Pattern] = [
         _JS,
         r"(?i)\b(?:local|session)Storage\.setItem\(\s*['\"`]?[\w.:-]*(?:token|jwt|credential|"
         r"password|secret|api_?key|auth(?!or))|\b(?:local|session)Storage\s*(?:\.|\[\s*['\"])"
-        r"[\w-]*(?:token|jwt|password|secret)\w*['\"]?\]?\s*=(?!=)",
+        r"[\w-]*(?:token|jwt|password|secret|auth(?!or))\w*['\"]?\]?\s*=(?!=)",
         hits=(
             "localStorage.setItem('access_token', data.token)",
             "sessionStorage.setItem(JWT_KEY, jwt)",
@@ -243,7 +244,8 @@ PATTERNS: list[Pattern] = [
         "getMonth returns 0",
         _JS,
         r"""\.get(?:UTC)?Month\(\)(?:\s*\}|\s*\+\s*['"`]|\)\.padStart)|"""
-        r"\bnew Date\(\s*\d{4}\s*,\s*12\s*[,)]",
+        r"\bnew Date\(\s*\d{4}\s*,\s*12\s*[,)]|"
+        r"\[[^\[\]\n]*\.get(?:UTC)?Month\(\)\s*(?:,[^\[\]\n]*)?\]\.join\(",
         hits=(
             "const label = `${d.getDate()}/${d.getMonth()}/${d.getFullYear()}`",
             "return date.getMonth() + '-' + date.getDate()",
@@ -263,7 +265,9 @@ PATTERNS: list[Pattern] = [
         r"""\bnew Date\(\s*['"`]\d{4}-\d{2}-\d{2}['"`]\s*\)|"""
         r"""\bnew Date\(\s*['"`]\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|"""
         r"""\bnew Date\(\s*['"`][A-Z][a-z]{2,8}\.? \d{1,2},? \d{4}|"""
-        r"\bnew Date\(\s*(?:e|ev|evt|event)\.target\.value\s*\)",
+        r"\bnew Date\(\s*(?:e|ev|evt|event)\.target\.value\s*\)|"
+        r"""\bDate\.parse\(\s*['"`]\d{4}-\d{2}-\d{2}['"`]\s*\)|"""
+        r"\bnew Date\(\s*(?:form|values|formData|fields|input|req\.body|req\.query)\.\w+\s*\)",
         hits=(
             "const start = new Date('2024-03-10')",
             'const due = new Date("03/04/2024")',
@@ -383,7 +387,7 @@ PATTERNS: list[Pattern] = [
         "message event origin not checked | targetOrigin wildcard",
         _JS,
         r"""\.postMessage\((?:[^()]|\([^()]*\))*,\s*['"]\*['"]|"""
-        r"""\baddEventListener\(\s*['"]message['"]""",
+        r"""\baddEventListener\(\s*['"]message['"]|\b(?:window|self|globalThis)\.onmessage\s*=""",
         r"\.origin\b",
         hits=(
             "parent.postMessage({ type: 'token', token }, '*')",

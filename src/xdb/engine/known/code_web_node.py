@@ -4,9 +4,17 @@ express rules, eslint-plugin-security, eslint-plugin-n, jest/vitest guides). Rea
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.model import Pattern, near, pattern
 
 _JS = "javascript typescript"
+# CORS that allows any origin: "*", true, a callback that allows every one, or the request's
+# own Origin echoed back.
+_ANY_ORIGIN = (
+    r"""\borigin\s*:\s*(?:['"]\*['"]|true\b|\(\s*\w+\s*,\s*\w+\s*\)\s*=>\s*\w+\(\s*null\s*,"""
+    r"""\s*true\s*\))|Access-Control-Allow-Origin['"]?\s*,\s*(?:['"]\*['"]|req\.headers\."""
+    r"""origin\b|req\.(?:get|header)\(\s*['"][Oo]rigin['"]\s*\))"""
+)
+_CREDENTIALS = r"""\bcredentials\s*:\s*true\b|Allow-Credentials['"]?\s*,\s*['"]?true"""
 
 PATTERNS: list[Pattern] = [
     pattern(
@@ -19,7 +27,9 @@ PATTERNS: list[Pattern] = [
         r"""(?:exec|execSync|execAsync|execPromise|execP|execaCommand(?:Sync)?)\(\s*(?:`[^`]*\$\{|['"][^'"\n]*['"]\s*\+|\w+\s*\+\s*['"])|"""
         r"""\bspawn(?:Sync)?\([^)]*\bshell\s*:\s*true|"""
         r"(?:const|let)\s+(?P<c>\w+)\s*=\s*`[^`]*\$\{[^`]*`[\s\S]{0,300}?"
-        r"(?<![\w.$])exec(?:Sync)?\(\s*(?P=c)\b",
+        r"(?<![\w.$])exec(?:Sync)?\(\s*(?P=c)\b|"
+        r"(?:const|let)\s+(?P<e>\w+)\s*=\s*(?:util\.)?promisify\(\s*(?:[\w.]*\.)?exec\s*\)"
+        r"""[\s\S]{0,300}?(?<![\w.$])(?P=e)\(\s*(?:`[^`]*\$\{|['"][^'"\n]*['"]\s*\+)""",
         hits=(
             "exec(`git checkout ${branch}`, cb)",
             "const out = execSync('convert ' + file + ' out.png')",
@@ -66,6 +76,7 @@ PATTERNS: list[Pattern] = [
         _JS,
         r"\.(?:find|findOne|findOneAndUpdate|findOneAndDelete|updateOne|updateMany|deleteOne|"
         r"deleteMany|countDocuments|exists)\(\s*(?:req\.(?:body|query|params)\s*[,)]|"
+        r"req\.(?:body|query)\.\w+\s*[,)]|"
         r"\{[^{}]*?:\s*req\.(?:body|query)\.\w+\s*[,}])",
         r"(?i)mongo-?sanitize|sanitizeFilter|\bString\(\s*req\.|\$eq\s*:",
         hits=(
@@ -87,7 +98,7 @@ PATTERNS: list[Pattern] = [
         " | sendfile root | read files outside",
         _JS,
         r"\b(?:path\.(?:join|resolve)|sendFile|sendfile|download|readFile(?:Sync)?|"
-        r"createReadStream|writeFile(?:Sync)?|unlink(?:Sync)?|readdir)\([^)\n]*"
+        r"createReadStream|writeFile(?:Sync)?|unlink(?:Sync)?|readdir)\([^)\n]{0,300}?"
         r"\breq\.(?:params|query|body)\b",
         r"\bpath\.basename\(|\.startsWith\(|\broot\s*:",
         hits=(
@@ -107,9 +118,11 @@ PATTERNS: list[Pattern] = [
         "open redirect | unvalidated redirect | redirect to user-supplied url | redirect query "
         "parameter | returnTo redirect",
         _JS,
-        r"\bres\.redirect\(\s*(?:\d{3}\s*,\s*)?req\.(?:query|params|body)\b|"
+        r"\b(?:res|reply|response)\.redirect\(\s*(?:\d{3}\s*,\s*)?req\.(?:query|params|body)\b|"
+        r"\bctx\.redirect\(\s*ctx\.(?:query|params|request\.(?:query|body))\b|"
         r"\bwindow\.location(?:\.href)?\s*=\s*(?:\w+\.)?(?:params|searchParams|query)"
-        r"(?:\.get\(|\.)",
+        r"(?:\.get\(|\.)|\b(?:window\.)?location\.(?:assign|replace)\([^\n]*(?:[pP]arams|query)"
+        r"[^\n]*\.get\(",
         r"(?i)\b(?:allowed|whitelist|allowlist|isSafe|isRelative|isInternal)\w*|"
         r"\.startsWith\(\s*['\"]/['\"]",
         hits=(
@@ -130,8 +143,8 @@ PATTERNS: list[Pattern] = [
         "req.body | pick allowed fields",
         _JS,
         r"\.(?:create|update|updateOne|updateMany|findByIdAndUpdate|findOneAndUpdate|insert|"
-        r"insertOne|upsert|build|set|assign)\((?:[^()]*?,\s*)?(?:\{\s*\.\.\.req\.body\s*\}|"
-        r"req\.body)\s*[,)]|\bdata\s*:\s*(?:\{\s*\.\.\.)?req\.body\s*[,}]|"
+        r"insertOne|upsert|build|set|assign)\((?:[^()]*?,\s*)?(?:\{[^{}]*?\.\.\.req\.body\b|"
+        r"req\.body\s*[,)])|\bdata\s*:\s*(?:\{[^{}]*?\.\.\.req\.body\b|req\.body\s*[,}])|"
         r"\bObject\.assign\(\s*\w+\s*,\s*req\.body\s*\)|\bnew\s+[A-Z]\w*\(\s*req\.body\s*\)",
         hits=(
             "const user = await User.create(req.body)",
@@ -151,12 +164,7 @@ PATTERNS: list[Pattern] = [
         "origins | reflected origin cors | Access-Control-Allow-Origin wildcard"
         " | origin true credentials | reflect origin credentials",
         _JS,
-        r"""(?:\borigin\s*:\s*(?:['"]\*['"]|true)|Access-Control-Allow-Origin['"]?\s*,\s*"""
-        r"""(?:['"]\*['"]|req\.headers\.origin))[\s\S]{0,300}?(?:\bcredentials\s*:\s*true|"""
-        r"""Allow-Credentials['"]?\s*,\s*['"]?true)|"""
-        r"""(?:\bcredentials\s*:\s*true|Allow-Credentials['"]?\s*,\s*['"]?true)[\s\S]{0,300}?"""
-        r"""(?:\borigin\s*:\s*(?:['"]\*['"]|true)|Access-Control-Allow-Origin['"]?\s*,\s*"""
-        r"""(?:['"]\*['"]|req\.headers\.origin))""",
+        near(_ANY_ORIGIN, _CREDENTIALS, 300),
         hits=(
             "app.use(cors({ origin: '*', credentials: true }))",
             "app.use(cors({\ncredentials: true,\norigin: true,\n}))",
@@ -174,7 +182,8 @@ PATTERNS: list[Pattern] = [
         "jwt.decode instead of verify | jwt decode without verify | jwt decoded not verified "
         "| jwt signature not verified | verify the jwt signature",
         _JS,
-        r"\bjwt\.decode\(|(?<![\w.])decodeJwt\(|\bjose\.decodeJwt\(",
+        r"\bjwt\.decode\(|(?<![\w.])(?:decodeJwt|jwt_?[dD]ecode)\(|\bjose\.decodeJwt\(|"
+        r"""\b(?:Buffer\.from|atob)\(\s*\w+\.split\(\s*['"]\.['"]\s*\)\[1\]""",
         r"\bjwt\.verify\(|\bjwtVerify\(",
         hits=(
             "const payload = jwt.decode(token)\nreq.user = payload",
@@ -213,7 +222,8 @@ PATTERNS: list[Pattern] = [
         _JS,
         r"""\bjwt\.(?:sign|verify)\(\s*(?:[^,()]|\{[^{}]*\}|\([^()]*\))+,\s*['"`][^'"`]+"""
         r"""['"`]|process\.env\.\w*(?:SECRET|KEY|TOKEN|PASSWORD)\w*\s*(?:\|\||\?\?)\s*"""
-        r"""['"`][^'"`]+['"`]""",
+        r"""['"`][^'"`]+['"`]|\b(?:const|let|var)\s+(?P<s>\w*(?:SECRET|[sS]ecret|KEY|[kK]ey)\w*)"""
+        r"""\s*=\s*['"`][^'"`\n]+['"`][\s\S]{0,600}?\bjwt\.(?:sign|verify)\([^\n]*\b(?P=s)\b""",
         hits=(
             "const token = jwt.sign({ sub: user.id, role }, 'supersecret')",
             "const SECRET = process.env.JWT_SECRET || 'dev-secret'",
@@ -252,7 +262,7 @@ PATTERNS: list[Pattern] = [
         "md5 password | sha1 password | sha256 password hash | fast hash for passwords | "
         "unsalted password hash | password hashing with sha",
         _JS,
-        r"(?i)createHash\(\s*['\"](?:md5|sha1|sha256|sha512)['\"]\s*\)\s*\.update\(\s*[\w.]*"
+        r"(?i)createHash\(\s*['\"](?:md5|sha1|sha256|sha512)['\"]\s*\)\s*\.update\([^)\n]*"
         r"(?:passw|pwd|pass\b)|passw\w*[^\n]{0,60}createHash\(\s*['\"](?:md5|sha1|sha256|"
         r"sha512)['\"]|\b(?:md5|sha1|sha256)\(\s*[\w.]*(?:passw|pwd)",
         hits=(
@@ -298,8 +308,9 @@ PATTERNS: list[Pattern] = [
         "| missing return after res.send | return after res.status",
         _JS,
         # An if that answers (res.send/json/...) without return, and code after it.
-        r"^if\s*\(.*\)\s*\{?\s*\n?res\.(?:status\([^)\n]*\)\.)?(?:send|json|end|redirect|"
-        r"sendStatus|render|sendFile)\(.*\n(?:\}\s*\n)?(?!\}|else\b|\)|return\b|break\b)\S",
+        r"^if\s*\(.*\)\s*\{?\s*\n?(?:res\.(?:status\([^)\n]*\)\.)?(?:send|json|end|redirect|"
+        r"sendStatus|render|sendFile)\(|next\(\s*\w+\s*\)).*\n(?:\}\s*\n)?"
+        r"(?!\}|else\b|\)|return\b|break\b)\S",
         hits=(
             "if (!user) {\nres.status(404).json({ error: 'not found' })\n}\nres.json(user)",
             "if (err) res.status(500).send(err.message)\nconst rows = parse(data)",
@@ -355,7 +366,8 @@ PATTERNS: list[Pattern] = [
         "slow test real setTimeout | jest useFakeTimers | vi useFakeTimers",
         "role:test",
         r"\bnew Promise\(\s*\(?\s*\w+\s*\)?\s*=>\s*setTimeout\(\s*\w+\s*,\s*\d|"
-        r"\bawait\s+(?:sleep|delay|wait|pause|timeout)\(\s*\d{2,}|\bsetTimeout\(\s*done\s*,\s*\d",
+        r"\bawait\s+(?:sleep|delay|wait|pause|timeout)\(\s*\d{2,}|\bsetTimeout\(\s*done\s*,\s*\d|"
+        r"\.waitForTimeout\(\s*\d{2,}|\bcy\.wait\(\s*\d{2,}",
         r"\buseFakeTimers\b|\badvanceTimers\w*\(|\brunAllTimers\(|\bclock\.tick\(|"
         r"\bFakeTimers\b",
         hits=(

@@ -16,7 +16,7 @@ PATTERNS: list[Pattern] = [
         " instead of sleep test | fixed sleep flaky",
         "python",
         r"^(?:async\s+)?def test_\w*\([^\n]*\n(?:(?!(?:async\s+)?def\b)[^\n]*\n){0,60}?[^\n]*"
-        r"\b(?:time\.sleep|asyncio\.sleep)\(\s*(?!0\s*\))",
+        r"(?:\b(?:time|asyncio)\.|(?<![\w.]))sleep\(\s*(?!0\s*\))",
         hits=(
             "def test_job_finishes(client):\nclient.post('/jobs')\ntime.sleep(2)\nassert x",
             "async def test_cache_expiry():\nawait cache.set('k', 1, ttl=1)\nawait asyncio.sleep"
@@ -34,7 +34,9 @@ PATTERNS: list[Pattern] = [
         "skipped the flaky test | skip failing test | marked xfail | disabled the failing test"
         " | pytest.mark.skip | skipped failing tests",
         "python",
-        r"\bpytest\.mark\.(?:skip\b|xfail\b(?![^\n]*strict\s*=\s*True))|@unittest\.skip\(",
+        r"\bpytest\.mark\.(?:skip\b|xfail\b(?![^\n]*strict\s*=\s*True))|@unittest\.skip\("
+        r"|^(?:async\s+)?def test_\w*\([^\n]*\n(?:(?:[rbuf]?[\"']{3}|#)[^\n]*\n)?(?:pytest\.skip"
+        r"|self\.skipTest)\(",
         hits=(
             "@pytest.mark.skip(reason='flaky')\ndef test_checkout():",
             "@pytest.mark.xfail\ndef test_totals():",
@@ -57,8 +59,11 @@ PATTERNS: list[Pattern] = [
         r"^assert\s+(?:not\s+)?(?:request\.|(?:[\w.]*\.)?(?:has_perm\w*|has_permission"
         r"|is_authenticated|is_authorized|is_admin|is_superuser|is_staff|is_owner|can_\w+"
         r"|check_password|verify_\w+)\b|[^\n]*\b(?:request|payload|form|params|body)\b[.\[][^\n]*,"
-        r"\s*f?[\"'])",
-        r"^(?:async\s+)?def test_|^import pytest|^from pytest\b",
+        r"\s*f?[\"'])|^(?:async\s+)?def (?!test)\w+\([^\n]*\n(?:[rbuf]?[\"']{3}[^\n]*\n)?"
+        r"(?:assert[^\n]*\n){0,2}?assert\s+(?!isinstance\(|type\(|len\()[^\n]*?(?:[<>]=?|\bnot\s+in\b"
+        r"|\bin\b)",
+        r"^(?:async\s+)?def test_|^import pytest|^from pytest\b|^(?:import|from) unittest\b"
+        r"|^class \w*Test(?:Case)?\w*\(",
         hits=(
             "def delete_post(user, post):\nassert user.is_admin\npost.delete()",
             "assert request.user.has_perm('orders.refund')",
@@ -78,7 +83,7 @@ PATTERNS: list[Pattern] = [
         " | django debug true"
         " | debug mode prod | debug false prod",
         "python",
-        r"^DEBUG\s*=\s*True\b",
+        r"^DEBUG\s*(?::\s*bool\s*)?=\s*True\b",
         hits=("DEBUG = True", "DEBUG=True\nALLOWED_HOSTS = []", "DEBUG = True  # TODO"),
         safe=(
             "DEBUG = env.bool('DJANGO_DEBUG', default=False)",
@@ -91,8 +96,8 @@ PATTERNS: list[Pattern] = [
         "flask debug | werkzeug debugger | app.run debug | debug mode production"
         " | werkzeug console",
         "python",
-        r"\.run\([^)\n]*\bdebug\s*=\s*True|\bapp\.debug\s*=\s*True|\.config\[[\"']DEBUG[\"']\]"
-        r"\s*=\s*True",
+        r"\.run\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?\bdebug\s*=\s*True|\bapp\.debug\s*=\s*True|\.config\["
+        r"[\"']DEBUG[\"']\]\s*=\s*True|\.config\.(?:update|from_mapping)\([^()]*\bDEBUG\s*=\s*True",
         hits=(
             "app.run(host='0.0.0.0', debug=True)",
             "application.run(debug=True, port=8080)",
@@ -109,7 +114,7 @@ PATTERNS: list[Pattern] = [
         "py-allowed-hosts-wildcard",
         "allowed_hosts | allowed hosts wildcard | host header attack | allowed_hosts *",
         "python",
-        r"\bALLOWED_HOSTS\s*(?:=|\+=)\s*[\[(][^\])\n]*[\"']\*[\"']",
+        r"\bALLOWED_HOSTS\s*(?:=|\+=)\s*(?:[\[(][^\])]*[\"']\*[\"']|[^\n]*,\s*[\"']\*[\"']\s*\))",
         hits=(
             "ALLOWED_HOSTS = ['*']",
             'ALLOWED_HOSTS = ["api.acme.dev", "*"]',
@@ -128,7 +133,8 @@ PATTERNS: list[Pattern] = [
         " | restrict cors origins | cors known origins | allow_origins",
         "python",
         r"\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True|\ballow_origins\s*=\s*\[\s*[\"']"
-        r"\*[\"']|\bCORS\(\s*app\s*\)|\borigins\s*=\s*[\"']\*[\"']|[\"']Access-Control-Allow"
+        r"\*[\"']|\bCORS\(\s*app\s*\)|\borigins\s*=\s*[\"']\*[\"']|[\"']origins[\"']\s*:\s*[\"']"
+        r"\*[\"']|[\"']Access-Control-Allow"
         r"-Origin[\"']\s*[\]:,]\s*=?\s*[\"']\*[\"']",
         hits=(
             "CORS_ALLOW_ALL_ORIGINS = True",
@@ -150,7 +156,11 @@ PATTERNS: list[Pattern] = [
         r"^for\s+(\w+)\s+in\b[^\n]*:\n(?:(?!(?:async\s+)?def\b)[^\n]*\n){0,4}?[^\n]*(?:\.objects"
         r"\.(?:get|filter|exclude|count|create|update_or_create|get_or_create)\(|\bsession\.(?:query"
         r"|scalars?)\(|\bsession\.get\(\s*[A-Z]|\bdb\.query\(\s*[A-Z]|\b\1\.\w+(?:_set)?\.(?:all|count|first|last"
-        r"|exists)\(\))",
+        r"|exists)\(\))"
+        # (a queryset's rows, each reading a related object's field: a query per row)
+        r"|^for\s+(\w+)\s+in\s+[\w.]*\.objects\.(?:all|filter|exclude)\([^\n]*:\n"
+        r"(?:(?!(?:async\s+)?def\b)[^\n]*\n){0,4}?[^\n]*\b\2\.(?!objects\b|pk\b|id\b)[a-z]\w*\."
+        r"[a-z]\w*\b(?!\s*\()",
         r"\b(?:select_related|prefetch_related|selectinload|joinedload|bulk_create|in_bulk)\b"
         r"|__in\s*=",
         hits=(
@@ -171,7 +181,8 @@ PATTERNS: list[Pattern] = [
         "runpython reverse | reverse_code | irreversible migration | migration cannot"
         " reverse | runpython noop",
         "python",
-        r"\bRunPython\(\s*[\w.]+\s*\)",
+        r"\bRunPython\(\s*(?:code\s*=\s*)?[\w.]+\s*(?:,\s*(?:atomic|hints|elidable)\s*=\s*[^,()]+)*"
+        r",?\s*\)",
         hits=(
             "migrations.RunPython(backfill_slugs)",
             "operations = [migrations.RunPython(forwards)]",

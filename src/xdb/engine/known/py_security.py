@@ -16,9 +16,14 @@ _SQL_UP = (
     r"(?:SELECT\b[^\"'\n]{0,300}?\bFROM|INSERT\s+INTO|UPDATE\s+[\w.\"]+\s+SET|DELETE\s+FROM"
     r"|WHERE\s+[\w.]+\s*(?:=|<|>|!=|IN\b|LIKE\b|IS\b))\b"
 )
+# The same inside a double-quoted string (single quotes are SQL's literals there).
+_SQL_DQ = (
+    r"(?:SELECT\b[^\"\n]{0,300}?\bFROM|INSERT\s+INTO|UPDATE\s+[\w.]+\s+SET|DELETE\s+FROM"
+    r"|WHERE\s+[\w.]+\s*(?:=|<|>|!=|IN\b|LIKE\b|IS\b))\b"
+)
 _SECRET_WORD = (
-    r"(?<!\w)(?:\w+_)?(?:password|passwd|secret|api_?key|apikey|token|access_key|private_key"
-    r"|client_secret|credentials?)\b|[\"'][Aa]uthorization[\"']"
+    r"(?<!\w)(?:\w+_)?(?i:password|passwd|secret|api_?key|apikey|token|access_key|private_key"
+    r"|client_secret|credentials?)(?:_KEY|_key)?\b|[\"'][Aa]uthorization[\"']"
 )
 
 PATTERNS: list[Pattern] = [
@@ -27,11 +32,12 @@ PATTERNS: list[Pattern] = [
         "sql injection | f-string sql | string formatting sql | query built with f-string"
         " | parameterized query | concatenated sql | raw sql formatting | bind parameters",
         "python",
-        r"(?i:\.(?:execute|executemany|executescript|raw|exec_driver_sql|mogrify)\(\s*(?:f[\"']"
+        r"(?i:\.(?:execute|executemany|executescript|raw|exec_driver_sql|mogrify|fetch|fetchrow"
+        r"|fetchval|fetch_all|fetch_one|fetch_val)\(\s*(?:f[\"']"
         rf"|{_STR}\s*(?:%\s*[\w(\[{{]|\+\s*[\w(]|\.format\()))|(?:(?<![\w.])text|\b(?:sa"
         r"|sqlalchemy)\.text|\bRawSQL|\bsql\.SQL)\(\s*f[\"']|\.extra\([^)\n]*\bf[\"']"
         rf"|\bf[\"'][^\"'\n]{{0,500}}{_SQL_UP}[^\"'\n]{{0,500}}\{{[^{{}}\n]+\}}|\bf[\"'][^\"'\n]{{0,500}}\{{[^{{}}\n]+\}}"
-        rf"[^\"'\n]{{0,500}}{_SQL_UP}|\bf(?P<q>\"\"\"|''')(?=(?:(?!(?P=q))[\s\S])*?\b(?:SELECT|INSERT"
+        rf"[^\"'\n]{{0,500}}{_SQL_UP}|\bf\"[^\"\n]{{0,500}}{_SQL_DQ}[^\"\n]{{0,500}}\{{[^{{}}\n]+\}}|\bf(?P<q>\"\"\"|''')(?=(?:(?!(?P=q))[\s\S])*?\b(?:SELECT|INSERT"
         r"|UPDATE|DELETE)\b)(?=(?:(?!(?P=q))[\s\S])*?\b(?:FROM|INTO|SET|WHERE)\b)(?:(?!(?P=q))"
         rf"[\s\S])*?\{{[^{{}}\n]+\}}|[\"'][^\"'\n]{{0,500}}{_SQL_UP}[^\"'\n]{{0,500}}[\"']\s*(?:\+\s*[\w(]"
         r"|\.format\(|%\s*[\w(])",
@@ -59,8 +65,8 @@ PATTERNS: list[Pattern] = [
         " quote | argument list instead of shell"
         " | shell=true | ran arbitrary commands",
         "python",
-        r"\bsubprocess\.(?:run|call|check_call|check_output|Popen)\(\s*(?:f[\"']|"
-        rf"{_STR}\s*(?:%|\+|\.format\()|[A-Za-z_][\w.]*\s*[,+%)])"
+        r"\b(?:subprocess|sp)\.(?:run|call|check_call|check_output|Popen)\(\s*(?:f[\"']|"
+        rf"{_STR}\s*(?:%|\+|\.format(?=\())|[A-Za-z_][\w.]*\s*[,+%)])"
         r"(?:[^()]|\([^()]*\))*?\bshell\s*=\s*True|\bsubprocess\.(?:getoutput|getstatusoutput)"
         r"\(\s*(?![\"'][^\"'\n]*[\"']\s*\))",
         r"\bshlex\.(?:quote|join)\(",
@@ -82,7 +88,7 @@ PATTERNS: list[Pattern] = [
         "py-os-system",
         "os.system | os.popen | os system call | use subprocess instead of os",
         "python",
-        r"\bos\.(?:system|popen)\(",
+        r"\bos\.(?:system|popen)\(|^from\s+os\s+import\s+[^\n]*\b(?:system|popen)\b",
         hits=(
             "os.system('rm -rf ' + tmp_dir)",
             "os.system(f'ffmpeg -i {inp} {out}')",
@@ -118,8 +124,9 @@ PATTERNS: list[Pattern] = [
         "pickle | unpickle untrusted | pickle.loads | insecure deserialization | deserializing"
         " untrusted | arbitrary code execution pickle",
         "python",
-        r"\b(?:c?[Pp]ickle|_pickle|dill|cloudpickle|marshal|jsonpickle)\.(?:loads?|Unpickler"
-        r"|decode)\(|\b(?:pd|pandas)\.read_pickle\(|\bjoblib\.load\(",
+        r"\b(?:c?[Pp]ickle|_pickle|pkl|dill|cloudpickle|marshal|jsonpickle)\.(?:loads?|Unpickler"
+        r"|decode)\(|^from\s+(?:c?pickle|dill|cloudpickle|marshal)\s+import\s+[^\n]*\b(?:loads?"
+        r"|Unpickler)\b|\b(?:pd|pandas)\.read_pickle\(|\bjoblib\.load\(",
         hits=(
             "obj = pickle.loads(request.body)",
             "with open(p, 'rb') as f:\nmodel = pickle.load(f)",
@@ -137,11 +144,17 @@ PATTERNS: list[Pattern] = [
         "yaml.load unsafe | yaml safe_load | yaml unsafe load | yaml safeloader | yaml load"
         " untrusted | yaml loader arbitrary",
         "python",
-        r"\byaml\.(?:safe_|unsafe_|full_)?load(?:_all)?\(",
+        r"\byaml\.(?:safe_|unsafe_|full_)?load(?:_all)?\(|^from\s+yaml\s+import\s+[^\n]*"
+        r"\b(?:unsafe_|full_)?load(?:_all)?\b",
         none_of(
             r"\byaml\.(?:unsafe|full)_load(?:_all)?\(|"
             + call_without(r"\byaml\.load(?:_all)?", r"(?:C?Safe|Base)Loader")
-        ),
+        )
+        # (with load imported by name, each bare call too)
+        + r"(?:(?![\s\S]*?^from\s+yaml\s+import\b)|(?![\s\S]*?(?:(?<![\w.])(?:unsafe|full)_load"
+        + r"(?:_all)?\(|"
+        + call_without(r"(?<![\w.])load(?:_all)?", r"(?:C?Safe|Base)Loader")
+        + r")))",
         hits=(
             "cfg = yaml.load(f)",
             "data = yaml.load(stream, Loader=yaml.Loader)",
@@ -184,7 +197,9 @@ PATTERNS: list[Pattern] = [
         r"^(?!(?:async\s+)?def\s)[^\n]*(?:[(,]\s*|\.)verify(?:_ssl)?\s*=\s*False\b|\b(?:requests"
         r"|httpx|session|client|aiohttp)\.\w+\((?:[^()]|\([^()]*\))*?\bverify(?:_ssl)?\s*=\s*False|\b_create_unverified_context\b|\bCERT_NONE\b|\bcheck_hostname"
         r"\s*=\s*False|\bdisable_warnings\(\s*(?:[\w.]*InsecureRequestWarning)?\s*\)"
-        r"|PYTHONHTTPSVERIFY[\"']?\]?\s*[=,:]\s*[\"']0",
+        r"|PYTHONHTTPSVERIFY[\"']?\]?\s*[=,:]\s*[\"']0|\bTCPConnector\((?:[^()]|\([^()]*\))*?"
+        r"\bssl\s*=\s*False|\b(?:session|client|aiohttp)\.(?:get|post|put|patch|delete|request"
+        r"|ws_connect)\([^\n]*\bssl\s*=\s*False",
         hits=(
             "resp = requests.get(url, verify=False, timeout=5)",
             "ctx = ssl._create_unverified_context()",
@@ -210,7 +225,7 @@ PATTERNS: list[Pattern] = [
         r"(?:[Pp]ass(?:word|wd)|PASS(?:WORD|WD)|[Ss]ecret|SECRET|[Aa]pi_?[Kk]ey|API_?KEY|[Aa]ccess_?"
         r"[Kk]ey|ACCESS_?KEY|[Pp]rivate_?[Kk]ey|PRIVATE_?KEY|[Tt]oken|TOKEN)(?:_?(?:KEY|[Kk]ey))?[\"']?"
         r"\s*[:=]\s*[bu]?[\"'](?![A-Z][A-Z0-9_]+[\"']|\$)(?![^\"'\n]*(?:\$\{|\{\{|<|your[_-]"
-        r"|xxx|\*\*\*|\.\.\.))(?=[^\"'\n]*\d)[^\"'\s/\\()\[\]{}]{8,}[\"']|AKIA[0-9A-Z]"
+        r"|xxx|\*\*\*|\.\.\.|[^\"'\n]*://))(?=[^\"'\n]*\d)(?!/)[^\"'\s\\()\[\]{}]{8,}[\"']|AKIA[0-9A-Z]"
         r"{16}\b|sk_live_[0-9A-Za-z]{16,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|gh[pousr]_"
         r"[A-Za-z0-9]{36}\b|xox[baprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}\b|glpat-"
         r"[A-Za-z0-9_-]{20}|-----BEGIN (?:RSA |EC |DSA |OPENSSH )?PRIVATE KEY-----|://[^\s/:@"
@@ -240,7 +255,8 @@ PATTERNS: list[Pattern] = [
         " in logs | api key logged | credentials logged | printed the token",
         "python",
         r"(?:\b(?:logger|logging|log|_logger|_log|LOGGER|LOG|self\.logger|self\.log|app\.logger)"
-        r"\.(?:debug|info|warning|warn|error|exception|critical|log)\(|(?<![\w.])print\()[^\n]*?"
+        r"\.(?:debug|info|warning|warn|error|exception|critical|log)\(|(?<![\w.])print\()"
+        r"[^\n]{0,400}?"
         rf"(?:\{{[^{{}}\n]*?{_SECRET_WORD}[^{{}}\n]*\}}|(?:,|%|\+)\s*\(?\s*(?:[\w.]+\.|\w+\["
         rf"[\"'])?{_SECRET_WORD}[\"']?\]?\s*[,)])",
         hits=(
@@ -262,9 +278,10 @@ PATTERNS: list[Pattern] = [
         " generator",
         "python",
         r"(?i)(?<![a-z0-9])(?:token|password|passwd|otp|nonce|salt|secret|api_?key|pin|session_?id"
-        r"|(?:reset|verification|verify|confirm|auth|invite|login)_code)\s*=[^\n]*\brandom\."
+        r"|(?:reset|verification|verify|confirm|auth|invite|login)_code)\s*=[^\n]{0,300}?\brandom\."
         r"(?!SystemRandom)\w+\(|^def \w*(?:token(?!i[sz])|password|otp|nonce|salt|secret"
-        r"|api_?key)\w*\([^\n]*\n(?:[^\n]*\n){0,4}?[^\n]*\brandom\.(?!SystemRandom)\w+\(",
+        r"|api_?key|(?:reset|verification|verify|confirm|auth|invite|login|session)_?(?:code|id"
+        r"|key))\w*\([^\n]*\n(?:[^\n]*\n){0,4}?[^\n]*\brandom\.(?!SystemRandom)\w+\(",
         hits=(
             "token = ''.join(random.choices(string.ascii_letters + string.digits, k=32))",
             "otp = random.randint(100000, 999999)",
@@ -286,7 +303,10 @@ PATTERNS: list[Pattern] = [
         "python",
         r"(?i)\bhashlib\.(?:md5|sha1|sha224|sha256|sha384|sha512|sha3_\w+|blake2\w)\([^\n]*"
         r"passw|\bhashlib\.new\(\s*[\"']\w+[\"']\s*,[^\n]*passw|passw\w*\s*=\s*hashlib\.\w+\("
-        r"|\b(?:Unsalted)?(?:MD5|SHA1)PasswordHasher\b",
+        r"|\b(?:Unsalted)?(?:MD5|SHA1)PasswordHasher\b|(?<![\w.])(?:md5|sha1|sha224|sha256|sha384"
+        r"|sha512)\([^\n]{0,200}?passw|^(?:async\s+)?def \w*passw\w*\([^\n]*\n(?:[^\n]*\n){0,4}?"
+        r"[^\n]*"
+        r"\bhashlib\.(?:md5|sha1|sha224|sha256|sha384|sha512|sha3_\w+|blake2\w)\(",
         hits=(
             "hashed = hashlib.md5(password.encode()).hexdigest()",
             "user.password_hash = hashlib.sha256((salt + pw_password).encode()).hexdigest()",
@@ -306,7 +326,8 @@ PATTERNS: list[Pattern] = [
         " insecure | usedforsecurity false | md5 broken"
         " | md5 sign | sha1 sign | hmac sha256",
         "python",
-        r"\bhashlib\.(?:md5|sha1)\(|\bhashlib\.new\(\s*[\"'](?:md5|sha1)[\"']|\b(?:MD5|SHA)\.new\(",
+        r"\bhashlib\.(?:md5|sha1)\(|\bhashlib\.new\(\s*[\"'](?:md5|sha1)[\"']|\b(?:MD5|SHA)\.new\("
+        r"|^from\s+hashlib\s+import\s+[^\n]*\b(?:md5|sha1)\b",
         r"\busedforsecurity\s*=\s*False",
         hits=(
             "sig = hashlib.md5(secret + payload).hexdigest()",
@@ -341,7 +362,8 @@ PATTERNS: list[Pattern] = [
         "hardcoded tmp path | hard-coded /tmp | predictable temp file | fixed tmp path"
         " | tmp path collision | shared /tmp file",
         "python",
-        r"(?<![\w])[rbf]?[\"']/(?:var/)?tmp/[^\"'\n]+[\"']",
+        r"(?<![\w])[rbf]?[\"']/(?:var/)?tmp/[^\"'\n]+[\"']|\b(?:Path|PurePath|os\.path\.join)\("
+        r"\s*[rbf]?[\"']/(?:var/)?tmp/?[\"']",
         _TEST_FILE,
         hits=(
             "LOG_FILE = '/tmp/app.log'",
@@ -360,8 +382,12 @@ PATTERNS: list[Pattern] = [
         " | render_template_string | server-side template injection",
         "python",
         r"\bautoescape\s*=\s*False|\b(?:mark_safe|Markup|SafeString)\(\s*(?![\"'][^\"'\n]*[\"']"
-        r"\s*\))\S|\brender_template_string\(\s*(?![\"'][^\"'\n]*[\"']\s*[,)])\S|"
-        + call_without(r"\bjinja2\.Environment", "autoescape"),
+        r"\s*\))\S|\brender_template_string\(\s*(?![\"'][^\"'\n]*[\"']\s*[,)])\S|\b(?:HTMLResponse"
+        r"|HttpResponse|make_response)\(\s*f[\"'][^\"'\n]*<\w[^\"'\n]*\{|"
+        + call_without(
+            r"\bjinja2\.Environment|(?<![\w.])Environment(?=\([\s\S]{0,200}?\bloader\s*=)",
+            "autoescape",
+        ),
         hits=(
             "return mark_safe(f'<a href=\"{url}\">{title}</a>')",
             "env = jinja2.Environment(loader=FileSystemLoader('tpl'))",
@@ -421,8 +447,8 @@ PATTERNS: list[Pattern] = [
         "tar path traversal | extractall | zip slip | tarfile filter | archive path traversal"
         " | tar extraction outside directory",
         "python",
-        r"\A(?=[\s\S]*?\btar(?:file)?\b)[\s\S]*?\.extractall\(|\bshutil\.unpack_archive\(",
-        none_of(call_without(r"\.extractall|\bshutil\.unpack_archive", "filter"))
+        r"\A(?=[\s\S]*?\btar(?:file)?\b)[\s\S]*?\.extract(?:all)?\(|\bshutil\.unpack_archive\(",
+        none_of(call_without(r"\.extract(?:all)?|\bshutil\.unpack_archive", "filter"))
         + r"|\b(?:commonpath|is_relative_to|is_within_directory)\(|\bextraction_filter\b",
         hits=(
             "with tarfile.open(upload) as tar:\ntar.extractall(dest)",
@@ -442,9 +468,9 @@ PATTERNS: list[Pattern] = [
         "python",
         r"\.set_cookie\(|\b(?:SESSION|CSRF)_COOKIE_(?:SECURE|HTTPONLY)\s*=",
         none_of(
-            call_without(r"\.set_cookie", "secure")
+            call_without(r"\.set_cookie", r"secure\s*=\s*(?!False\b)")
             + "|"
-            + call_without(r"\.set_cookie", "httponly")
+            + call_without(r"\.set_cookie", r"httponly\s*=\s*(?!False\b)")
             + r"|\b(?:SESSION|CSRF)_COOKIE_(?:SECURE|HTTPONLY)\s*=\s*False"
         ),
         hits=(
