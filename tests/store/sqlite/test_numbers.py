@@ -82,6 +82,12 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "DELETE FROM schema_migrations WHERE version = 18",
         # and version 19 (concept counts per batch)
         "DELETE FROM schema_migrations WHERE version = 19",
+        # and version 20 (a summary that is the content stored once)
+        "UPDATE episodes SET own_summary = content WHERE summary_is_content",
+        "ALTER TABLE episodes DROP COLUMN summary",
+        "ALTER TABLE episodes DROP COLUMN summary_is_content",
+        "ALTER TABLE episodes RENAME COLUMN own_summary TO summary",
+        "DELETE FROM schema_migrations WHERE version = 20",
     ):
         conn.execute(statement)
     conn.close()
@@ -104,7 +110,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 19  # this test's downgrade undoes versions 5 to 19
+    assert LATEST == 20  # this test's downgrade undoes versions 5 to 20
 
 
 # The statement ``store_vectors`` ran once per vector before it became set-based.
