@@ -133,9 +133,13 @@ def test_the_script_applies_where_the_stubs_check_it(stubbed: psycopg.Connection
         " AND c.relkind IN ('r', 'p') AND c.oid NOT IN (SELECT rel FROM citus_stub.placed)"
     ).fetchall()
     assert unplaced == []
-    kinds = dict(stubbed.execute("SELECT rel::text, kind FROM citus_stub.placed").fetchall())
+    kinds: dict[str, str] = dict(
+        stubbed.execute("SELECT rel::text, kind FROM citus_stub.placed").fetchall()
+    )
     assert kinds == {p.table: p.kind for p in placement.PLACES}
-    groups = dict(stubbed.execute("SELECT rel::text, grp::text FROM citus_stub.placed").fetchall())
+    groups: dict[str, str] = dict(
+        stubbed.execute("SELECT rel::text, grp::text FROM citus_stub.placed").fetchall()
+    )
     assert {t: groups[t] for t in ("timesteps", "memory_records", "dataset_members")} == {
         "timesteps": "sessions",
         "memory_records": "episodes",

@@ -253,7 +253,7 @@ def test_matches_read_with_their_ranking_of_nothing_comparable(stores: Stores) -
 
 
 def _forced_hnsw(
-    url: str, flt: EpisodeFilter, query: list[float], k: int, iterative: bool
+    url: str, flt: EpisodeFilter, query: npt.NDArray[Any], k: int, iterative: bool
 ) -> tuple[list[tuple[int, float]], str, int]:
     """``vector_search.ranking`` with every plan but the HNSW walk priced out: its answer,
     the plan, and how many rows the index scan alone gave (under the same settings)."""
@@ -263,7 +263,9 @@ def _forced_hnsw(
         index = vector_search.model_index(conn, MODEL)
         assert index is not None
         found = vector_search.ranking(conn, flt, query, MODEL, k, None, None, index, iterative)
-        statement, params = vector_search._select(flt, MODEL, index, query, k, None, None, True)
+        statement, params = vector_search._select(
+            flt, MODEL, index, query.tolist(), k, None, None, True
+        )
         scanned = len(conn.execute(statement, params).fetchall())
         explained = conn.execute(sql.SQL("EXPLAIN ") + statement, params)
         plan = "\n".join(str(r[0]) for r in explained)
@@ -280,7 +282,7 @@ def test_a_selective_filter_still_gets_k_results(stores: Stores, iterative: bool
     rare = pg.episode_seqs(flt)
     assert len(rare) == 6
     query = _query(vectors, 1)
-    found, plan, scanned = _forced_hnsw(url, flt, query.astype(float).tolist(), 6, iterative)
+    found, plan, scanned = _forced_hnsw(url, flt, query.astype(float), 6, iterative)
     assert index_name(MODEL, DIM) in plan
     assert (scanned == 6) if iterative else (scanned < 6)
     assert [s for s, _ in found] == [s for s, _ in _brute(vectors, rare, query, 6)]

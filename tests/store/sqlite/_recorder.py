@@ -24,11 +24,12 @@ import os
 import signal
 import sqlite3
 import sys
+from typing import Any
 
 import xdb
 
 
-def token(i: int, activations: int) -> dict[str, object]:
+def token(i: int, activations: int) -> dict[str, Any]:
     return {
         "event_type": "output",
         "content": f"tok{i}",

@@ -46,7 +46,8 @@ def _row(path: Path, session: str) -> tuple[int, int, int]:
 def _summary(store: SQLiteStore, session: str) -> tuple[int, int, int]:
     """(timesteps, current tick, last time in us) as the store reports them."""
     summary = store.session_summary(session)
-    assert summary is not None
+    assert summary is not None and summary.current_tick is not None
+    assert summary.last_time is not None
     return summary.timesteps, summary.current_tick, round(summary.last_time.timestamp() * 1e6)
 
 

@@ -54,7 +54,9 @@ def test_a_version_1_file_is_upgraded_with_its_index_counted_as_current(tmp_path
         "CREATE TABLE schema_migrations"
         " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_us INTEGER NOT NULL)"
     )
-    for statement in MIGRATIONS[0][2].split(";"):
+    first = MIGRATIONS[0][2]
+    assert isinstance(first, str)
+    for statement in first.split(";"):
         if statement.strip():
             conn.execute(statement)
     conn.execute("INSERT INTO schema_migrations VALUES (1, 'experience log', 0)")
