@@ -208,12 +208,14 @@ def digest(
     body: str,
     key: bytes | None = None,
 ) -> str:
-    message = f"{prev_hash}\x1f{seq}\x1f{at_us}\x1f{kind}\x1f{caller}\x1f{op}\x1f{body}".encode(
-        errors="surrogatepass"
-    )
-    if key:
-        return hmac.new(key, message, hashlib.sha256).hexdigest()
-    return hashlib.sha256(message).hexdigest()
+    # The fields, then the body, fed in two parts: the same bytes hashed as one message,
+    # without first copying a batch's body (~800 kB for 1000 tokens) into a joined string
+    # and then its encoding (~0.6 of ~1 ms a batch; a lone record's is the same either way).
+    fields = f"{prev_hash}\x1f{seq}\x1f{at_us}\x1f{kind}\x1f{caller}\x1f{op}\x1f"
+    h = hmac.new(key, None, hashlib.sha256) if key else hashlib.sha256()
+    h.update(fields.encode(errors="surrogatepass"))
+    h.update(body.encode(errors="surrogatepass"))
+    return h.hexdigest()
 
 
 def head(conn: Connection) -> tuple[int, str]:
