@@ -186,8 +186,7 @@ def match(
     the trigger is silent on an edit, an added line writing ``line_words`` of its words
     (``written``; 0: never)."""
     by_pattern = None
-    # A pattern a lesson learned on a call resembles was found in that call: as good as named.
-    named = trigger.known or (trigger.resembles if trigger.on_call else frozenset())
+    named = trigger.deciding
     if named and not own_form(trigger, s):
         # A known mistake the lesson names decides where it is about the call: its detector
         # knows the mistake from its safe variant better than shared words and code can.

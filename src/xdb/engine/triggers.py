@@ -113,6 +113,13 @@ class Trigger:
     on_call: bool = False
 
     @property
+    def deciding(self) -> frozenset[str]:
+        """The known mistakes whose detector decides where it reads a call: those named, or
+        of a lesson learned on a call, those resembled that the call made (as good as
+        named)."""
+        return self.known or (self.resembles if self.on_call else frozenset())
+
+    @property
     def empty(self) -> bool:
         return not (self.commands or self.flags or self.code or self.known or self.resembles)
 

@@ -411,6 +411,15 @@ def chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
         yield values[i : i + size]
 
 
+def rows_in(
+    conn: Connection, d: Dialect, sql: str, values: Sequence[Any], after: Sequence[Any] = ()
+) -> Iterator[Sequence[Any]]:
+    """Rows of ``sql`` (whose ``{marks}`` is filled with a placeholder per value) for
+    ``values``, in ``chunks`` (``after``: parameters that follow the list's)."""
+    for part in chunks(values):
+        yield from conn.execute(sql.format(marks=d.marks(len(part))), (*part, *after))
+
+
 def insert_new(
     conn: Connection, d: Dialect, table: str, columns: str, values: Sequence[Any]
 ) -> bool:

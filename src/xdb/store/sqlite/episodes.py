@@ -270,11 +270,7 @@ def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
 
 
 def _where_in(conn: sqlite3.Connection, sql: str, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    """Rows of ``sql`` (whose ``{in}`` is filled with placeholders) for ``values``, in chunks
-    that stay under SQLite's limit on bound parameters."""
-    for i in range(0, len(values), 500):
-        chunk = values[i : i + 500]
-        yield from conn.execute(sql.format(marks=",".join("?" * len(chunk))), chunk)
+    return sqlbuild.rows_in(conn, SQLITE, sql, values)
 
 
 def by_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, StoredEpisode]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 
-from xdb.store.sqlbuild import chunks
+from xdb.store.sqlbuild import SQLITE, rows_in
 from xdb.store.sqlite.schema import next_number
 
 _NEXT_VSEQ = f"SELECT {next_number('episode_vectors', 'vseq')}"
@@ -58,10 +58,7 @@ def store_vectors(
     if not rows:
         return []
     wanted = sorted({seq for seq, _ in rows})
-    open_seqs: set[int] = set()
-    for part in chunks(wanted):
-        sql = _OPEN.format(marks=",".join("?" * len(part)))
-        open_seqs.update(int(r[0]) for r in conn.execute(sql, (*part, model)))
+    open_seqs = {int(r[0]) for r in rows_in(conn, SQLITE, _OPEN, wanted, (model,))}
     (first,) = conn.execute(_NEXT_VSEQ).fetchone()
     out: list[int] = []
     inserts: list[tuple[int, int, str, bytes]] = []
