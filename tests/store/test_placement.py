@@ -199,7 +199,7 @@ def test_the_stubs_refuse_what_citus_would(
 def test_docs_scaling_is_generated_from_the_declarations() -> None:
     text = (ROOT / "docs" / "scaling.md").read_text(encoding="utf-8")
     assert scaling_doc.render(text) == text, (
-        "docs/scaling.md is out of date: run python -m xdb.store.postgres.placement"
+        "docs/scaling.md is out of date: run python -m xdb.store.postgres.scaling_doc"
     )
     assert placement.script() in text
 

@@ -1,4 +1,4 @@
-"""The views restricted callers read through (``xdb.store.access.views``), in the shape they
+"""The views restricted callers read through (``xdb.store.access_views.views``), in the shape they
 take where Citus is installed, are queries Citus can plan by the places declared for the
 tables (``xdb.store.postgres.placement.PLACES``), and hold the rows their plain correlated
 shape holds (the one SQLite and plain PostgreSQL read through), on both stores.
@@ -11,7 +11,7 @@ plans by shipping one side; a join of two distributed tables of different groups
 not plan without repartitioning, which xdb does not ask of it.
 
 How the shapes are read: not from the text ``views`` writes, but from PostgreSQL's own
-reading of it. The test makes the views as ``access.pg_views`` does on a database with
+reading of it. The test makes the views as ``access_views.pg_views`` does on a database with
 Citus (stub functions of Citus's names stand in for it) and reads each back with
 ``pg_get_viewdef``, which prints every column of a subquery with the name of the relation
 it was resolved to, the outer query's included: a column written without a table name
@@ -50,7 +50,7 @@ import psycopg
 import pytest
 
 from tests.store import _citus_stub
-from xdb.store import access
+from xdb.store import access, access_views
 from xdb.store.placement import DISTRIBUTED, LOCAL, REFERENCE, Place
 from xdb.store.postgres import placement
 from xdb.store.sqlite import SQLiteStore
@@ -290,7 +290,7 @@ def _deparsed(conn: psycopg.Connection, schema: str) -> dict[str, str]:
 
 
 def _make_views(conn: psycopg.Connection, base: str) -> None:
-    for statement in access.pg_views(base):
+    for statement in access_views.pg_views(base):
         conn.execute(statement.encode())
 
 
@@ -306,7 +306,7 @@ def _problems(viewed: dict[str, str]) -> tuple[list[str], set[Link]]:
 
 def test_where_citus_is_the_views_are_queries_it_plans(conn: psycopg.Connection) -> None:
     base = _schema(conn)
-    restricted = access.pg_schema(base)
+    restricted = access_views.pg_schema(base)
     try:
         for statement in _citus_stub.STATEMENTS:  # create_distributed_table, and the rest
             conn.execute(statement.encode())
@@ -315,7 +315,7 @@ def test_where_citus_is_the_views_are_queries_it_plans(conn: psycopg.Connection)
     finally:
         conn.execute(f"DROP SCHEMA IF EXISTS {_citus_stub.SCHEMA} CASCADE".encode())
         _make_views(conn, base)  # as they were, for the next test lent this database
-    assert set(viewed) == {*access.views("{col}", ""), "sessions"}
+    assert set(viewed) == {*access_views.views("{col}", ""), "sessions"}
     found, links = _problems(viewed)
     assert found == []
     # What the reader saw correlated, all allowed: a tick's rows with its timestep (one
@@ -335,7 +335,7 @@ def test_elsewhere_they_keep_the_correlated_shape_which_the_check_refuses(
     answers row by row; the check names each one Citus would not plan, and what else it
     must refuse."""
     base = _schema(conn)
-    restricted = access.pg_schema(base)
+    restricted = access_views.pg_schema(base)
     found, _ = _problems(_deparsed(conn, restricted))
     expected = [
         "comments: a subquery reads memory_records for each row of comments: not co-located",
@@ -498,7 +498,7 @@ def _compare(execute: Any, ok: str, base: str, held: dict[str, set[int]]) -> lis
     ``execute`` (after the readable ids were set); adds how many rows each view held to
     ``held``."""
     out = []
-    now, before = access.views(ok, base, citus=True), access.views(ok, base)
+    now, before = access_views.views(ok, base, citus=True), access_views.views(ok, base)
     for name, keys in KEYS.items():
         rows = [
             execute(f"SELECT {keys} FROM ({body}) v ORDER BY {keys}").fetchall()
@@ -538,7 +538,7 @@ def test_both_shapes_hold_the_same_rows_on_sqlite(tmp_path: Path) -> None:
                 db.executemany(
                     "INSERT INTO temp.xdb_readable VALUES (?)", [(i,) for i in readable.ids]
                 )
-                found = _compare(db.execute, access.SQLITE_OK, "main.", held)
+                found = _compare(db.execute, access_views.SQLITE_OK, "main.", held)
                 assert found == [], (seed, readable, found)
         finally:
             db.close()
@@ -557,8 +557,8 @@ def test_both_shapes_hold_the_same_rows_on_postgres(
         for readable in READABLE:
             conn.execute(
                 "SELECT set_config(%s, %s, false)",
-                (access.PG_SETTING, access.pg_array(readable.ids)),
+                (access_views.PG_SETTING, access_views.pg_array(readable.ids)),
             )
-            found = _compare(conn.execute, access.PG_OK, base, held)
+            found = _compare(conn.execute, access_views.PG_OK, base, held)
             assert found == [], (seed, readable, found)
     _varied(held)

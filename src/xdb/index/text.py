@@ -33,7 +33,7 @@ from xdb.gcpause import collector_paused
 from xdb.store.access import reading_as
 
 if TYPE_CHECKING:
-    from xdb.store.protocol import EpisodeStore
+    from xdb.store.episode_protocol import EpisodeStore
     from xdb.store.types import EpisodeFilter, TextDocument
 
 logger = logging.getLogger(__name__)

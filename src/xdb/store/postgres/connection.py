@@ -23,7 +23,7 @@ from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
 
 from xdb.errors import InvalidRequest, StoreError, XdbError
-from xdb.store import access, audit
+from xdb.store import access, access_views, audit
 from xdb.store.postgres.schema import migrate
 from xdb.store.sqlbuild import POSTGRES
 
@@ -83,7 +83,7 @@ def _restricted_path(conn: Conn) -> None:
     assert row is not None
     conn.execute(
         sql.SQL("SET search_path TO {}, {}").format(
-            sql.Identifier(access.pg_schema(row[0])), sql.Identifier(row[0])
+            sql.Identifier(access_views.pg_schema(row[0])), sql.Identifier(row[0])
         )
     )
 
@@ -147,7 +147,7 @@ class Connections:
         with self._restricted_pool().connection() as conn:
             conn.execute(
                 "SELECT set_config(%s, %s, false)",
-                (access.PG_SETTING, access.pg_array(readable.ids)),
+                (access_views.PG_SETTING, access_views.pg_array(readable.ids)),
             )
             yield conn
 

@@ -13,17 +13,20 @@ shared with the SQLite store, so both stores index the same text and page in the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdb.errors import StoreError
 from xdb.store import access, exemplars, rows, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
-from xdb.store.postgres.connection import Conn
 from xdb.store.postgres.query import tsquery
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import POSTGRES
 from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
+
+if TYPE_CHECKING:
+    # Only a type here: ``connection`` runs ``schema``, whose migration runs this module.
+    from xdb.store.postgres.connection import Conn
 
 # JSON columns are read as their text: json.loads gives the same values SQLite's store does.
 COLUMNS = (

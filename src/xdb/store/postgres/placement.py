@@ -1,10 +1,7 @@
 """Every table's place on Citus, gathered from the declarations beside the DDL; the script
 that would distribute a database xdb has made; and the check of a live schema against them.
-
-    python -m xdb.store.postgres.placement [--check] [--path docs/scaling.md]
-
-rewrites the generated part of ``docs/scaling.md`` from these declarations (``--check``: only
-says whether it is current). No sharding here: Citus shards; this says how.
+No sharding here: Citus shards; this says how (``docs/scaling.md``, whose generated part
+``python -m xdb.store.postgres.scaling_doc`` writes from these declarations).
 
 ``problems`` reads a live schema from PostgreSQL's catalogs and names what Citus would
 refuse or what would stop rows read together from sitting together: a table without a
@@ -17,9 +14,7 @@ and any trigger (a counter kept by trigger would be one row written from every s
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from xdb.store import (
@@ -225,27 +220,3 @@ def _foreign_key(src: Place | None, dst: Place | None, pairs: list[tuple[str, st
     if (src.column, dst.column) not in pairs:
         return f"does not join {src.column} to {dst.column}: its rows may be on two shards"
     return ""
-
-
-DOC = Path("docs/scaling.md")  # from the checkout's root, as xdb.interfaces.docs writes
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from xdb.store.postgres import scaling_doc
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    path = Path(args[args.index("--path") + 1]) if "--path" in args else DOC
-    text = path.read_text(encoding="utf-8")
-    made = scaling_doc.render(text)
-    if "--check" in args:
-        current = made == text
-        print(f"{path}: {'current' if current else 'out of date (run without --check)'}")
-        return 0 if current else 1
-    if made != text:
-        path.write_text(made, encoding="utf-8")
-        print(f"{path}: rewritten")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

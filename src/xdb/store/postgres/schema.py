@@ -27,6 +27,7 @@ from psycopg.rows import TupleRow
 from xdb.errors import MigrationError
 from xdb.store import (
     access,
+    access_views,
     audit,
     audit_seal,
     concepts,
@@ -132,16 +133,16 @@ def _access_policies(conn: Conn) -> None:
 
 
 def restricted_views(conn: Conn, applied: list[int]) -> None:
-    """(Re)create the views restricted callers read through (``store/access.py``) after
+    """(Re)create the views restricted callers read through (``store/access_views.py``) after
     any migration (a view keeps the columns it was made with) or when they are missing."""
     row = conn.execute("SELECT current_schema()").fetchone()
     assert row is not None
     base = str(row[0])
     present = conn.execute(
-        "SELECT 1 FROM pg_namespace WHERE nspname = %s", (access.pg_schema(base),)
+        "SELECT 1 FROM pg_namespace WHERE nspname = %s", (access_views.pg_schema(base),)
     ).fetchone()
     if applied or present is None:
-        for statement in access.pg_views(base):
+        for statement in access_views.pg_views(base):
             conn.execute(statement.encode())
 
 

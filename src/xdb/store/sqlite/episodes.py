@@ -20,7 +20,7 @@ from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, pl
 from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import SQLITE
-from xdb.store.sqlite.schema import next_number
+from xdb.store.sqlite.numbering import next_number
 from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
 
 COLUMNS = (

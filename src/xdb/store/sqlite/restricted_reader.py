@@ -1,18 +1,18 @@
-"""A SQLite reader connection that reads as a restricted caller may (``store/access.py``):
+"""A SQLite reader connection that reads as a restricted caller may (``store/access_views.py``):
 TEMP views shadow the covered tables, over a temp table of the readable policy ids."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from xdb.store import access
+from xdb.store import access, access_views
 
-_NAMES = [*access.views("{col}", ""), "sessions", "session_totals", "concept_counts"]
+_NAMES = [*access_views.views("{col}", ""), "sessions", "session_totals", "concept_counts"]
 
 
 def shadow(conn: sqlite3.Connection) -> None:
     """Make ``conn``'s reads go through the views (which read nothing until ``read_as``)."""
-    for statement in access.sqlite_views():
+    for statement in access_views.sqlite_views():
         conn.execute(statement)
 
 

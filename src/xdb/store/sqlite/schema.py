@@ -44,7 +44,7 @@ TIMESTEPS_BY_KIND = "CREATE INDEX timesteps_kind_time ON timesteps (event_type, 
 # episodes a join cost ~10x the rows' own read). And each concept's episode count is kept
 # by triggers (one writer per file: no contention), so NPMI's marginal counts are one row
 # each, where counting 200 concepts' rows took 138 ms. A restricted reader counts its own
-# visible rows instead (``access.sqlite_views``).
+# visible rows instead (``access_views.sqlite_views``).
 _CONCEPT_USAGE = [
     "ALTER TABLE episode_concepts ADD COLUMN namespace TEXT NOT NULL DEFAULT ''",
     "UPDATE episode_concepts SET namespace ="
@@ -247,7 +247,7 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
         # would hand its number to the next one, behind the back of every cache that keeps
         # a watermark over them (the vector index loads vseqs above its own). Triggers keep
         # the highest number deleted (cascades included), and inserts number from above
-        # it (``next_number``). Only deletes pay; AUTOINCREMENT would cost every insert a
+        # it (``numbering.next_number``). Only deletes pay; AUTOINCREMENT would cost every insert a
         # write to sqlite_sequence, and adding it means rebuilding the tables. The text
         # change log knows seqs deleted before this migration, as far as it goes back; a
         # vseq deleted before it may come back once, which no cache can notice: the vector
@@ -318,15 +318,6 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # must not open a file written since.
     (20, "a summary that is the content is not stored twice", _SUMMARY_AS_CONTENT),
 ]
-
-
-def next_number(table: str, column: str) -> str:
-    """SQL for the next number of ``table.column`` (a rowid): above every number it holds
-    and every number it held (migration 5)."""
-    return (
-        f"(SELECT max(coalesce((SELECT max({column}) FROM {table}), 0), floor) + 1"
-        f" FROM number_floors WHERE name = '{table}.{column}')"
-    )
 
 
 LATEST = MIGRATIONS[-1][0]

@@ -1,7 +1,7 @@
 """Episode vectors in SQLite: the source of truth the in-memory vector index is built from.
 
 Each vector records the model that made it; ``vseq`` orders vectors by arrival and is
-never reused (``schema.next_number``).
+never reused (``numbering.next_number``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 
 from xdb.store.sqlbuild import SQLITE, rows_in
-from xdb.store.sqlite.schema import next_number
+from xdb.store.sqlite.numbering import next_number
 
 _NEXT_VSEQ = f"SELECT {next_number('episode_vectors', 'vseq')}"
 # Of the given episodes, those stored without a vector from the model.
@@ -90,3 +90,29 @@ def load_vectors(
 def drop_other_vectors(conn: sqlite3.Connection, model: str) -> int:
     """Delete vectors made by any model but ``model`` (after a model change)."""
     return conn.execute("DELETE FROM episode_vectors WHERE model != ?", (model,)).rowcount
+
+
+# What an export and an import of vectors read (``transfer``).
+
+
+def model_dimension(conn: sqlite3.Connection, model: str) -> int | None:
+    """The dimension of ``model``'s stored vectors (None: it has none); an import refuses
+    vectors of another. One row on the (model, vseq) index."""
+    row = conn.execute(
+        "SELECT length(vector) FROM episode_vectors WHERE model = ? LIMIT 1", (model,)
+    ).fetchone()
+    return None if row is None else int(row[0]) // 4
+
+
+def vectors_of(
+    conn: sqlite3.Connection, episodes: Sequence[tuple[int, str]]
+) -> Iterator[tuple[int, str, bytes]]:
+    """(seq, model, vector) of every vector of these episodes ((seq, namespace) each), on
+    (episode_seq, model)."""
+    for seq, model, blob in rows_in(
+        conn,
+        SQLITE,
+        "SELECT episode_seq, model, vector FROM episode_vectors WHERE episode_seq IN ({marks})",
+        [seq for seq, _ in episodes],
+    ):
+        yield int(seq), str(model), bytes(blob)

@@ -1,0 +1,325 @@
+"""The SQLite store's log methods (``LogStore``: timesteps, sessions, tags, comments),
+mixed into ``SQLiteStore``, which supplies the plumbing they run on (``_read``, ``_write``,
+the writer) and the log's ``stats``.
+
+``record`` is the hot path: it keeps the log's tail (``LogTail``) between jobs so that a
+lone record needs no lookup of the last seq or its session's next tick.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from xdb.ids import timestep_id
+from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.store import access, audit, rows, tagging
+from xdb.store.rows import activations_json as _activations_json
+from xdb.store.sqlbuild import SQLITE
+from xdb.store.sqlite import episodes, sessions, textindex
+from xdb.store.sqlite.query import page_sql
+from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
+from xdb.store.sqlite.writer import Writer
+from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.timeutil import now_us
+
+_EVENT_SQL = (
+    f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ? AND event_id = ? ORDER BY tick"
+)
+_INSERT_TIMESTEP = (
+    "INSERT INTO timesteps (seq, session_id, tick, ts_us, event_type, role, content, token_id,"
+    " event_id, event_start, event_end, activations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+# A handle's default session: the most recently active one that no hook made (its origin).
+_LATEST_SESSION = (
+    "SELECT session_id FROM session_totals WHERE made NOT IN"
+    " (SELECT rowid FROM sessions WHERE origin IS NOT NULL)"
+    " ORDER BY last_us DESC, made DESC LIMIT 1"
+)
+# A tag whose type and name are taken is skipped (``tagging.insert_tag``).
+_INSERT_TAG = f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES ({SQLITE.marks(10)})"
+
+
+@dataclass
+class LogTail:
+    """The log's tail as this connection last wrote it (``LogMethods.record``)."""
+
+    version: int  # PRAGMA data_version when read: another connection's commit changes it
+    epoch: int  # Writer.rollbacks when read
+    seq: int
+    indexed: int
+    sessions: dict[str, list[int]]  # per session, as ``sessions.uncounted`` returns it
+    audit_head: tuple[int, str] | None = None  # the audit log's last (seq, hash)
+
+
+class _Write(Protocol):
+    """``SQLiteStore._write``: run ``fn`` on the writer; ``keeps_tail``: ``fn`` leaves the
+    log's tail as ``record`` cached it."""
+
+    def __call__(self, fn: Any, *, keeps_tail: bool = False) -> Any: ...
+
+
+class LogMethods:
+    # What ``SQLiteStore`` provides.
+    _read: Callable[[Any], Any]
+    _write: _Write
+    _tail: LogTail | None
+    writer: Writer
+    text_index_max_lag: int
+    audit_key: bytes | None
+
+    def record(
+        self,
+        items: Sequence[NewTimestep],
+        close_event: Callable[[Sequence[Timestep]], NewEpisode] | None = None,
+        audit_by: tuple[str, str] | None = None,
+    ) -> list[tuple[str, int]]:
+        lone = len(items) == 1
+        audited_at = now_us()
+
+        def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+            # The log's tail (last seq, index watermark, per session its next tick and the
+            # timesteps its row has not counted yet) as this connection last wrote it, valid
+            # while no other connection has committed (data_version) and no transaction of
+            # ours rolled back: it saves a lookup per record and lets a lone record leave
+            # its session's row alone (``sessions``).
+            cursor = self.writer.cursor  # jobs run on the writer's connection
+            (version,) = cursor.execute("PRAGMA data_version").fetchone()
+            tail = self._tail
+            if tail is None or tail.version != version or tail.epoch != self.writer.rollbacks:
+                seq, indexed = conn.execute(
+                    "SELECT coalesce(max(seq), 0), (" + textindex.WATERMARK_SQL + ") FROM timesteps"
+                ).fetchone()
+                tail = LogTail(version, self.writer.rollbacks, seq, indexed, {})
+            seq, indexed, known = tail.seq, tail.indexed, tail.sessions
+            # Per session in this job: [next tick, timesteps its row has not counted, their
+            # latest ts_us, whether its row is marked pending]; copies, so that a job that
+            # fails leaves the tail as it was.
+            state: dict[str, list[int]] = {}
+            values = []
+            out = []
+            for it in items:
+                session = it.session_id
+                ts_us = it.ts_us
+                st = state.get(session)
+                if st is None:
+                    was = known.get(session)
+                    st = state[session] = (
+                        sessions.uncounted(conn, session, ts_us, it.session_origin)
+                        if was is None
+                        else was.copy()
+                    )
+                tick = st[0]
+                st[0] = tick + 1
+                st[1] += 1
+                if ts_us > st[2]:
+                    st[2] = ts_us
+                seq += 1
+                acts = it.activations
+                values.append(
+                    (
+                        seq,
+                        session,
+                        tick,
+                        ts_us,
+                        it.event_type,
+                        it.role,
+                        it.content,
+                        it.token_id,
+                        it.event_id,
+                        it.event_start,
+                        it.event_end,
+                        _activations_json(acts) if acts else None,
+                    )
+                )
+                out.append((timestep_id(session, tick), tick))
+            # execute() for one row: executemany's iteration costs ~5 us a record.
+            if lone:
+                cursor.execute(_INSERT_TIMESTEP, values[0])
+            else:
+                conn.executemany(_INSERT_TIMESTEP, values)
+            if any(it.access_policy_id is not None for it in items):
+                access.assign_recorded(conn, SQLITE, items, out)
+            if seq - indexed >= self.text_index_max_lag:
+                textindex.catch_up(conn)
+                indexed = seq
+            # A batch folds its sessions' counts into their rows (one UPDATE per session,
+            # whatever its size); a lone record only once SETTLE_EVERY are uncounted, and
+            # marks its session's row pending when it is the first uncounted.
+            for session, st in state.items():
+                if not lone or st[1] >= sessions.SETTLE_EVERY:
+                    cursor.execute(sessions.FOLD, (st[0], st[2], st[1], session))
+                    st[1] = st[2] = st[3] = 0
+                elif not st[3]:
+                    cursor.execute(sessions.MARK, (session,))
+                    st[3] = 1
+            if close_event is not None:
+                for (session, event_id), policy in access.ended_events(items).items():
+                    steps = [
+                        rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
+                    ]
+                    made = close_event(steps)
+                    made.access_policy_id = policy
+                    episodes.insert(conn, made)
+            if audit_by is not None:  # the audit log's copy, in the same transaction
+                # The activations as the rows have them: encoded once for both.
+                if lone:
+                    audit_head = audit.append_timestep(
+                        cursor,
+                        items[0],
+                        out[0],
+                        values[0][11],
+                        audit_by,
+                        audited_at,
+                        tail.audit_head,
+                        self.audit_key,
+                    )
+                else:
+                    entries = audit.timestep_entries(
+                        items, out, audit_by, audited_at, [v[11] for v in values]
+                    )
+                    audit_head = audit.append(
+                        cursor, SQLITE, entries, False, tail.audit_head, self.audit_key
+                    )
+            # Only a job that got this far leaves its tail behind.
+            known.update(state)
+            tail.seq, tail.indexed = seq, indexed
+            if audit_by is not None:  # (any other write to the log drops this tail)
+                tail.audit_head = audit_head
+            self._tail = tail
+            return out
+
+        result: list[tuple[str, int]] = self._write(job, keeps_tail=True)
+        return result
+
+    def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
+        def job(conn: sqlite3.Connection) -> tuple[Tag, bool]:
+            return tagging.insert_tag(conn, tag, _INSERT_TAG, SQLITE, access_policy_id)
+
+        result: tuple[Tag, bool] = self._write(job)
+        return result
+
+    def apply_tag(
+        self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
+    ) -> tuple[Tag, bool, int]:
+        def job(conn: sqlite3.Connection) -> tuple[Tag, bool, int]:
+            return tagging.apply_tag(conn, application, target, new_tag, _INSERT_TAG, SQLITE)
+
+        result: tuple[Tag, bool, int] = self._write(job)
+        return result
+
+    def add_comment(
+        self, comment: Comment, target: ResolvedTarget | None, access_policy_id: str | None = None
+    ) -> None:
+        self._write(
+            lambda conn: tagging.add_comment(conn, comment, target, SQLITE, access_policy_id)
+        )
+
+    # ------------------------------------------------------------------ reads
+
+    def latest_session(self) -> str | None:
+        row = self._read(lambda c: c.execute(_LATEST_SESSION).fetchone())
+        return None if row is None else str(row[0])
+
+    def claim_session(self, candidate: str, ts_us: int) -> str:
+        def job(conn: sqlite3.Connection) -> str:
+            # BEGIN IMMEDIATE (the writer's) holds the file's write lock: no other process
+            # can make its own first session between this look and the insert.
+            row = conn.execute(_LATEST_SESSION).fetchone()
+            if row is not None:
+                return str(row[0])
+            conn.execute(
+                "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
+                " VALUES (?, 1, ?, ?)",
+                (candidate, ts_us, ts_us),
+            )
+            return candidate
+
+        found: str = self._write(job, keeps_tail=True)  # a new session is no tail of ours
+        return found
+
+    def get_tag(self, tag_id: str) -> Tag | None:
+        row = self._read(
+            lambda c: c.execute(
+                f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = ?", (tag_id,)
+            ).fetchone()
+        )
+        return None if row is None else rows.tag(row)
+
+    def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
+        sql, params = tagging.find_tags_sql(name, tag_type, SQLITE)
+        found = self._read(lambda c: c.execute(sql, params).fetchall())
+        return [rows.tag(r) for r in found]
+
+    def query(
+        self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
+    ) -> tuple[list[Timestep], int, tuple[int, int] | None]:
+        sql, params, count_sql, count_params = page_sql(TIMESTEP_COLUMNS, flt, after, limit + 1)
+        if flt.text is not None and self._read(textindex.lag) > 0:
+            # Everything recorded before this query must be findable by its words.
+            self._write(textindex.catch_up)
+
+        def run(conn: sqlite3.Connection) -> tuple[list[Any], int]:
+            # One read transaction: the page and the count see the same snapshot.
+            conn.execute("BEGIN")
+            try:
+                found = conn.execute(sql, params).fetchall()
+                total = conn.execute(count_sql, count_params).fetchone()[0]
+            finally:
+                conn.execute("COMMIT")
+            return found, total
+
+        found, total = self._read(run)
+        more = len(found) > limit
+        found = found[:limit]
+        next_key = (found[-1][3], found[-1][0]) if more else None
+        return [rows.timestep(r) for r in found], total, next_key
+
+    def recent(self, session_id: str, n: int) -> list[Timestep]:
+        found = self._read(
+            lambda c: c.execute(
+                f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ?"
+                " ORDER BY tick DESC LIMIT ?",
+                (session_id, n),
+            ).fetchall()
+        )
+        return [rows.timestep(r) for r in reversed(found)]
+
+    def annotations(
+        self, session_id: str, ticks: tuple[int, int] | None, limit: int
+    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
+        found: tuple[list[tuple[TagApplication, Tag]], list[Comment]] = self._read(
+            lambda c: tagging.session_annotations(c, SQLITE, session_id, ticks, limit)
+        )
+        return found
+
+    def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
+        sql, params = tagging.list_tags_sql(tag_type, bud_status, SQLITE)
+        found = self._read(lambda c: c.execute(sql, params).fetchall())
+        return [rows.tag(r, application_count=r[10]) for r in found]
+
+    def sessions(self, limit: int) -> tuple[int, list[SessionSummary]]:
+        def run(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
+            total = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            found = conn.execute(
+                f"SELECT {rows.SESSION_COLUMNS} FROM session_totals"
+                " ORDER BY last_us DESC, made DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return total, found
+
+        total, found = self._read(run)
+        return total, [rows.session_summary(r) for r in found]
+
+    def session_summary(self, session_id: str) -> SessionSummary | None:
+        row = self._read(
+            lambda c: c.execute(
+                f"SELECT {rows.SESSION_COLUMNS} FROM session_totals WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()
+        )
+        return None if row is None else rows.session_summary(row)
