@@ -111,6 +111,35 @@ def test_an_events_episode_becomes_its_record(db: xdb.Database) -> None:
     assert [h.episode_id for h in hits] == sorted(before) and hits[0].fidelity == "reply"
 
 
+def test_a_replys_concepts_are_its_weightiest(db: xdb.Database) -> None:
+    # Weight: a concept's highest activation times the ticks carrying it; the 10 weightiest with a score of 0.05 or more, ties by id as Python
+    # orders strings (not as a database collation would: "c/B" before "c/_" and "c/b").
+    heavy = {f"c/h{n}": 0.9 for n in range(7)}
+    activations = [
+        {**heavy, "c/b": 0.5, "c/B": 0.5, "c/_": 0.5, "c/zero": 0.0, "c/tiny": 0.01},
+        {"c/x": 0.25, "c/T": 0.5, "c/zero": 0.0},
+        {"c/x": 0.25, "c/a": 0.2, "c/tiny": 0.02},
+    ]
+    for i, acts in enumerate(activations):
+        # Outside any event: an event's own episode would become the record, concepts and all.
+        db.record(event_type="output", content=f" w{i}", token_id=i, concept_activations=acts)
+    db.record(event_type="input", content="next")  # the newest tick stays HOT
+    made = db.compact(keep_tokens=0)
+    assert made.records_made == 1
+    best: dict[str, tuple[float, int]] = {}
+    for acts in activations:
+        for concept, score in acts.items():
+            old = best.get(concept, (0.0, 0))
+            best[concept] = (max(old[0], score), old[1] + 1)
+    ranked = sorted(best, key=lambda c: (-best[c][0] * best[c][1], c))[:10]
+    expected = [(c, best[c][0]) for c in ranked if best[c][0] >= 0.05]
+    episode = db.get_episode_detail(episode_id=made.record_ids[0]).episode
+    got = sorted((t.concept_id, t.score) for t in episode.concept_tags)
+    assert got == sorted(expected)
+    # The tie of weight 0.5 (c/x twice at 0.25, five once at 0.5) cut where Python cuts:
+    assert {c for c, _ in got} >= {"c/B", "c/T", "c/_"} and "c/b" not in dict(got)
+
+
 def test_tags_comments_exemplars_and_datasets_survive(db: xdb.Database) -> None:
     reply(db, "e1", ["the", "build", "broke"], concept_activations={"c/failure": 0.9})
     reply(db, "e2", ["we", "rolled", "back"])

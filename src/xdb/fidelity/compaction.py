@@ -53,7 +53,6 @@ class Tick:
     event_type: str
     event_id: str | None
     content: str
-    activations: dict[str, float]
     token_id: int | None
     policy: str | None
 
@@ -63,24 +62,10 @@ class Tick:
 
 
 def _ticks(rows: Sequence[tuple[Any, ...]]) -> list[Tick]:
-    from xdb.store.rows import loads_json
-
-    out = []
-    for _seq, tick, ts_us, event_type, event_id, content, acts, token_id, policy in rows:
-        parsed = loads_json(acts) if acts else {}
-        out.append(
-            Tick(
-                int(tick),
-                int(ts_us),
-                str(event_type),
-                event_id,
-                str(content),
-                {str(k): float(v) for k, v in (parsed or {}).items()},
-                token_id,
-                policy,
-            )
-        )
-    return out
+    return [
+        Tick(int(tick), int(ts_us), str(event_type), event_id, str(content), token_id, policy)
+        for _seq, tick, ts_us, event_type, event_id, content, token_id, policy in rows
+    ]
 
 
 def group_replies(ticks: Sequence[Tick], batch_full: bool) -> list[list[Tick]]:
@@ -139,6 +124,7 @@ def _reply(
     ctx: Context,
     session: str,
     group: Sequence[Tick],
+    concepts: dict[str, tuple[float, int]],
     notes: _Annotations,
     adoptable: dict[str, tuple[str, str | None]],
     summarizer: Summarizer,
@@ -151,11 +137,6 @@ def _reply(
         level="reply",
         max_chars=records.CONTENT_CHARS["reply"],
     )
-    best: dict[str, tuple[float, int]] = {}
-    for t in group:
-        for concept, score in t.activations.items():
-            old = best.get(concept, (0.0, 0))
-            best[concept] = (max(old[0], score), old[1] + 1)
     ticks = [t.tick for t in group]
     lo, hi = ticks[0], ticks[-1]
     # Exemplars on tick ranges over the reply, under its policy: a label is as private as
@@ -163,7 +144,7 @@ def _reply(
     exemplars = [x for x in notes.exemplars if x.get("access_policy_id") == group[0].policy]
     part = Part(
         text=content,
-        concepts=best,
+        concepts=concepts,
         weight=len(group),
         tokens=sum(t.tokens for t in group),
         tag_ids=_tag_counts(group, notes),
@@ -250,9 +231,11 @@ def compact(
         groups = group_replies(ticks, batch_full=len(rows) == BATCH)
         at = now_us()
         replies = []
-        for group in groups:
-            if not may_delete(ctx, group[0].policy, deletable):
-                continue
+        kept = [g for g in groups if may_delete(ctx, g[0].policy, deletable)]
+        # Each reply's concepts (max activation, ticks), aggregated by the store.
+        spans = [(g[0].tick, g[-1].tick) for g in kept]
+        concepts = ctx.store.reply_concepts(session, spans, records.TOP_K) if spans else []
+        for group, reply_concepts in zip(kept, concepts, strict=True):
             # Annotations per group: a range tag or comment applies to what it covers.
             notes = _annotations(ctx, session, group)
             events = [group[0].event_id] if group[0].event_id is not None else []
@@ -263,7 +246,7 @@ def compact(
                 ).items()
                 if found[0] not in adopted
             }
-            reply = _reply(ctx, session, group, notes, adoptable, summarizer, at)
+            reply = _reply(ctx, session, group, reply_concepts, notes, adoptable, summarizer, at)
             if reply.episode is None:
                 adopted.add(reply.record.id)
             replies.append(reply)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdb.store import placement
-from xdb.store.sqlbuild import Connection, Dialect, chunks
+from xdb.store.sqlbuild import Connection, Dialect, Flavor, chunks
 
 SCHEMA = """
 CREATE TABLE timestep_holds (
@@ -254,9 +254,9 @@ def compaction_cutoff(conn: Connection, d: Dialect, session: str, keep_tokens: i
     return -1
 
 
-COMPACT_COLUMNS = (
-    "seq, tick, ts_us, event_type, event_id, content, activations, token_id, access_policy_id"
-)
+# Not the activations: a reply's concepts are aggregated in SQL (``reply_concepts``), which
+# reads their JSON in C instead of decoding ~10 pairs per tick in Python.
+COMPACT_COLUMNS = "seq, tick, ts_us, event_type, event_id, content, token_id, access_policy_id"
 
 
 def compactable(
@@ -273,6 +273,27 @@ def compactable(
             (session, after, below),
         )
     )
+
+
+def reply_concepts(
+    conn: Connection, f: Flavor, session: str, spans: Sequence[tuple[int, int]], k: int
+) -> list[dict[str, tuple[float, int]]]:
+    """Per span (first, last tick) of ``session``'s HOT ticks: its ``k`` concepts of most
+    weight, each with (its highest activation, the ticks carrying it). Weight is the two
+    multiplied, ties broken by the concept id, as ``records.top_concepts`` ranks them: only
+    these ``k`` can be a reply's concepts."""
+    m = f.d.mark
+    score = "max(CAST(j.value AS DOUBLE PRECISION))"
+    sql = (
+        f"SELECT j.key, {score}, count(*) FROM timesteps t, {f.json_each}"
+        f" WHERE t.session_id = {m} AND t.fidelity = 'hot' AND t.tick BETWEEN {m} AND {m}"
+        f" AND t.activations IS NOT NULL GROUP BY j.key"
+        f" ORDER BY {score} * count(*) DESC, j.key{f.bytewise} LIMIT {int(k)}"
+    )
+    return [
+        {str(key): (float(s), int(n)) for key, s, n in conn.execute(sql, (session, lo, hi))}
+        for lo, hi in spans
+    ]
 
 
 def tick_annotations(

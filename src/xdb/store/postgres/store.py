@@ -137,6 +137,7 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
         POSTGRES,
         "e.namespace = c.namespace AND e.seq = c.episode_seq",
         "json_each_text(t.activations) j",
+        bytewise=' COLLATE "C"',
     )
     _episode_hooks = EpisodeHooks(episodes.insert, episodes.delete, lock_episodes, _delete_hot)
 
