@@ -26,6 +26,7 @@ from xdb.errors import (
     from_validation_errors,
     not_unicode,
 )
+from xdb.gcpause import collector_paused
 from xdb.ids import new_id
 from xdb.index.candidates import choose as choose_candidates
 from xdb.index.embedding import Indexer
@@ -179,7 +180,14 @@ class Database(Operations):
         *,
         caller: Caller | None = None,
     ) -> BaseModel:
-        who = caller or self.caller
+        if op.bulk:  # (see ``Operation.bulk``)
+            with collector_paused():
+                return self._call(op, payload, caller or self.caller)
+        return self._call(op, payload, caller or self.caller)
+
+    def _call(
+        self, op: Operation[Any, Any], payload: Mapping[str, Any] | BaseModel | None, who: Caller
+    ) -> BaseModel:
         try:
             authorize(who, op)  # before validation: a caller who may not run it learns nothing
         except PermissionDenied as exc:
@@ -273,22 +281,30 @@ class Database(Operations):
 
     # ------------------------------------------------------------------ bulk transfer
 
-    def export_records(self, *, sharing: bool = False) -> Iterator[dict[str, Any]]:
+    def export_records(
+        self, *, sharing: bool = False, vectors: bool = False
+    ) -> Iterator[dict[str, Any]]:
         """Every stored object this handle's caller may read, as a JSON-ready dict (the JSONL
         export format). ``sharing``: also leave out objects whose access policy does not
         allow export (what may leave this database). An export that leaves anything out
         carries neither the policy objects nor which object carries which policy; one
         by a caller who sees fewer concepts leaves each record through the API's release
-        (``policy/export.py``). The file holder's whole export is a backup: no release."""
-        return exported(self.store, self.caller, sharing)
+        (``policy/export.py``). The file holder's whole export is a backup: no release.
+        ``vectors``: episode records carry their stored vectors (by model id, base64 of
+        little-endian float32), so an import need not embed them again; only the whole
+        export may (InvalidRequest otherwise: a vector is derived from content that a
+        restricted export may redact)."""
+        return exported(self.store, self.caller, sharing, vectors)
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
-        """Restore exported records in one transaction; returns counts per kind. Imported
-        episodes come without vectors: the worker embeds them in the background, and
-        ``wait_for_embeddings`` (or ``close``, within ``embed_wait``) waits for them."""
+        """Restore exported records in one transaction; returns counts per kind. Episodes
+        that came without a vector from the current model are embedded by the worker in
+        the background, and ``wait_for_embeddings`` (or ``close``, within ``embed_wait``)
+        waits for them; those that carried one (``export_records(vectors=True)``) are not
+        embedded again."""
         counts = self.store.import_records(records)
         if counts.get("episode"):
-            self.indexer.notify()  # imported episodes come without vectors
+            self.indexer.notify()  # imported episodes may lack the current model's vector
         return counts
 
     # ------------------------------------------------------------------ lifecycle

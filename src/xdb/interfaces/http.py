@@ -232,10 +232,6 @@ def _route(
 # --------------------------------------------------------------------------- the app
 
 
-# Routes whose body may be as large as one MCP message: a batch of token timesteps.
-_BULK = frozenset({"record_batch"})
-
-
 def create_app(
     db: Database,
     *,
@@ -289,7 +285,8 @@ def create_app(
         lifespan=lifespan,
     )
     handle_errors(app)
-    bulk_paths = {op.http_path for op in operations() if op.name in _BULK}
+    # Routes whose body may be as large as one MCP message: a batch of token timesteps.
+    bulk_paths = {op.http_path for op in operations() if op.bulk}
 
     def limit_for(path: str) -> tuple[int, str] | None:
         if path == "/mcp" and mcp_app is not None:

@@ -257,6 +257,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         readonly=False,
         summary="Record many timesteps in order in one transaction (token streams).",
         example="xdb record-batch --file tokens.jsonl",
+        bulk=True,
     ),
     Operation(
         name="tag",

@@ -147,6 +147,12 @@ class Operation(Generic[ReqT, RespT]):
     roles: tuple[str, ...] | None = None
     # Whether the agent's MCP toolset offers it (management operations are not offered).
     agent_tool: bool = True
+    # A batch of many items in one call (a token stream's timesteps): the HTTP skin takes a
+    # body as large as one MCP message, and the call runs with Python's cyclic collector
+    # paused (``xdb.gcpause``): a batch's thousand validated models otherwise set off
+    # collections that walk the caller's whole heap (20k tokens in batches of 1000 here:
+    # 120-190 ms of 0.7-1.0 s, two full collections of 75-100 ms among them).
+    bulk: bool = False
 
     @property
     def http_path(self) -> str:
