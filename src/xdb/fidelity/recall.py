@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from xdb.models.fidelity import Level, MemoryRecord
-from xdb.store.fidelity import RecordRow
+from xdb.store.cold_records import RecordRow
 from xdb.store.types import TimestepFilter
 from xdb.timeutil import from_us
 

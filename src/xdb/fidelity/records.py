@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdb.ids import new_id
-from xdb.store.fidelity import RecordRow
+from xdb.store.cold_records import RecordRow
 from xdb.store.types import NewEpisode
 
 KIND = "compressed"

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdb.errors import Conflict, NotFound
-from xdb.store import fidelity
-from xdb.store.fidelity import RecordRow
+from xdb.store import cold_records, fidelity
+from xdb.store.cold_records import RecordRow
 from xdb.store.graph_methods import GraphMethods
 from xdb.store.types import NewEpisode
 
@@ -233,12 +233,12 @@ class FidelityMethods(GraphMethods):
                         f"UPDATE episodes SET provenance = {d.mark} WHERE id = {d.mark}",
                         (json.dumps(reply.adopted_provenance), reply.record.id),
                     )
-                fidelity.insert_record(c, d, reply.record)
+                cold_records.insert_record(c, d, reply.record)
                 if tick_edges:
-                    fidelity.repoint_ticks(c, d, reply.session_id, reply.ticks, reply.record.id)
+                    cold_records.repoint_ticks(c, d, reply.session_id, reply.ticks, reply.record.id)
                 sessions.add(reply.session_id)
             for session in sessions if count and replies else ():
-                fidelity.count_compaction(c, d, session, at)
+                cold_records.count_compaction(c, d, session, at)
             return sum(len(r.ticks) for r in replies)
 
         result: int = self._graph_write(job)
@@ -256,32 +256,32 @@ class FidelityMethods(GraphMethods):
     ) -> list[RecordRow]:
         d = self._flavor.d
         return self._graph_read(
-            lambda c: fidelity.records_where(c, d, sessions, ticks, times, descending, limit)
+            lambda c: cold_records.records_where(c, d, sessions, ticks, times, descending, limit)
         )
 
     def memory_records_by_ids(self, ids: Sequence[str]) -> dict[str, RecordRow]:
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.records_by_ids(c, d, ids))
+        return self._graph_read(lambda c: cold_records.records_by_ids(c, d, ids))
 
     def compression_candidates(
         self, level: str | None, before_us: int, limit: int
     ) -> list[tuple[str, str, str | None, int, int, str | None]]:
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.candidates(c, d, level, before_us, limit))
+        return self._graph_read(lambda c: cold_records.candidates(c, d, level, before_us, limit))
 
     def visible_ids(self, kind: str, ids: Sequence[str]) -> set[str]:
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.visible_ids(c, d, kind, ids))
+        return self._graph_read(lambda c: cold_records.visible_ids(c, d, kind, ids))
 
     def record_levels(self, concept_ids: Sequence[str]) -> dict[int, str]:
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.record_levels(c, d, concept_ids))
+        return self._graph_read(lambda c: cold_records.record_levels(c, d, concept_ids))
 
     def cold_timesteps(self) -> int:
-        return self._graph_read(fidelity.cold_timesteps)
+        return self._graph_read(cold_records.cold_timesteps)
 
     def retained(self) -> tuple[set[str], set[str]]:
-        return self._graph_read(fidelity.retained)
+        return self._graph_read(cold_records.retained)
 
     def merge_records(self, merges: Sequence[Merge]) -> int:
         """Replace each merge's children by its record, in one transaction; refused
@@ -296,7 +296,7 @@ class FidelityMethods(GraphMethods):
             for merge in merges:
                 hooks.insert(c, merge.episode)
                 for child in merge.children:
-                    fidelity.repoint(c, d, child, merge.record.id)
+                    cold_records.repoint(c, d, child, merge.record.id)
                     if hooks.delete(c, child) is None:
                         raise Conflict(
                             f"episode {child!r} went while maintenance merged it; run again",
@@ -307,7 +307,7 @@ class FidelityMethods(GraphMethods):
                         (merge.record.id, child),
                     )
                     merged += 1
-                fidelity.insert_record(c, d, merge.record)
+                cold_records.insert_record(c, d, merge.record)
             return merged
 
         result: int = self._graph_write(job)

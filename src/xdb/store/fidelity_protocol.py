@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from xdb.store.fidelity import RecordRow
+    from xdb.store.cold_records import RecordRow
     from xdb.store.fidelity_methods import CompactedReply, Merge
 
 

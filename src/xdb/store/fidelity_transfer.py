@@ -12,7 +12,7 @@ from typing import Any
 
 from xdb.errors import InvalidRequest
 from xdb.models.fidelity import Level
-from xdb.store import fidelity
+from xdb.store import cold_records, fidelity
 from xdb.store.sqlbuild import Connection, Dialect
 
 KINDS = ("timestep_hold", "memory_record", "compaction")
@@ -32,8 +32,10 @@ def export_records(
         fields = dict(zip(names, row, strict=True))
         fields["hold"] = fields.pop("kind")
         yield {"kind": "timestep_hold", **fields}
-    for row in read(f"SELECT {fidelity.RECORD_COLUMNS} FROM memory_records ORDER BY start_us, id"):
-        record = fidelity.record_row(row)
+    for row in read(
+        f"SELECT {cold_records.RECORD_COLUMNS} FROM memory_records ORDER BY start_us, id"
+    ):
+        record = cold_records.record_row(row)
         fields = dict(record.__dict__)
         if restricted:
             fields.pop("access_policy_id")
@@ -44,7 +46,7 @@ def export_records(
         yield {"kind": "compaction", "session_id": session, "count": count, "last_us": last}
 
 
-def _record(body: dict[str, Any]) -> fidelity.RecordRow:
+def _record(body: dict[str, Any]) -> cold_records.RecordRow:
     """A record's row from its export record, checked (raises ValueError, KeyError)."""
     inner = body["body"]
     inner = json.loads(inner) if isinstance(inner, str) else inner
@@ -70,7 +72,7 @@ def _record(body: dict[str, Any]) -> fidelity.RecordRow:
         raise ValueError("start_us, end_us, tokens, timesteps and created_us are required")
     if not text("id"):
         raise ValueError("id is required")
-    return fidelity.RecordRow(
+    return cold_records.RecordRow(
         id=str(text("id")),
         level=Level(body["level"]).value,
         namespace=str(text("namespace") or ""),
@@ -111,9 +113,9 @@ def import_record(
             return 1
         if kind == "memory_record":
             record = _record(body)
-            if fidelity.records_by_ids(conn, d, [record.id], merged=True):
+            if cold_records.records_by_ids(conn, d, [record.id], merged=True):
                 return 0
-            fidelity.insert_record(conn, d, record)
+            cold_records.insert_record(conn, d, record)
             return 1
         if kind == "compaction":
             if conn.execute(
