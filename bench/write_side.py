@@ -1,16 +1,19 @@
 """The write side beside the stores people build instead: the same episodes built into xdb,
 LanceDB and a do-it-yourself SQLite (FTS5 + sqlite-vec), then the same filtered questions.
 
-    python -m bench.write_side [--n 100000] [--queries 200] [--chunk 20000]
+    python -m bench.write_side [--n 100000] [--queries 200] [--chunk 20000] [--embed]
 
 The corpus is ``bench.recall``'s (``episodes``: Zipf sentences, 1-3 of 300 concepts, a year
 of start times, 20 namespaces) with 384-d vectors from the feature-hashing embedder that
 ``bench/recall.py`` documents as MiniLM's cheap stand-in. Each store's build is timed from
 the records to its first answer:
 
-- xdb: ``import_records`` in transactions of ``--chunk``, its worker's embeddings (the
-  hashing embedder, inside the build: xdb embeds for itself), and the first search (the
-  text index is current by then);
+- xdb: ``import_records`` in transactions of ``--chunk``, of records carrying their vectors
+  (``"vectors": {"hash:384": base64}``, as ``xdb export --vectors`` writes them and
+  ``xdb migrate`` copies them: given, like the baselines'), its worker finding nothing to
+  embed, and the first search (the text index is current by then). ``--embed``: the
+  records carry no vectors and the build includes the worker's embeddings (the hashing
+  embedder: xdb embeds for itself, the path of an import without vectors);
 - LanceDB (``lancedb``, embedded, if it imports): ``table.add`` of ``--chunk`` rows at a
   time with the vectors given, then its full-text index and scalar indexes (start, end,
   the concept list);
@@ -19,10 +22,12 @@ the records to its first answer:
   its ``vec_distance_cosine``) in one transaction per chunk. Without sqlite-vec the
   baseline ranks the same BLOBs with numpy, and says so.
 
-The baselines are given the vectors (embedding them takes the time printed as "hashing
-embedder"); xdb's build pays for its own. Disk is every file each store left, xdb's after
-close (its WAL checkpointed). Then ``--queries`` questions (``bench.recall.questions``: a
-concept filter and a 60-day window each, the query vector computed before the clock),
+Every store is given the vectors (embedding them takes the time printed as "hashing
+embedder"; encoding xdb's records' base64 is done before the clock, as the baselines'
+arrays are made before theirs); with ``--embed`` xdb's build pays for its own. Disk is
+every file each store left, xdb's after close (its WAL checkpointed). Then ``--queries``
+questions (``bench.recall.questions``: a concept filter and a 60-day window each, the
+query vector computed before the clock),
 interleaved store by store, question by question: xdb's relevance ranking (text + vectors
 + concepts, top 200), LanceDB's hybrid search (RRF of its FTS and vector legs, prefiltered),
 and the SQLite baseline's FTS5 bm25 top 200 plus the nearest 200 vectors among the rows
@@ -32,6 +37,7 @@ passing the filter, fused by RRF. Ratios are of the same run.
 from __future__ import annotations
 
 import argparse
+import base64
 import os
 import sqlite3
 import tempfile
@@ -96,7 +102,17 @@ def embed_all(flat: list[dict[str, Any]]) -> tuple[np.ndarray[Any, Any], float]:
 # --------------------------------------------------------------------------- xdb
 
 
+def with_vectors(records: list[dict[str, Any]], vectors: Any) -> list[dict[str, Any]]:
+    """The records carrying their vectors, as an export with vectors writes them."""
+    model = HashEmbedder().model_id
+    return [
+        {**r, "vectors": {model: base64.b64encode(v.astype("<f4").tobytes()).decode("ascii")}}
+        for r, v in zip(records, vectors, strict=True)
+    ]
+
+
 def build_xdb(path: Path, records: list[dict[str, Any]], chunk: int) -> dict[str, float]:
+    """Import ``records`` (carrying vectors or not) and wait for every episode's vector."""
     with xdb.connect(path, embedder="hash") as db:
         t0 = time.perf_counter()
         for lo in range(0, len(records), chunk):
@@ -342,9 +358,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--chunk", type=int, default=20_000)
+    parser.add_argument(
+        "--embed",
+        action="store_true",
+        help="xdb's records carry no vectors: its build embeds them (the old path)",
+    )
     args = parser.parse_args(argv)
     records, flat = corpus(args.n)
     vectors, embed_s = embed_all(flat)
+    if not args.embed:
+        records = with_vectors(records, vectors)
     print(
         f"{args.n:,} episodes (bench.recall's corpus), 384-d hashing vectors"
         f" (hashing embedder: {embed_s:.1f} s for all, {args.n / embed_s:,.0f}/s); cores"
@@ -393,7 +416,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{store:<34} {seconds:6.1f} s {rate:10,.0f} {rate / (args.n / base_build):6.2f}x"
                 f" {size / 1e6:7.0f} MB {size / base_disk:5.2f}x"
             )
-        print(f"(ratios against {name}; xdb's build includes its embeddings)")
+        given = "embeds for itself (--embed)" if args.embed else "is given the vectors too"
+        print(f"(ratios against {name}; xdb's build {given})")
 
         asked = recall.questions(args.queries)
         embedder = HashEmbedder()

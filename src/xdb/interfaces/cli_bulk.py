@@ -47,19 +47,27 @@ def import_command(file: str, progress: bool | None) -> None:
     is_flag=True,
     help="Leave out objects whose access policy does not allow export (and the policies).",
 )
+@click.option(
+    "--vectors",
+    is_flag=True,
+    help="Write each episode's stored vectors too, so an import does not embed it again"
+    " (the whole export only: refused with --sharing or for a restricted caller).",
+)
 @click.option("--progress/--no-progress", default=None, help=cli_progress.HELP)
-def export_command(file: str, sharing: bool, progress: bool | None) -> None:
+def export_command(file: str, sharing: bool, vectors: bool, progress: bool | None) -> None:
     """Write every session, tag, timestep, tag application, comment, episode, graph object,
     policy object and access assignment the caller may read as JSONL.
 
-    FILE defaults to - (stdout). When writing a file, print the counts per kind.
+    FILE defaults to - (stdout). When writing a file, print the counts per kind. With
+    --vectors, episode records carry their vectors (base64 float32 by model id), which the
+    whole export alone may: a vector is derived from content a restricted export hides.
     """
     from xdb.interfaces.jsonl import export_jsonl
     from xdb.migrate import record_count
 
     db = database(create=False)
     with cli_progress.bar(progress, "records", lambda: record_count(db)) as shown:
-        counts = export_jsonl(db, file, sharing=sharing, advance=shown.update)
+        counts = export_jsonl(db, file, sharing=sharing, advance=shown.update, vectors=vectors)
     if file != "-":
         emit(counts)
 
@@ -76,14 +84,20 @@ def export_command(file: str, sharing: bool, progress: bool | None) -> None:
     help="The database to copy: a file or a postgresql:// URL. Default: --db / $XDB_DB.",
 )
 @click.option("--to", "target", metavar="DB", required=True, help="Where to copy it to.")
+@click.option(
+    "--vectors/--no-vectors",
+    default=True,
+    help="Copy the episodes' vectors (default), or leave the target to embed them again.",
+)
 @click.option("--progress/--no-progress", default=None, help=cli_progress.HELP)
-def migrate_command(source: str | None, target: str, progress: bool | None) -> None:
+def migrate_command(source: str | None, target: str, vectors: bool, progress: bool | None) -> None:
     """Copy a database to another store (SQLite to PostgreSQL and back) in one transaction,
     then count both sides kind by kind; print the counts.
 
     Objects the target already holds are skipped, so a second run copies nothing new.
-    Vectors are not copied (the target numbers episodes afresh): the target embeds them
-    again in the background, or at once with `xdb --db TARGET reindex`.
+    The episodes' vectors are copied with them, so the target embeds none of them again
+    (--no-vectors: it embeds them in the background, or at once with
+    `xdb --db TARGET reindex`).
     """
     from xdb.config import prepare_location
     from xdb.migrate import copy, record_count
@@ -99,7 +113,7 @@ def migrate_command(source: str | None, target: str, progress: bool | None) -> N
         connect(target) as dst,
         cli_progress.bar(progress, "records", lambda: record_count(src)) as bar,
     ):
-        result = copy(src, dst, bar.update)
+        result = copy(src, dst, bar.update, vectors=vectors)
     emit(result.model_dump(mode="json"))
 
 

@@ -160,8 +160,10 @@ def export_jsonl(
     target: str,
     sharing: bool = False,
     advance: Callable[[int], object] | None = None,
+    vectors: bool = False,
 ) -> dict[str, int]:
     """Write every stored object to ``target`` (``-``: stdout) as JSONL; counts per kind.
+    ``vectors``: episode records carry their vectors (the whole export only).
 
     A file is written beside the target and renamed into place, so an interrupted export
     never leaves a truncated file that looks complete. ``advance(1)`` is called for each
@@ -170,7 +172,7 @@ def export_jsonl(
     counts: Counter[str] = Counter({kind: 0 for kind in KINDS})
 
     def write(out: IO[bytes]) -> None:
-        for record in db.export_records(sharing=sharing):
+        for record in db.export_records(sharing=sharing, vectors=vectors):
             if record.get("kind") != "xdb-export":
                 counts[str(record.get("kind"))] += 1
                 if advance is not None:

@@ -17,6 +17,13 @@ and exemplars the export holds (``among``), as ``query``'s records list them. Fi
 models do not declare pass as they are; the kinds with no model (sessions, comments, graph
 nodes) name no concept, and a kind this module does not know is refused, never let out
 unread.
+
+Vectors (an episode record's ``vectors``) leave only in the file holder's whole export
+(``vectors=True``: a backup, a migration): a vector is derived from the episode's content,
+which a release may redact, and from everything the export leaves out, so an export that
+leaves anything out or releases its records through a policy refuses them (``exported``)
+rather than return an export that silently lacks what was asked for. The walk drops any
+``vectors`` field too, whatever reaches it.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from xdb.errors import InvalidRequest
 from xdb.models.common import Caller
 from xdb.models.log import Tag, Timestep
 from xdb.ops.registry import Context
@@ -35,6 +43,12 @@ from xdb.policy.load import stored
 from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
 from xdb.policy.release import Release
 from xdb.store.protocol import Store
+
+VECTORS_REFUSED = (
+    "vectors: only the file holder's whole export carries vectors (a backup); this export"
+    " {why}, and a vector is derived from content it may not show. Export without"
+    " vectors; the importing database embeds the episodes itself"
+)
 
 
 class _Record(BaseModel):
@@ -256,18 +270,25 @@ def model_of(record: dict[str, Any]) -> type[BaseModel] | None:
     return found
 
 
-def exported(store: Store, caller: Caller, sharing: bool = False) -> Iterator[dict[str, Any]]:
+def exported(
+    store: Store, caller: Caller, sharing: bool = False, vectors: bool = False
+) -> Iterator[dict[str, Any]]:
     """Every stored object ``caller`` may read as an export record (``Database.
     export_records``): the store leaves out the objects it may not read (its access
-    policies; ``sharing``: and those that may not leave), this module what it may not see."""
+    policies; ``sharing``: and those that may not leave), this module what it may not see.
+    ``vectors``: episode records carry their vectors, which only a whole export may do
+    (InvalidRequest otherwise, before anything is read)."""
     objects = stored(store)
     readable = access_readable(objects, caller, exporting=sharing)
     release = Release(Context(store, caller, lambda: "", _objects=objects))
     vis = release.vis
+    if vectors and (vis.policies is not None or readable is not None):
+        why = "releases its records through a policy" if vis.policies else "leaves objects out"
+        raise InvalidRequest(VECTORS_REFUSED.format(why=why), field="vectors")
     if vis.policies is None and (readable is None or not vis.restricted):
         # The file holder's is whole (a backup); one kept from some objects gets the
         # store's views, whose COLD records name only what the caller reads.
-        return store.export_records(readable)
+        return store.export_records(readable, vectors=vectors)
     return released(store.export_records(readable, restricted=True), release)
 
 
@@ -278,6 +299,8 @@ def released(records: Iterable[dict[str, Any]], release: Release) -> Iterator[di
     passed: dict[str, bool] = {}  # each id read so far: whether its record was kept
     waiting: dict[str, list[tuple[Any, dict[str, Any]]]] = {}  # by the owner they wait for
     for record in records:
+        if "vectors" in record:  # (a restricted export reads none: never let one out)
+            record = {k: v for k, v in record.items() if k != "vectors"}
         model = model_of(record)
         if model is None:
             if isinstance(record.get("id"), str):  # a comment: named by COLD records

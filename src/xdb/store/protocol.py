@@ -56,13 +56,14 @@ class Store(
     text_index_path: str | None
 
     def export_records(
-        self, readable: Readable | None = None, *, restricted: bool = False
+        self, readable: Readable | None = None, *, restricted: bool = False, vectors: bool = False
     ) -> Iterator[dict[str, Any]]:
         """Every stored object as a plain dict with a "kind" key, in a restorable order;
         given ``readable``, only the objects under those access policies, and neither the
         policy objects nor which object carries which policy (``store/access.py``);
         ``restricted``: leave those out too when every object is read (for a caller who
-        sees fewer concepts than the file holder)."""
+        sees fewer concepts than the file holder); ``vectors``: episode records carry their
+        vectors, in a whole export only (neither ``readable`` nor ``restricted``)."""
         ...
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:

@@ -8,8 +8,14 @@ Import is idempotent: an object whose id (or session and tick) exists is skipped
 
 An episode record holds add_episode's fields plus ``episode_id``, ``created_at`` and
 ``created_by``; since ``kind`` names the record, the episode's own kind is ``episode_kind``.
-Vectors are not exported: they belong to a model, and the importing database embeds the
-episodes with its own.
+It may carry the episode's vectors, ``"vectors": {"<model id>": "<base64 of little-endian
+float32>"}`` (model ids as the store records them, ``xdb.embed.model_id``): an export
+writes them only when asked (``read_vectors`` given) and only when it is whole (not
+``restricted``: a vector is derived from content a release may redact). The
+import stores each given vector with the episode it inserts (not with one skipped as
+present, which keeps its own), so the importing database embeds only the episodes that
+came without a vector from its model; a vector whose length disagrees with the model's
+stored ones (or with the import's earlier ones) is refused, and the import with it.
 
 How rows are read and written stays in each store's ``transfer``: both insert runs of
 episodes in batches (each store's ``episodes.insert_many``, the contexts planned once per
@@ -19,12 +25,18 @@ server-side cursors and inserts timesteps in batches too.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import math
+import sys
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar
+from itertools import islice
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
 from xdb.errors import InvalidRequest, from_validation_errors
 from xdb.ids import new_id, parse_timestep_id
@@ -57,6 +69,12 @@ VERSION = 1
 
 C = TypeVar("C", bound=Connection)
 
+# Episodes read together when an export carries vectors: their vectors in one query.
+VECTOR_BATCH = 2000
+# A store's reader of vectors: (seq, model, little-endian float32 bytes) of the episodes
+# given as (seq, namespace).
+ReadVectors = Callable[[list[tuple[int, str]]], Iterable[tuple[int, str, bytes]]]
+
 
 class SessionRecord(BaseModel):
     session_id: str
@@ -65,14 +83,47 @@ class SessionRecord(BaseModel):
     last_at: datetime
 
 
+def _vector(value: Any) -> bytes:
+    """A record's vector: base64 of little-endian float32 values, none of them NaN or
+    infinite (what either store can hold), at least one."""
+    if not isinstance(value, str):
+        raise ValueError("expected a base64 string of little-endian float32 values")
+    try:
+        blob = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError(
+            "not base64; give the vector's little-endian float32 bytes base64-encoded"
+        ) from None
+    if not blob:
+        raise ValueError("empty; give at least one float32 value, or leave the model out")
+    if len(blob) % 4:
+        raise ValueError(
+            f"{len(blob)} bytes is not a whole number of float32 values (a multiple of 4)"
+        )
+    values = array("f", blob)
+    if sys.byteorder == "big":
+        values.byteswap()
+    if not all(map(math.isfinite, values)):
+        raise ValueError("holds NaN or infinity; give finite float32 values")
+    return blob
+
+
+Vector = Annotated[bytes, BeforeValidator(_vector)]
+
+
 class EpisodeRecord(AddEpisodeRequest):
-    """An episode as exported: add_episode's fields, with what the store made kept."""
+    """An episode as exported: add_episode's fields, with what the store made kept, and
+    the vectors an export carries (``vectors``: by model id)."""
 
     # The record's "kind" says "episode"; the episode's own kind needs another name.
     kind: NonEmpty = Field(default="other", alias="episode_kind")
     episode_id: NonEmpty | None = Field(default=None, description="Default: a new id.")
     created_at: datetime | None = Field(default=None, description="Default: the import's time.")
     created_by: NonEmpty = "import"
+    vectors: dict[NonEmpty, Vector] = Field(
+        default_factory=dict,
+        description="The episode's vectors by model id, each base64 of little-endian float32.",
+    )
 
     @field_validator("created_at")
     @classmethod
@@ -87,11 +138,14 @@ def export_records(
     episode_columns: str,
     sessions: str = "sessions",
     restricted: bool = False,
+    read_vectors: ReadVectors | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Every stored object as a record, in a restorable order: ``read`` runs a query in the
     export's one snapshot; ``order`` is the column keeping sessions, tags, applications and
     comments in the order they were made; ``sessions`` the table (or view) whose rows hold
-    each session's current totals, with that column."""
+    each session's current totals, with that column. ``read_vectors`` reads episodes'
+    vectors in the same snapshot, given when the export carries them (never when it is
+    ``restricted``)."""
     yield {"kind": FORMAT, "version": VERSION}
     for sid, next_tick, cus, lus in read(
         f"SELECT session_id, next_tick, created_us, last_us FROM {sessions} ORDER BY {order}"
@@ -117,8 +171,20 @@ def export_records(
     # Before the episodes: an episode's import then finds its labels' exemplars.
     yield from learning_transfer.export_records(read, restricted)
     yield from fidelity_transfer.export_records(read, restricted)
-    for row in read(f"SELECT {episode_columns} FROM episodes ORDER BY seq"):
-        yield episode_record(rows.episode(row).episode)
+    stored = map(rows.episode, read(f"SELECT {episode_columns} FROM episodes ORDER BY seq"))
+    if read_vectors is None or restricted:
+        for one in stored:
+            yield episode_record(one.episode)
+        return
+    while batch := list(islice(stored, VECTOR_BATCH)):
+        found: dict[int, dict[str, str]] = {}
+        for seq, model, blob in read_vectors([(one.seq, one.episode.namespace) for one in batch]):
+            found.setdefault(seq, {})[model] = base64.b64encode(blob).decode("ascii")
+        for one in batch:
+            record = episode_record(one.episode)
+            if one.seq in found:
+                record["vectors"] = dict(sorted(found[one.seq].items()))
+            yield record
 
 
 def parse(model: type[BaseModel], record: dict[str, Any], number: int, kind: str) -> Any:
@@ -166,22 +232,63 @@ def new_episode(record: EpisodeRecord, episode_id: str) -> NewEpisode:
     )
 
 
+StoreVectors = Callable[[str, list[tuple[int, bytes]]], Any]
+
+
 def insert_new_episodes(
     batch: list[EpisodeRecord],
     stored: Callable[[list[str]], set[str]],
-    insert_many: Callable[[list[NewEpisode]], Any],
+    insert_many: Callable[[list[NewEpisode]], Sequence[int]],
+    store_vectors: StoreVectors | None = None,
 ) -> int:
     """Insert the episodes whose ids are not stored (``stored(ids)``: those of ``ids`` the
     store holds) nor earlier in the batch, in order, as inserting them one after another
-    would; how many were inserted (both stores' imports)."""
+    would, then the vectors they carry (``store_vectors(model, [(seq, bytes)])``, once per
+    model in the batch); how many were inserted (both stores' imports). A skipped
+    episode's vectors are not stored: the stored episode keeps its own."""
     ids = [record.episode_id or new_id("episode") for record in batch]
     held = stored(ids)
-    fresh: dict[str, NewEpisode] = {}
+    fresh: dict[str, tuple[EpisodeRecord, NewEpisode]] = {}
     for record, episode_id in zip(batch, ids, strict=True):
         if episode_id not in held and episode_id not in fresh:
-            fresh[episode_id] = new_episode(record, episode_id)
-    insert_many(list(fresh.values()))
+            fresh[episode_id] = (record, new_episode(record, episode_id))
+    seqs = insert_many([ep for _, ep in fresh.values()])
+    if store_vectors is not None:
+        by_model: dict[str, list[tuple[int, bytes]]] = {}
+        for (record, _), seq in zip(fresh.values(), seqs, strict=True):
+            for model, blob in record.vectors.items():
+                by_model.setdefault(model, []).append((seq, blob))
+        for model, given in by_model.items():
+            store_vectors(model, given)
     return len(fresh)
+
+
+class VectorDimensions:
+    """An import's check of the vectors its records carry: one length per model, that of
+    the model's stored vectors (``stored(model)``: their dimension, None when there are
+    none) or else of the import's first; a record with another is refused, naming it,
+    before anything of its batch is written (the import is one transaction: nothing of
+    it stays)."""
+
+    def __init__(self, stored: Callable[[str], int | None]) -> None:
+        self._stored = stored
+        self._dimension: dict[str, int | None] = {}
+
+    def check(self, record: EpisodeRecord, number: int) -> None:
+        for model, blob in record.vectors.items():
+            given = len(blob) // 4
+            if model not in self._dimension:
+                self._dimension[model] = self._stored(model)
+            known = self._dimension[model]
+            if known is None:
+                self._dimension[model] = given
+            elif known != given:
+                raise InvalidRequest(
+                    f"record {number} (episode): vectors.{model}: {given} dimensions, but"
+                    f" {model!r}'s vectors have {known} here; give vectors of the same model"
+                    " alike, or leave this one out and the database embeds the episode",
+                    field="vectors",
+                )
 
 
 def check_version(raw: dict[str, Any], number: int) -> None:

@@ -372,10 +372,16 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
     # ------------------------------------------------------------------ export / import
 
     def export_records(
-        self, readable: access.Readable | None = None, *, restricted: bool = False
+        self,
+        readable: access.Readable | None = None,
+        *,
+        restricted: bool = False,
+        vectors: bool = False,
     ) -> Iterator[dict[str, Any]]:
         with self._db.snapshot(readable) as conn:
-            yield from transfer.export_records(conn, restricted=restricted or readable is not None)
+            yield from transfer.export_records(
+                conn, restricted=restricted or readable is not None, vectors=vectors
+            )
 
     def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
         return self._db.write(lambda conn: transfer.import_records(conn, records))

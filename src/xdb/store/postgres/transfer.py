@@ -4,7 +4,9 @@ The record format, its validation and the export's order are ``xdb.store.records
 shared with the SQLite store, so an export from either store imports into the other.
 The export reads one REPEATABLE READ snapshot through server-side cursors, so memory stays
 flat however large the database. The import is one transaction; runs of timesteps (nearly
-all of any real export) and of episodes go in batches rather than a statement or ten each.
+all of any real export) and of episodes go in batches rather than a statement or ten each,
+and so do the vectors an episode record carries (``vectors.store_vectors``: one statement
+per model and batch) and those an export asked for reads (one query per batch of episodes).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 from xdb.gcpause import collector_paused
 from xdb.models.log import Tag, Timestep
 from xdb.store import access, graph_transfer, policy_objects, records, rows
-from xdb.store.postgres import episodes
+from xdb.store.postgres import episodes, vector_index
+from xdb.store.postgres import vectors as vector_rows
 from xdb.store.postgres.connection import Conn, lock_episodes
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.records import (
@@ -25,6 +28,7 @@ from xdb.store.records import (
     POLICY_KINDS,
     EpisodeRecord,
     SessionRecord,
+    VectorDimensions,
     annotation_row,
     check_version,
     insert_new_episodes,
@@ -44,15 +48,19 @@ def _stream(conn: Conn, sql: str) -> Iterator[tuple[Any, ...]]:
         yield from cur
 
 
-def export_records(conn: Conn, restricted: bool = False) -> Iterator[dict[str, Any]]:
+def export_records(
+    conn: Conn, restricted: bool = False, vectors: bool = False
+) -> Iterator[dict[str, Any]]:
     """Call inside a snapshot transaction. ``restricted``: ``conn`` reads through a caller's
-    views, and the export leaves out the policy objects and the objects' policies."""
+    views, and the export leaves out the policy objects and the objects' policies;
+    ``vectors``: episode records carry their vectors (not in a restricted export)."""
     yield from records.export_records(
         lambda sql: _stream(conn, sql),
         "pos",
         TIMESTEP_COLUMNS,
         episodes.COLUMNS,
         restricted=restricted,
+        read_vectors=partial(vector_rows.vectors_of, conn) if vectors else None,
     )
     # Text sorted bytewise, as SQLite sorts it: an export lists them alike from either store.
     yield from graph_transfer.export_records(lambda sql: _stream(conn, sql), ' COLLATE "C"')
@@ -135,6 +143,7 @@ def _import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, 
     graph = graph_transfer.GraphImport(conn, POSTGRES)
     pending: list[Timestep] = []
     pending_episodes: list[EpisodeRecord] = []
+    dimensions = VectorDimensions(lambda model: _dimension(conn, model))
 
     def flush() -> None:
         nonlocal skipped, episode_count
@@ -162,7 +171,9 @@ def _import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, 
         if kind == "episode":
             if pending:
                 flush()
-            pending_episodes.append(parse(EpisodeRecord, body, number, kind))
+            record = parse(EpisodeRecord, body, number, kind)
+            dimensions.check(record, number)
+            pending_episodes.append(record)
             if len(pending_episodes) >= BATCH:
                 flush()
             continue
@@ -223,7 +234,18 @@ def _insert_episodes(conn: Conn, batch: list[EpisodeRecord]) -> int:
     def stored(ids: list[str]) -> set[str]:
         return {r[0] for r in conn.execute("SELECT id FROM episodes WHERE id = ANY(%s)", (ids,))}
 
-    return insert_new_episodes(batch, stored, partial(episodes.insert_many, conn))
+    return insert_new_episodes(
+        batch,
+        stored,
+        partial(episodes.insert_many, conn),
+        partial(vector_rows.store_vectors, conn),
+    )
+
+
+def _dimension(conn: Conn, model: str) -> int | None:
+    """The dimension of ``model``'s stored vectors (its index's registry row; None: none)."""
+    found = vector_index.lookup(conn, model)
+    return None if found is None else found.dimension
 
 
 def _insert_new(conn: Conn, table: str, columns: str, values: tuple[Any, ...]) -> int:

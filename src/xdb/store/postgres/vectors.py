@@ -119,6 +119,20 @@ def load_vectors(
     ]
 
 
+def vectors_of(conn: Conn, episodes: Sequence[tuple[int, str]]) -> list[tuple[int, str, bytes]]:
+    """(seq, model, vector) of every vector of these episodes ((seq, namespace) each, the
+    key's order): an export's, one query per batch."""
+    return [
+        (int(r[0]), str(r[1]), _blob(r[2]))
+        for r in conn.execute(
+            "SELECT v.episode_seq, v.model, vector_send(v.vector)"
+            " FROM unnest(%s::text[], %s::bigint[]) AS u(n, s) JOIN episode_vectors v"
+            " ON v.namespace = u.n AND v.episode_seq = u.s",
+            ([ns for _, ns in episodes], [seq for seq, _ in episodes]),
+        )
+    ]
+
+
 def drop_other_vectors(conn: Conn, model: str) -> int:
     """Delete vectors made by any model but ``model`` (after a model change), and their
     indexes. Call under ``lock_episodes``."""

@@ -265,12 +265,16 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
     # ------------------------------------------------------------------ export / import
 
     def export_records(
-        self, readable: access.Readable | None = None, *, restricted: bool = False
+        self,
+        readable: access.Readable | None = None,
+        *,
+        restricted: bool = False,
+        vectors: bool = False,
     ) -> Iterator[dict[str, Any]]:
         if self.memory:
             with self._memory_lock:
                 if readable is None:
-                    yield from transfer.export_records(self._wconn, restricted=restricted)
+                    yield from transfer.export_records(self._wconn, restricted, vectors)
                     return
                 restricted_reader.shadow(self._wconn)
                 try:
@@ -286,7 +290,7 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
                     restricted_reader.shadow(conn)
                     restricted_reader.read_as(conn, readable)
                 yield from transfer.export_records(
-                    conn, restricted=restricted or readable is not None
+                    conn, restricted=restricted or readable is not None, vectors=vectors
                 )
             finally:
                 conn.close()

@@ -2,6 +2,9 @@
 
 The record format, its validation and the export's order are ``xdb.store.records``,
 shared with the PostgreSQL store, so an export from either store imports into the other.
+Episode vectors (``vectors``) are read for an export that asks for them in batches of
+episodes, and stored on import with the episodes inserted, a model's in one
+``executemany`` per batch.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from xdb.store.records import (
     POLICY_KINDS,
     EpisodeRecord,
     SessionRecord,
+    VectorDimensions,
     annotation_row,
     check_version,
     insert_new_episodes,
@@ -28,6 +32,7 @@ from xdb.store.records import (
 from xdb.store.records import parse as _parse
 from xdb.store.sqlbuild import SQLITE, chunks
 from xdb.store.sqlite import episodes, sessions, textindex
+from xdb.store.sqlite import vectors as vector_rows
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.timeutil import to_us
 
@@ -38,13 +43,22 @@ IMPORT_CACHE_KIB = 256 * 1024  # the page cache an import may fill (what it writ
 _SESSIONS = "(SELECT made AS rowid, * FROM session_totals)"
 
 
-def export_records(conn: sqlite3.Connection, restricted: bool = False) -> Iterator[dict[str, Any]]:
+def export_records(
+    conn: sqlite3.Connection, restricted: bool = False, vectors: bool = False
+) -> Iterator[dict[str, Any]]:
     """``restricted``: ``conn`` reads through a caller's views, and the export leaves out
-    the policy objects and the objects' policies."""
+    the policy objects and the objects' policies; ``vectors``: episode records carry
+    their vectors (not in a restricted export)."""
     conn.execute("BEGIN")  # one snapshot for the whole export
     try:
         yield from records.export_records(
-            conn.execute, "rowid", TIMESTEP_COLUMNS, episodes.COLUMNS, _SESSIONS, restricted
+            conn.execute,
+            "rowid",
+            TIMESTEP_COLUMNS,
+            episodes.COLUMNS,
+            _SESSIONS,
+            restricted,
+            partial(vector_rows.vectors_of, conn) if vectors else None,
         )
         yield from graph_transfer.export_records(conn.execute)  # SQLite sorts text bytewise
         if not restricted:
@@ -79,6 +93,7 @@ def _import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]])
     # timestep they are behind first, or a moved next_tick would skip some uncounted.
     sessions.settle(conn)
     pending: list[EpisodeRecord] = []  # a run of episode records, inserted together
+    dimensions = VectorDimensions(partial(vector_rows.model_dimension, conn))
 
     def flush() -> None:
         nonlocal episode_count, skipped
@@ -92,7 +107,9 @@ def _import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]])
         kind = raw.get("kind")
         body = {k: v for k, v in raw.items() if k != "kind"}
         if kind == "episode":
-            pending.append(_parse(EpisodeRecord, body, number, kind))
+            record = _parse(EpisodeRecord, body, number, kind)
+            dimensions.check(record, number)
+            pending.append(record)
             if len(pending) >= BATCH:
                 flush()
             continue
@@ -194,7 +211,12 @@ def _insert_episodes(conn: sqlite3.Connection, batch: list[EpisodeRecord]) -> in
             )
         }
 
-    return insert_new_episodes(batch, stored, partial(episodes.insert_many, conn))
+    return insert_new_episodes(
+        batch,
+        stored,
+        partial(episodes.insert_many, conn),
+        partial(vector_rows.store_vectors, conn),
+    )
 
 
 def _ensure_session(conn: sqlite3.Connection, session_id: str, ts_us: int) -> None:
