@@ -224,12 +224,20 @@ def _checkout_files() -> set[str] | None:
 def _files_stay_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Every file a test makes goes under the session's temporary directory: the data root
     (``XDB_DATA_ROOT``, where operations put the files callers name) is that directory, for
-    this process and the servers and commands it starts. And the run fails if the checkout
-    gains files (a test that wrote into the working directory, as the sync bundles the fuzz
-    test once left at the repository's root)."""
+    this process and the servers and commands it starts, and so is the cache
+    (``XDB_CACHE_DIR``, where ``xdb mcp`` writes the answers it starts from). And the run
+    fails if the checkout gains files (a test that wrote into the working directory, as the
+    sync bundles the fuzz test once left at the repository's root)."""
     before = _checkout_files()
     patch = pytest.MonkeyPatch()
     patch.setenv("XDB_DATA_ROOT", str(tmp_path_factory.getbasetemp()))
+    patch.setenv("XDB_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "xdb-cache"))
+    # The MCP SDK's client starts a server with only a few variables of the environment
+    # (HOME, PATH, ...): the cache's goes with them.
+    from mcp.client import stdio
+
+    inherited = (*stdio.DEFAULT_INHERITED_ENV_VARS, "XDB_CACHE_DIR")
+    patch.setattr(stdio, "DEFAULT_INHERITED_ENV_VARS", inherited)
     yield
     patch.undo()
     after = _checkout_files()

@@ -112,8 +112,9 @@ def test_an_events_episode_becomes_its_record(db: xdb.Database) -> None:
 
 
 def test_a_replys_concepts_are_its_weightiest(db: xdb.Database) -> None:
-    # Weight: a concept's highest activation times the ticks carrying it; the 10 weightiest with a score of 0.05 or more, ties by id as Python
-    # orders strings (not as a database collation would: "c/B" before "c/_" and "c/b").
+    # Weight: a concept's highest activation times the ticks carrying it; the 10 weightiest
+    # with a score of 0.05 or more, ties by id as Python orders strings (not as a database
+    # collation would: "c/B" before "c/_" and "c/b").
     heavy = {f"c/h{n}": 0.9 for n in range(7)}
     activations = [
         {**heavy, "c/b": 0.5, "c/B": 0.5, "c/_": 0.5, "c/zero": 0.0, "c/tiny": 0.01},

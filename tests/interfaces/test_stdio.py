@@ -14,8 +14,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 import xdb
-from xdb.interfaces.mcp import build_server, recorded_answers
-from xdb.interfaces.stdio import ANSWERS_FILE, REPLAY_ID, Front
+from xdb.interfaces.mcp import build_server
+from xdb.interfaces.stdio import REPLAY_ID, Front
 
 pytestmark = pytest.mark.anyio
 
@@ -27,20 +27,16 @@ META = {
         "io.modelcontextprotocol/clientCapabilities": {},
     }
 }
-RECORDED: dict[str, Any] = json.loads(ANSWERS_FILE.read_text("utf-8"))
 
 
 def line(message: dict[str, Any]) -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 
-def test_the_recorded_answers_are_what_this_sdk_answers() -> None:
-    # Fails after a change to a tool or an SDK upgrade: run python -m xdb.interfaces.docs.
-    assert recorded_answers() == RECORDED
-
-
-def test_the_front_answers_a_stateless_client_without_replaying_anything() -> None:
-    front = Front(RECORDED["underscore"], groups=None)
+def test_the_front_answers_a_stateless_client_without_replaying_anything(
+    recorded: dict[str, Any],
+) -> None:
+    front = Front(recorded["underscore"], groups=None)
     found = front.answer(
         line({"jsonrpc": "2.0", "id": 1, "method": "server/discover", **{"params": META}})
     )
@@ -69,8 +65,10 @@ def test_the_front_answers_a_stateless_client_without_replaying_anything() -> No
     assert front.answer(b"not json\n") is None
 
 
-def test_the_front_replays_a_handshake_for_the_sdk_and_filters_tool_groups() -> None:
-    front = Front(RECORDED["dotted"], groups={"xdb"})
+def test_the_front_replays_a_handshake_for_the_sdk_and_filters_tool_groups(
+    recorded: dict[str, Any],
+) -> None:
+    front = Front(recorded["dotted"], groups={"xdb"})
     init = {
         "protocolVersion": "2025-06-18",
         "capabilities": {},
@@ -95,8 +93,8 @@ def test_the_front_replays_a_handshake_for_the_sdk_and_filters_tool_groups() -> 
     )
 
 
-def test_an_unknown_handshake_version_goes_to_the_sdk() -> None:
-    front = Front(RECORDED["underscore"], groups=None)
+def test_an_unknown_handshake_version_goes_to_the_sdk(recorded: dict[str, Any]) -> None:
+    front = Front(recorded["underscore"], groups=None)
     init = {
         "protocolVersion": "1999-01-01",
         "capabilities": {},
@@ -115,8 +113,8 @@ def _server(path: Path, *extra: str) -> StdioServerParameters:
     )
 
 
-def test_the_front_lists_a_profile_or_groups() -> None:
-    answers = RECORDED["underscore"]
+def test_the_front_lists_a_profile_or_groups(recorded: dict[str, Any]) -> None:
+    answers = recorded["underscore"]
     request = line({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": META})
 
     def names(front: Front) -> list[str]:
@@ -147,8 +145,9 @@ def test_the_front_lists_a_profile_or_groups() -> None:
     ],
 )
 async def test_a_client_sees_the_same_tools_as_from_the_sdk_and_calls_them(
-    tmp_path: Path, mode: Any, options: list[str], chosen: dict[str, Any]
+    tmp_path: Path, warm_cache: Path, mode: Any, options: list[str], chosen: dict[str, Any]
 ) -> None:
+    # From the quick front (the cache holds the answers), then from the SDK.
     path = tmp_path / "stdio.sqlite3"
     with xdb.connect(":memory:") as memory:
         async with Client(build_server(memory, dotted_names=True, **chosen)) as direct:
@@ -171,7 +170,9 @@ async def test_a_first_request_only_the_sdk_can_answer_is_answered(tmp_path: Pat
         assert made.structured_content is not None and made.structured_content["tick"] == 1
 
 
-def test_requests_from_a_file_are_answered_into_a_file(tmp_path: Path) -> None:
+def test_requests_from_a_file_are_answered_into_a_file(
+    tmp_path: Path, warm_cache: Path, recorded: dict[str, Any]
+) -> None:
     requests = tmp_path / "requests.jsonl"
     answers = tmp_path / "answers.jsonl"
     record = {"name": "xdb_record", "arguments": {"event_type": "input", "content": "filed"}}
@@ -196,7 +197,7 @@ def test_requests_from_a_file_are_answered_into_a_file(tmp_path: Path) -> None:
     got = {m["id"]: m for m in map(json.loads, answers.read_text().splitlines())}
     assert sorted(got) == [1, 2]
     # The agent profile, recorded whole: its tools are worded and trimmed its own way.
-    assert got[1]["result"]["tools"] == RECORDED["underscore"]["profiles"]["agent"]["tools"]
+    assert got[1]["result"]["tools"] == recorded["underscore"]["profiles"]["agent"]["tools"]
     assert not any(t["name"].startswith("policy_") for t in got[1]["result"]["tools"])
     assert got[2]["result"]["structuredContent"]["tick"] == 1
 
@@ -282,9 +283,12 @@ def test_stdin_and_stdout_on_devices_the_event_loop_refuses_end_cleanly(tmp_path
     assert b"Traceback" not in done.stderr
 
 
-def test_the_front_module_does_not_load_the_sdk() -> None:
+def test_the_front_module_does_not_load_the_sdk(tmp_path: Path) -> None:
+    # Nor does finding and reading the cached answers, which happens before the SDK loads.
     code = (
-        "import sys, xdb.interfaces.stdio as s; "
+        "import sys, pathlib, xdb.interfaces.stdio as s; from xdb.interfaces import mcp_answers "
+        f"as a; a.load(a.answers_path(a.fingerprint(directory=pathlib.Path({str(tmp_path)!r}))), "
+        "''); "
         "print(sorted(m for m in ('mcp', 'mcp_types', 'anyio') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -312,7 +316,10 @@ def _peak_kib(pid: int) -> int:
     raise AssertionError("no VmHWM")
 
 
-def test_a_line_over_the_limit_is_refused_and_the_server_keeps_serving(tmp_path: Path) -> None:
+def test_a_line_over_the_limit_is_refused_and_the_server_keeps_serving(
+    tmp_path: Path, warm_cache: Path
+) -> None:
+    # A warm cache: no answers are being generated beside the peak memory measured below.
     limit = 64 * 1024
     with xdb.connect(tmp_path / "big.sqlite3") as made:
         # A line at the limit holds more tokens than the default context window: read back
@@ -432,8 +439,8 @@ def test_a_bad_limit_setting_is_one_line_of_error(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- odd messages
 
 
-def test_the_front_leaves_odd_messages_to_the_sdk() -> None:
-    front = Front(RECORDED["underscore"], groups=None)
+def test_the_front_leaves_odd_messages_to_the_sdk(recorded: dict[str, Any]) -> None:
+    front = Front(recorded["underscore"], groups=None)
     odd_meta = {"_meta": {**META["_meta"], "io.modelcontextprotocol/protocolVersion": [1]}}
     no_client = {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}
     messages: list[dict[str, Any]] = [
@@ -501,7 +508,8 @@ def test_requests_the_sdk_cannot_read_are_answered_and_none_keeps_it_waiting(
     assert b"Traceback" not in done.stderr
 
 
-def test_the_answer_to_a_replayed_initialize_is_not_sent(tmp_path: Path) -> None:
+def test_the_answer_to_a_replayed_initialize_is_not_sent(tmp_path: Path, warm_cache: Path) -> None:
+    # The front answers the initialize (the cache holds the answers) and replays it.
     init = {
         "protocolVersion": "2025-06-18",
         "capabilities": {},

@@ -4,8 +4,11 @@ The reference is rendered from the same tables the skins are generated from, so 
 describe an operation, a field or a command that does not exist; ``tests/test_docs.py``
 regenerates it in memory and fails when the committed file is stale::
 
-    python -m xdb.interfaces.docs            # writes docs/reference.md and mcp_answers.json
+    python -m xdb.interfaces.docs            # writes docs/reference.md
     python -m xdb.interfaces.docs --check    # exit 1 when docs/reference.md is out of date
+
+(The MCP answers ``xdb mcp`` starts from are generated into the user's cache, not here:
+``mcp_answers``.)
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from pydantic_core import to_jsonable_python
 from xdb import errors
 from xdb.interfaces.cli import cli
 from xdb.interfaces.fields import describe, is_model
-from xdb.interfaces.stdio import ANSWERS_FILE
 from xdb.ops.registry import Operation, operations
 
 DEFAULT_OUTPUT = Path("docs/reference.md")
@@ -313,8 +315,14 @@ _NOTES = [
     "`episode` record has `add_episode`'s fields with the episode's kind as `episode_kind` "
     "(`kind` names the record), plus `episode_id`, `created_at` and `created_by`, each "
     "optional on import (a new id, the import's time, `import`). `xdb import` restores "
-    "them in one transaction and skips objects that already exist. Vectors are not "
-    "exported: imported episodes are embedded by the importing database's model.",
+    "them in one transaction and skips objects that already exist. `xdb export --vectors` "
+    '(and `xdb migrate`, by default) adds each episode\'s stored vectors, `"vectors": '
+    '{"<model id>": "<base64 of little-endian float32>"}`; the import stores them with the '
+    "episodes it inserts (an episode skipped as present keeps its own) and refuses a vector "
+    "whose length differs from that model's stored ones, so only episodes without a vector "
+    "from the importing database's model are embedded. Only the file holder's whole export "
+    "carries vectors: a restricted or `--sharing` export refuses `--vectors`, since a vector "
+    "is derived from content such an export may redact.",
     "- **Changing the embedding model.** Searches use only the current model's vectors; "
     "episodes get new ones in the background as the database is used. `xdb reindex` "
     "embeds them all at once and deletes the other models' vectors.",
@@ -364,33 +372,24 @@ def render() -> str:
     return "\n".join(line.rstrip() for line in "\n".join(out).splitlines()).rstrip() + "\n"
 
 
-def render_answers() -> str:
-    """The SDK's recorded answers that ``xdb mcp`` gives while the SDK loads (see ``stdio``)."""
-    from xdb.interfaces.mcp import recorded_answers
-
-    return json.dumps(recorded_answers(), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m xdb.interfaces.docs", description=__doc__)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="default: %(default)s")
-    parser.add_argument(
-        "--answers", type=Path, default=ANSWERS_FILE, help="default: the package's copy"
-    )
-    parser.add_argument("--check", action="store_true", help="fail if a file is out of date")
+    parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
     args = parser.parse_args(argv)
-    stale = 0
-    for path, text in ((args.output, render()), (args.answers, render_answers())):
-        if args.check:
-            current = path.read_text(encoding="utf-8") if path.exists() else ""
-            if current != text:
-                print(f"{path} is out of date; run python -m xdb.interfaces.docs", file=sys.stderr)
-                stale = 1
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path}")
-    return stale
+    text = render()
+    if args.check:
+        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+        if current != text:
+            print(
+                f"{args.output} is out of date; run python -m xdb.interfaces.docs", file=sys.stderr
+            )
+            return 1
+        return 0
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -4,12 +4,15 @@ Importing the ``mcp`` SDK takes about a second here (it builds several hundred p
 models), longer than a client should wait for ``tools/list``. So ``serve`` starts loading the
 SDK, the database and the server on a worker thread and, meanwhile, answers the requests
 every client opens with (``server/discover``, ``initialize``, ``tools/list``) from answers
-the SDK itself gave, recorded in ``mcp_answers.json`` (``python -m xdb.interfaces.docs``
-regenerates it, and a test proves it equals what the SDK says now). The first request it has
-no recorded answer for waits for the SDK, which from then on serves everything. A recorded
-``initialize`` is replayed to the SDK under a private id whose answer is dropped, so its
-session is initialised exactly as the client asked; the stateless (2026-07-28) era needs no
-replay at all.
+the SDK itself gave, recorded in the user's cache (``mcp_answers``: a file per fingerprint of
+xdb's sources and the SDK's version). Without that file (the first start, or after an
+upgrade or an edit), the SDK answers everything, and once it has loaded the answers are
+written for the next start, on a worker thread the server waits for before it exits (a
+client that leaves before asking anything leaves them unwritten).
+The first request the front has no recorded answer for waits for the SDK, which from then on
+serves everything. A recorded ``initialize`` is replayed to the SDK under a private id whose
+answer is dropped, so its session is initialised exactly as the client asked; the stateless
+(2026-07-28) era needs no replay at all.
 
 The SDK reads and writes through asyncio pipes rather than its default file wrappers, which
 hop to a worker thread for every line read, written and flushed (~0.3 ms a call here), and
@@ -28,20 +31,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import stat
 import sys
 from collections.abc import Awaitable, Callable
-from pathlib import Path
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from xdb.interfaces import mcp_answers
 from xdb.interfaces.limits import BoundedLines, Pieces, StreamPieces, message_limit
 from xdb.interfaces.mcp_profiles import DEFAULT as DEFAULT_PROFILE
 
 if TYPE_CHECKING:
     from xdb.core import Database
 
-ANSWERS_FILE = Path(__file__).with_name("mcp_answers.json")
+logger = logging.getLogger(__name__)
+
 # The id under which a recorded initialize is replayed to the SDK; its answer is not sent.
 REPLAY_ID = "xdb-replayed-initialize"
 # How the SDK writes the start of its answer to the replayed initialize.
@@ -252,10 +258,9 @@ async def _open(rfd: int, wfd: int) -> tuple[Pieces, Any]:
 
 async def _serve(
     load: Callable[[], Runner],
-    answers: dict[str, Any],
-    groups: set[str] | None,
-    profile: str | None,
+    front: Front | None,
     limit: int,
+    record: Callable[[], object] | None = None,
 ) -> None:
     pieces, writer = await _open(*_claim_stdio())
 
@@ -271,7 +276,6 @@ async def _serve(
 
     reader = BoundedLines(pieces, limit, refuse)
     loading = asyncio.get_running_loop().run_in_executor(None, load)
-    front = Front(answers, groups, profile)
     out = _Out(writer)
     pending: asyncio.Future[bytes] | None = None
     while not loading.done():
@@ -284,7 +288,7 @@ async def _serve(
         line = pending.result()
         if not line:
             return  # the client left before asking anything only the SDK can answer
-        reply = front.answer(line)
+        reply = None if front is None else front.answer(line)
         if reply is None:
             break  # the SDK answers this one, and everything after it
         pending = None
@@ -292,8 +296,16 @@ async def _serve(
             writer.write(json.dumps(reply, separators=(",", ":")).encode("utf-8") + b"\n")
             await writer.drain()
     run = await loading
-    out.drop_replayed = any(REPLAY_ID in line for line in front.replay)
-    await run(Lines(front.replay, pending, reader), out)
+    # The SDK is loaded: ``record`` writes its answers for the next start meanwhile, waited
+    # for here while the loop still holds the pipes (collected after it closes, they warn).
+    recording = None if record is None else asyncio.ensure_future(asyncio.to_thread(record))
+    replay = [] if front is None else front.replay
+    out.drop_replayed = any(REPLAY_ID in line for line in replay)
+    try:
+        await run(Lines(replay, pending, reader), out)
+    finally:
+        if recording is not None:
+            await recording
 
 
 def serve(
@@ -309,17 +321,20 @@ def serve(
     ``groups``.
 
     The SDK import, ``open_db`` and the server's construction run on a worker thread while
-    the opening requests are answered (blocks until the client leaves). A line (one message)
+    the opening requests are answered from the cached answers (``mcp_answers``); without
+    them the SDK answers everything, and they are written on another worker thread once it
+    has loaded (blocks until the client leaves and they are written). A line (one message)
     over ``line_limit`` bytes (default: ``XDB_MAX_MESSAGE_BYTES``, else 64 MiB), or nested
     past ``nesting.MAX_NESTING``, is dropped unread and answered with a JSON-RPC error
     (``limits``).
     """
     limit = message_limit() if line_limit is None else line_limit
     opened: list[Database] = []
+    fingerprint = mcp_answers.fingerprint()
+    cached = mcp_answers.answers_path(fingerprint)
+    front = _front(mcp_answers.load(cached, fingerprint), dotted_names, groups, profile)
 
     def load() -> Runner:
-        from functools import partial
-
         from xdb.interfaces.mcp import build_server, serve_lines
 
         opened.append(open_db())
@@ -332,10 +347,26 @@ def serve(
         )
         return partial(serve_lines, server)
 
-    recorded = json.loads(ANSWERS_FILE.read_text("utf-8"))
+    # Without cached answers, the SDK answers everything, and once loaded records them.
+    record = None if front is not None else partial(mcp_answers.store, cached, fingerprint)
     try:
-        answers = recorded["dotted" if dotted_names else "underscore"]
-        asyncio.run(_serve(load, answers, groups, profile, limit))
+        asyncio.run(_serve(load, front, limit, record))
     finally:
         for db in opened:
             db.close()
+
+
+def _front(
+    recorded: dict[str, Any] | None,
+    dotted_names: bool,
+    groups: set[str] | None,
+    profile: str | None,
+) -> Front | None:
+    """The quick front over the cached answers, or None when there are none to use."""
+    if recorded is None:
+        return None
+    try:
+        return Front(recorded["dotted" if dotted_names else "underscore"], groups, profile)
+    except (KeyError, TypeError, AttributeError) as exc:  # a set this xdb cannot read
+        logger.debug("not answering from the cached MCP answers: %r", exc)
+        return None
