@@ -19,15 +19,16 @@ AREAS: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
     "shell": (lessons_shell, ("shell_vcs_files", "shell_vcs_files_fs", "shell_vcs_files_sys",
                               "shell_vcs_files_pkg", "shell_ops", "shell_ops_k8s",
                               "shell_ops_tf", "shell_ops_cloud", "shell_ops_data",
-                              "shell_more")),
+                              "shell_more", "shell_sys_admin", "shell_vcs_build",
+                              "shell_services_data", "shell_services_cloud")),
     "code1": (lessons_code1, ("code_python", "py_security", "py_frameworks", "code_sql",
                               "code_web", "code_web_js", "code_web_node", "code_go_rust",
-                              "code_go_rust_rs", "code_more")),
+                              "code_go_rust_rs", "code_more", "code_more_langs")),
     "code2": (lessons_code2, ("code_jvm_dotnet", "code_jvm_dotnet_cs",
                               "code_jvm_dotnet_spring", "code_other", "code_other_native",
                               "code_more_jvm")),
     "infra": (lessons_infra, ("config_infra", "config_infra_k8s", "config_infra_cloud",
-                              "config_infra_ci", "config_more")),
+                              "config_infra_ci", "config_more", "config_services")),
 }  # fmt: skip
 
 

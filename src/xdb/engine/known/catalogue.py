@@ -10,6 +10,7 @@ from xdb.engine.known import (
     code_jvm_dotnet_spring,
     code_more,
     code_more_jvm,
+    code_more_langs,
     code_other,
     code_other_native,
     code_python,
@@ -22,6 +23,7 @@ from xdb.engine.known import (
     config_infra_cloud,
     config_infra_k8s,
     config_more,
+    config_services,
     py_frameworks,
     py_security,
     shell_more,
@@ -30,6 +32,10 @@ from xdb.engine.known import (
     shell_ops_data,
     shell_ops_k8s,
     shell_ops_tf,
+    shell_services_cloud,
+    shell_services_data,
+    shell_sys_admin,
+    shell_vcs_build,
     shell_vcs_files,
     shell_vcs_files_fs,
     shell_vcs_files_pkg,
@@ -46,5 +52,6 @@ _MODULES = (shell_vcs_files, shell_ops, code_python, code_sql, code_web, code_go
             shell_vcs_files_fs, shell_vcs_files_pkg,
             code_web_js, code_web_node, code_go_rust_rs,
             py_frameworks, code_more, config_more, shell_more,
-            code_more_jvm)  # fmt: skip
+            code_more_jvm, shell_sys_admin, shell_vcs_build, shell_services_data,
+            shell_services_cloud, code_more_langs, config_services)  # fmt: skip
 CATALOGUE: dict[str, Pattern] = {p.name: p for m in _MODULES for p in m.PATTERNS}

@@ -481,8 +481,10 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "py-open-no-encoding",
-        "open encoding | encoding utf-8 | without encoding | locale encoding | default encoding"
-        " windows | read_text encoding",
+        # ("open encoding" and "encoding utf-8" named a lesson about a BOM kept with utf-8
+        # instead of utf-8-sig: the encoding given, not left out)
+        "open default encoding | encoding utf-8 cp1252 | without encoding | locale encoding"
+        " | default encoding windows | read_text encoding | open encoding windows",
         "python",
         r"(?<![.\w])(?<!def )open\(|\.(?:read|write)_text\(",
         none_of(

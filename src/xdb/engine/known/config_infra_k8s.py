@@ -175,9 +175,11 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "k8s-no-readiness-probe",
-        "readiness probe | missing readinessProbe | add readinessProbe | traffic before ready"
-        " | not ready pod traffic | no readiness | readiness check | traffic starting pods"
-        " | traffic to unready pods",
+        # ("readiness probe" and "no readiness" named a lesson about a probe on the wrong
+        # port, "pods never became ready": a probe there, not one missing)
+        "add readiness probe | missing readinessProbe | add readinessProbe | traffic before ready"
+        " | not ready pod traffic | deployment without readiness probe | readiness check"
+        " | container without readiness probe | traffic starting pods | traffic to unready pods",
         "yaml",
         _WORKLOAD,
         r"^readinessProbe:",

@@ -1914,4 +1914,197 @@ LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
         "check groupby options",
     ),
     ("", "the Express router mounted the API at the wrong prefix", "mount it under /api/v2"),
+    # --- wave 4 (written blind from the names and examples)
+    (
+        "py-fromkeys-mutable-value",
+        "dict.fromkeys(names, []) made every key share one list, appends showed up under all names",
+        "use a dict comprehension or defaultdict(list)",
+    ),
+    (
+        "py-fromkeys-mutable-value",
+        "Our grouping code initialised a dict from the user ids with an empty set as the value. Adding to one user's set added to everyone's, since it was the same set object",
+        "build it as {k: set() for k in keys}",
+    ),
+    (
+        "py-list-multiply-aliasing",
+        "[[0]*w]*h grid: setting one cell changed the whole column",
+        "build the rows with a comprehension",
+    ),
+    (
+        "py-list-multiply-aliasing",
+        "The tic-tac-toe board was made by multiplying a list of rows, so one move appeared in all three rows: they were the same inner list",
+        "[[' '] * 3 for _ in range(3)]",
+    ),
+    (
+        "py-default-evaluated-once",
+        "def log_event(msg, ts=time.time()) stamped every event with the import time",
+        "default to None and compute it inside the function",
+    ),
+    (
+        "py-default-evaluated-once",
+        "The pydantic model had Field(default=datetime.now(...)), so every record created since the worker started got the same created_at timestamp",
+        "use default_factory so it's computed per instance",
+    ),
+    (
+        "py-builtin-hash-persisted",
+        "sharded by hash(user_id) and users moved shards after a restart",
+        "use a stable hash like sha256 or crc32",
+    ),
+    (
+        "py-builtin-hash-persisted",
+        "Cache keys built with Python's hash() of the query string never hit after a redeploy, because string hashing is salted per process (PYTHONHASHSEED)",
+        "use a hashlib digest for anything stored or shared between processes",
+    ),
+    (
+        "py-return-in-finally",
+        "a return inside finally swallowed the exception",
+        "don't return from finally; return after the try block",
+    ),
+    (
+        "py-return-in-finally",
+        "save() raised, yet the function reported True because the finally clause returned a value and silently discarded the error",
+        "let exceptions propagate; use finally only for cleanup",
+    ),
+    (
+        "py-timing-unsafe-compare",
+        "compared the webhook signature with ==, open to a timing attack",
+        "hmac.compare_digest",
+    ),
+    (
+        "py-timing-unsafe-compare",
+        "Security review flagged our API key check: a plain != comparison leaks how many leading characters match through response time",
+        "use secrets.compare_digest for secrets and MACs",
+    ),
+    (
+        "js-sort-without-comparator",
+        "[10, 9, 100, 1].sort() gave [1, 10, 100, 9]",
+        "pass (a, b) => a - b",
+    ),
+    (
+        "js-sort-without-comparator",
+        "The p50 latency on the dashboard was nonsense: we ordered the numbers with the default array sort, which compares them as strings",
+        "always supply a numeric comparator when ordering numbers",
+    ),
+    (
+        "js-regex-global-test",
+        "a regex with the /g flag used with .test() alternated true and false on the same input",
+        "drop the g flag for test(), or reset lastIndex",
+    ),
+    (
+        "js-regex-global-test",
+        "Email validation rejected valid addresses on every second submit because the shared global regex kept its lastIndex between calls",
+        "no global flag on a reused validator regex",
+    ),
+    (
+        "node-prototype-pollution-merge",
+        "_.merge(config, req.body) let an attacker set __proto__.isAdmin",
+        "validate with a schema and pick the allowed keys",
+    ),
+    (
+        "node-prototype-pollution-merge",
+        "A deep merge of the request JSON into our settings object polluted Object.prototype, and suddenly every object had an admin flag",
+        "never deep-merge untrusted input; whitelist fields",
+    ),
+    (
+        "node-trust-proxy-all",
+        "app.set('trust proxy', true) let clients spoof X-Forwarded-For and bypass the rate limiter",
+        "trust only the number of hops or the proxy's subnet",
+    ),
+    (
+        "node-trust-proxy-all",
+        "Our IP allowlist was bypassed because Fastify believed whatever forwarded-for header the client sent",
+        "set trustProxy to the load balancer's CIDR",
+    ),
+    (
+        "go-time-format-layout",
+        'time.Parse with "YYYY-MM-DD" failed on every date',
+        "Go layouts use the reference time: 2006-01-02",
+    ),
+    (
+        "go-time-format-layout",
+        "Our Go report printed the date as garbage digits instead of day/month/year, because Format doesn't understand strftime-style or Java-style patterns",
+        'write the layout with the reference date, e.g. "02/01/2006"',
+    ),
+    (
+        "go-http-error-no-return",
+        "http.Error without a return, the handler kept going and wrote the body anyway",
+        "return right after http.Error",
+    ),
+    (
+        "go-http-error-no-return",
+        "The forbidden check in the Go handler wrote a 403, but the function went on and deleted the record anyway",
+        "always return after writing the error response",
+    ),
+    (
+        "java-bigdecimal-equals",
+        "BigDecimal equals said 0.00 wasn't zero, so zero-balance invoices never closed",
+        "use compareTo(...) == 0 or signum()",
+    ),
+    (
+        "java-bigdecimal-equals",
+        "Comparing money amounts with equals() failed because 100.00 and 100.0 have a different scale",
+        "compareTo ignores scale; use it for numeric equality",
+    ),
+    (
+        "java-split-regex-metachar",
+        'version.split(".") returned an empty array',
+        'escape it: split("\\\\.") or Pattern.quote',
+    ),
+    (
+        "java-split-regex-metachar",
+        'Parsing pipe-delimited lines with String.split("|") broke them into single characters, since the argument is a regex and | means alternation',
+        "Pattern.quote the delimiter",
+    ),
+    (
+        "php-strpos-truthiness",
+        "if (strpos($s, 'admin')) missed matches at position 0",
+        "compare with !== false or use str_contains",
+    ),
+    (
+        "php-strpos-truthiness",
+        "array_search returned key 0 for the first role, and our if treated that user as having no role at all",
+        "use strict comparison against false",
+    ),
+    (
+        "",
+        "pagination skipped a row on each page because the offset was page*size+1",
+        "offset = (page - 1) * size",
+    ),
+    (
+        "",
+        "the test failed every night just after midnight because it assumed today's date",
+        "freeze time in tests",
+    ),
+    ("", "a variable named l was misread as 1 in review", "use descriptive names"),
+    (
+        "",
+        "the API returned 200 with an error body and clients couldn't tell it failed",
+        "use proper HTTP status codes",
+    ),
+    (
+        "",
+        "the logs lacked request ids so we couldn't trace a request across services",
+        "add a correlation id to every log line",
+    ),
+    (
+        "",
+        "the CSV reader kept the BOM in the first header name",
+        "open the file with encoding utf-8-sig",
+    ),
+    (
+        "",
+        "the progress percentage in Go was always 0 because of integer division",
+        "convert to float before dividing",
+    ),
+    (
+        "",
+        "a Rust match with a wildcard arm silently ignored a new enum variant",
+        "list the variants explicitly",
+    ),
+    (
+        "",
+        "the TypeScript function getUser actually created users",
+        "name functions for what they do",
+    ),
+    ("", "the phone number regex rejected international formats", "use libphonenumber"),
 ]

@@ -924,4 +924,177 @@ LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
         "the terraform variable default for the instance count was wrong",
         "review variable defaults in code review",
     ),
+    # --- wave 4 (written blind from the names and examples)
+    (
+        "dockerfile-run-cd",
+        "RUN cd /app on its own line did nothing; the next RUN still ran in /",
+        "use WORKDIR",
+    ),
+    (
+        "dockerfile-run-cd",
+        "npm ci failed with no package.json found because the directory change was in a separate RUN layer, and that doesn't persist to the next instruction",
+        "set WORKDIR /app, or chain cd && command in the same RUN",
+    ),
+    (
+        "docker-daemon-tcp-exposed",
+        "dockerd listening on tcp://0.0.0.0:2375 without TLS is remote root for anyone",
+        "use the unix socket or ssh://, or TLS with client certificates",
+    ),
+    (
+        "docker-daemon-tcp-exposed",
+        "We opened the Docker API on port 2375 so CI could reach the build host; within a day crypto miners were running on it",
+        "point DOCKER_HOST at ssh:// and never expose the daemon unauthenticated",
+    ),
+    (
+        "k8s-reclaim-policy-delete",
+        "deleting the PVC also deleted the EBS volume and the database data, because the storage class reclaimPolicy was Delete",
+        "use Retain for stateful data",
+    ),
+    (
+        "k8s-reclaim-policy-delete",
+        "lost the disk when its claim was removed",
+        "set the reclaim policy to Retain",
+    ),
+    (
+        "k8s-loadbalancer-db-port",
+        "a Service of type LoadBalancer on postgres 5432 gave the database a public IP",
+        "use ClusterIP, or an internal load balancer with source ranges",
+    ),
+    (
+        "k8s-loadbalancer-db-port",
+        "I exposed redis through a cloud load balancer for a quick test and it was reachable from the internet with no password",
+        "use the internal-LB annotation and loadBalancerSourceRanges, or port-forward",
+    ),
+    (
+        "k8s-cronjob-concurrent-runs",
+        "the billing CronJob every 5 minutes overlapped with the previous run and charged customers twice",
+        "concurrencyPolicy: Forbid",
+    ),
+    (
+        "k8s-cronjob-concurrent-runs",
+        "scheduled job pods piled up running in parallel",
+        "set concurrencyPolicy to Forbid or Replace",
+    ),
+    (
+        "k8s-termination-grace-zero",
+        "grace period 0 killed pods mid-request during rollouts",
+        "give a 30-60s shutdown period and handle SIGTERM",
+    ),
+    (
+        "k8s-termination-grace-zero",
+        "Someone set the pod shutdown grace to zero to make deploys faster; every rollout cut in-flight requests and left half-written jobs",
+        "keep a reasonable graceful termination window",
+    ),
+    (
+        "tf-hcl-output-secret-not-sensitive",
+        "terraform output printed the db password in the CI log",
+        "mark the output sensitive = true",
+    ),
+    (
+        "tf-hcl-output-secret-not-sensitive",
+        "The generated admin password was exposed as a plain output and appeared in the apply log for everyone with pipeline access",
+        "flag outputs holding credentials as sensitive",
+    ),
+    (
+        "gha-all-secrets-exposed",
+        "toJSON(secrets) handed every repository secret to a step",
+        "pass only the specific secrets the step needs",
+    ),
+    (
+        "gha-all-secrets-exposed",
+        "A workflow dumped the whole secrets context into an env var for the deploy script, so a compromised dependency in that script could read all of them",
+        "reference individual secrets by name",
+    ),
+    (
+        "gha-upload-artifact-workspace",
+        "upload-artifact with path: . published the whole checkout including .git/config with the token",
+        "upload only dist/",
+    ),
+    (
+        "gha-upload-artifact-workspace",
+        "We archived the entire GitHub workspace as a build artifact; it contained persisted checkout credentials and .env files, downloadable by anyone with read access",
+        "narrow the artifact path to the build output",
+    ),
+    (
+        "nginx-real-ip-from-anywhere",
+        "set_real_ip_from 0.0.0.0/0 let clients fake their IP via X-Forwarded-For",
+        "trust only the load balancer or CDN ranges",
+    ),
+    (
+        "nginx-real-ip-from-anywhere",
+        "Rate limiting and IP bans in nginx were useless, because the real_ip module trusted the forwarded header from any address",
+        "list only your proxies' CIDRs",
+    ),
+    (
+        "systemd-environment-secret",
+        "put DB_PASSWORD in Environment= in the unit file, and systemctl show exposes it to any user",
+        "use an EnvironmentFile with mode 600 or LoadCredential",
+    ),
+    (
+        "systemd-environment-secret",
+        "the stripe secret key was hardcoded in the systemd service file",
+        "use systemd credentials",
+    ),
+    (
+        "mongo-bind-all-no-auth",
+        "mongod bound to 0.0.0.0 without authorization and the database got ransomed",
+        "enable authorization and bind to localhost or a private address",
+    ),
+    ("mongo-bind-all-no-auth", "--bind_ip_all and no --auth", "turn on auth"),
+    (
+        "es-security-disabled",
+        "xpack.security.enabled: false in the compose file, and the cluster ended up open on the internet",
+        "keep security on",
+    ),
+    (
+        "es-security-disabled",
+        "To get OpenSearch running locally we turned the security plugin off; that config got copied to staging, which was publicly reachable",
+        "leave security enabled and set up proper certs and passwords",
+    ),
+    (
+        "",
+        "the CI cache key didn't include the lockfile hash so stale dependencies were restored",
+        "key the cache on hashFiles of the lockfile",
+    ),
+    (
+        "",
+        "the scheduled GitHub workflow ran at the wrong hour because its cron is in UTC",
+        "convert the schedule to UTC",
+    ),
+    (
+        "",
+        "cloud resources had inconsistent tags so the cost report couldn't group them",
+        "enforce a tagging convention",
+    ),
+    ("", "the YAML value no for Norway was parsed as false", "quote strings in YAML"),
+    (
+        "",
+        "the nginx regex location won over the prefix location I expected to match",
+        "use ^~ or reorder the locations",
+    ),
+    (
+        "",
+        "the readiness probe pointed at the wrong port so pods never became ready",
+        "probe the port the app listens on",
+    ),
+    (
+        "",
+        "a typo in the env var name in the compose file made the app use its default",
+        "validate configuration at startup",
+    ),
+    (
+        "",
+        "the CI matrix tested only Node 18 while production ran 20",
+        "match the matrix to production",
+    ),
+    (
+        "",
+        "the DNS TTL was a day so the migration took a day to propagate",
+        "lower the TTL before migrating",
+    ),
+    (
+        "",
+        "the alert fired on every deploy because it used a one-minute window",
+        "use a longer window and a for: duration",
+    ),
 ]
