@@ -42,7 +42,7 @@ import xdb
 from bench.recall import ensure_corpus, pct, questions
 from xdb.models.common import Caller
 from xdb.models.episodes import SearchEpisodesResponse
-from xdb.ops.registry import REGISTRY
+from xdb.ops.catalog import REGISTRY
 from xdb.policy.load import visibility
 
 SEARCH = REGISTRY["experience.search_episodes"]

@@ -26,7 +26,8 @@ from xdb.api import Operations
 from xdb.interfaces import api_gen
 from xdb.models.common import EventType
 from xdb.models.log import RecordRequest
-from xdb.ops.registry import Context, Operation, operations
+from xdb.ops.catalog import operations
+from xdb.ops.registry import Context, Operation
 
 ROOT = Path(__file__).resolve().parents[1]
 USER_SCRIPT = ROOT / "tests" / "data" / "typed_user_script.py"

@@ -64,7 +64,7 @@ from xdb.interfaces import cli_help
 from xdb.interfaces.cli import cli
 from xdb.interfaces.jsonl import export_jsonl
 from xdb.interfaces.mcp_profiles import specs
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

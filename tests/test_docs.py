@@ -13,7 +13,7 @@ import pytest
 import xdb
 from xdb.interfaces import docs
 from xdb.interfaces.cli import cli
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "docs" / "reference.md"

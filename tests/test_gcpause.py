@@ -12,7 +12,7 @@ import pytest
 
 import xdb
 from xdb.gcpause import collector_paused
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 
 @pytest.fixture

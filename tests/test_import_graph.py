@@ -30,49 +30,10 @@ PACKAGE = Path(xdb.__file__).parent
 SKINS = "xdb.interfaces"
 
 # The import circles (strongly connected components of more than one module) there are
-# today, each as the set of its modules. Break one, then delete it here; never add one.
-KNOWN_CIRCLES: list[frozenset[str]] = [
-    # The operations: ``ops.registry`` imports ``ops.catalog`` (the list of every
-    # operation), which imports each handler module, and the handlers import the registry
-    # (``Operation``, ``Context``) and one another. Issue 35's kernel (registry, the call)
-    # apart from the capabilities breaks it.
-    frozenset(
-        {
-            "xdb.ops.access",
-            "xdb.ops.audit",
-            "xdb.ops.auto_episodes",
-            "xdb.ops.buds",
-            "xdb.ops.catalog",
-            "xdb.ops.concept_views",
-            "xdb.ops.concepts",
-            "xdb.ops.dataset_reads",
-            "xdb.ops.datasets",
-            "xdb.ops.engine",
-            "xdb.ops.engine_candidates",
-            "xdb.ops.engine_extract",
-            "xdb.ops.engine_hooks",
-            "xdb.ops.engine_judge",
-            "xdb.ops.engine_views",
-            "xdb.ops.episodes",
-            "xdb.ops.exemplars",
-            "xdb.ops.fidelity",
-            "xdb.ops.graph",
-            "xdb.ops.log",
-            "xdb.ops.log_reads",
-            "xdb.ops.memcp",
-            "xdb.ops.pages",
-            "xdb.ops.policy",
-            "xdb.ops.promotion",
-            "xdb.ops.ranking",
-            "xdb.ops.registry",
-            "xdb.ops.search",
-            "xdb.ops.status",
-            "xdb.ops.sync",
-            "xdb.ops.training",
-            "xdb.ops.usage",
-        }
-    ),
-]
+# today, each as the set of its modules: none since the registry's index of operations moved
+# into ``ops.catalog`` and the engine's hook sessions into ``ops.engine_sessions``. Never
+# add one: break it.
+KNOWN_CIRCLES: list[frozenset[str]] = []
 
 # The modules outside ``xdb.interfaces`` that import a skin today: the entry points.
 SKIN_ENTRY_POINTS = frozenset(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from xdb.ops.registry import REGISTRY
+from xdb.ops.catalog import REGISTRY
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -32,8 +32,9 @@ from xdb.index.candidates import choose as choose_candidates
 from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
+from xdb.ops.catalog import REGISTRY, operations
 from xdb.ops.fidelity import FidelityState
-from xdb.ops.registry import REGISTRY, Context, Operation, operations
+from xdb.ops.registry import Context, Operation
 from xdb.paths import chosen_root, root_of
 from xdb.policy.access import readable as access_readable
 from xdb.policy.audit_calls import SELF_AUDITED as _SELF_AUDITED

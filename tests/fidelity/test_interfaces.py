@@ -18,7 +18,7 @@ from tests.interfaces.test_episodes_interfaces import (  # noqa: F401  (fixtures
     via,
 )
 from xdb.fidelity.schedule import MaintenanceSchedule
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 pytestmark = pytest.mark.anyio
 

@@ -51,7 +51,7 @@ def test_the_strategy_follows_the_store_and_is_chosen_at_connect(filled: xdb.Dat
     assert type(chosen) is expected
     # A context of another caller reuses the handle's choice rather than asking again.
     other = filled.run(
-        xdb.ops.registry.REGISTRY["experience.search_episodes"],
+        xdb.ops.catalog.REGISTRY["experience.search_episodes"],
         {"text_query": "kayak"},
         caller=Caller(id="someone-else"),
     )

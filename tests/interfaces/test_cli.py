@@ -21,7 +21,7 @@ import xdb
 from tests.concepts.packs import write_pack
 from tests.interfaces.cli_runner import fails, ok, run
 from xdb.interfaces.cli import cli
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 
 @pytest.fixture
@@ -212,7 +212,7 @@ def test_bare_xdb_prints_help() -> None:
 
 
 def test_every_command_has_help_listing_its_fields() -> None:
-    from xdb.ops.registry import operations
+    from xdb.ops.catalog import operations
 
     for op in operations():
         if not op.command:

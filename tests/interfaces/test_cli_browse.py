@@ -29,7 +29,7 @@ from tests.interfaces.cli_runner import fails, ok, run
 from tests.interfaces.test_cli import command_paths
 from xdb.interfaces import cli_help, cli_progress
 from xdb.interfaces.cli import cli
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 
 def command(path: list[str]) -> click.Command:

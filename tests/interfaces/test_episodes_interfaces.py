@@ -26,7 +26,7 @@ from tests.interfaces.cli_runner import fails, ok
 from tests.serving import served
 from xdb.interfaces.http import create_app
 from xdb.interfaces.mcp import build_server
-from xdb.ops.registry import REGISTRY, operations
+from xdb.ops.catalog import REGISTRY, operations
 
 pytestmark = pytest.mark.anyio
 

@@ -40,7 +40,8 @@ from tests.concepts.packs import write_pack
 from tests.interfaces.test_http import running
 from xdb.interfaces.http import create_app
 from xdb.interfaces.mcp import build_server
-from xdb.ops.registry import Operation, operations
+from xdb.ops.catalog import operations
+from xdb.ops.registry import Operation
 
 SEED = int(os.environ.get("XDB_FUZZ_SEED", "20260715"))
 # Per operation and interface; XDB_FUZZ_CASES runs more (the default keeps the file ~20 s).

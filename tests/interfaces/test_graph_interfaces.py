@@ -17,7 +17,7 @@ from tests.interfaces.test_episodes_interfaces import (  # noqa: F401  (fixtures
     db,
     via,
 )
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 pytestmark = pytest.mark.anyio
 TREE: dict[str, str | None] = {"Root": None, "Honesty": "Root", "Candour": "Honesty"}

@@ -25,7 +25,7 @@ from tests.concepts.packs import write_pack
 from xdb.interfaces import http
 from xdb.interfaces.http import create_app
 from xdb.interfaces.http_params import query_payload
-from xdb.ops.registry import REGISTRY, operations
+from xdb.ops.catalog import REGISTRY, operations
 
 HONEST = "org.hatcat/sumo-wordnet-v4::Honesty"
 TOOL = "org.hatcat/sumo-wordnet-v4::Tool"

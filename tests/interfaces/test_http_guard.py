@@ -28,7 +28,8 @@ from tests.interfaces.cli_runner import run as run_cli
 from tests.serving import served
 from xdb.errors import PermissionDenied
 from xdb.interfaces.http import create_app
-from xdb.ops.registry import Operation, operations
+from xdb.ops.catalog import operations
+from xdb.ops.registry import Operation
 from xdb.policy.authorize import authorize
 
 ADMIN = xdb.Caller(id="ops", roles=("admin",))

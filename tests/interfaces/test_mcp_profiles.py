@@ -21,7 +21,7 @@ from tests.interfaces.test_mcp import AGENT, ALL_TOOLS
 from xdb.interfaces.mcp import build_server, profile_sizes
 from xdb.interfaces.mcp_config import CLIENTS
 from xdb.interfaces.mcp_profiles import DEFAULT, PROFILES, clean_schema, specs
-from xdb.ops.registry import REGISTRY
+from xdb.ops.catalog import REGISTRY
 
 pytestmark = pytest.mark.anyio
 

@@ -32,7 +32,7 @@ from tests.serving import served
 from xdb.interfaces.http import create_app
 from xdb.interfaces.mcp import build_server
 from xdb.models.common import Caller
-from xdb.ops.registry import REGISTRY
+from xdb.ops.catalog import REGISTRY
 from xdb.paths import at_terminal
 
 pytestmark = pytest.mark.anyio

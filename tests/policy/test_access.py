@@ -17,7 +17,7 @@ from tests.serving import served
 from xdb.errors import XdbError
 from xdb.interfaces.http import create_app
 from xdb.models.graph import GraphNeighborhoodResponse
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 SECRET = "zanzibar"  # in every private object's text: it must never reach the partner
 PRIVATE_SESSION = f"{SECRET}-session"  # holds only a private timestep

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import xdb
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 ROLES = {
     "self": xdb.Caller(),

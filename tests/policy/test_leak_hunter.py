@@ -25,7 +25,7 @@ from tests.concepts.packs import write_pack
 from tests.serving import served
 from xdb.errors import XdbError
 from xdb.interfaces.http import create_app
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 ALPHA = "org.test/alpha@1.0.0"
 BETA = "org.test/beta@1.0.0"

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 from xdb.policy.markers import Marker
 from xdb.policy.release import names_concepts
 

@@ -20,7 +20,7 @@ from xdb.explorer import concepts, episode, learning, search, session
 from xdb.explorer.login import add_login
 from xdb.explorer.render import HERE, Page, page, render
 from xdb.interfaces.auth import request_caller
-from xdb.ops.registry import REGISTRY
+from xdb.ops.catalog import REGISTRY
 
 __all__ = ["Reader", "add_explorer", "search_request"]
 

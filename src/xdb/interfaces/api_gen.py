@@ -41,7 +41,8 @@ from pydantic.fields import FieldInfo
 from pydantic_core import to_jsonable_python
 
 from xdb.interfaces.fields import describe, is_model
-from xdb.ops.registry import Operation, operations
+from xdb.ops.catalog import operations
+from xdb.ops.registry import Operation
 
 TARGET = Path(__file__).resolve().parents[1] / "api.py"
 COMMAND = "python -m xdb.interfaces.api_gen"
@@ -67,7 +68,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from xdb.ops.registry import REGISTRY
+from xdb.ops.catalog import REGISTRY
 
 if TYPE_CHECKING:
 {imports}

@@ -24,7 +24,7 @@ from xdb import __version__
 from xdb.interfaces import cli_bulk, cli_hooks, cli_options, cli_servers, cli_subgroups
 from xdb.interfaces.cli_generated import op_command
 from xdb.interfaces.cli_group import XdbGroup
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 
 
 @click.group("xdb", cls=XdbGroup, context_settings={"help_option_names": ["-h", "--help"]})

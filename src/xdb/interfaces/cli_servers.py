@@ -15,7 +15,7 @@ from xdb.interfaces.cli_database import DB_MAKE, DB_NAME, act_as, database, db_l
 from xdb.interfaces.mcp_config import CLIENTS as MCP_CLIENTS
 from xdb.interfaces.mcp_profiles import PROFILES
 from xdb.models.common import Caller
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 from xdb.paths import ENV as DATA_ROOT_ENV
 
 # Where the servers' callers may read and write files (xdb.paths); the CLI's own commands

@@ -14,7 +14,7 @@ from xdb.interfaces import cli_help
 from xdb.interfaces.cli_database import database, emit
 from xdb.interfaces.cli_generated import op_command, payload
 from xdb.models.common import Caller
-from xdb.ops.registry import operations
+from xdb.ops.catalog import operations
 from xdb.paths import at_terminal
 
 

@@ -31,7 +31,8 @@ from pydantic_core import to_jsonable_python
 from xdb import errors
 from xdb.interfaces.cli import cli
 from xdb.interfaces.fields import describe, is_model
-from xdb.ops.registry import Operation, operations
+from xdb.ops.catalog import operations
+from xdb.ops.registry import Operation
 
 DEFAULT_OUTPUT = Path("docs/reference.md")
 HAND_WRITTEN = (

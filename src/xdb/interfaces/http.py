@@ -69,7 +69,8 @@ from xdb.interfaces.http_errors import (
 from xdb.interfaces.http_hooks import add_hook_routes
 from xdb.interfaces.http_params import parameters
 from xdb.interfaces.http_params import query_payload as _query_payload
-from xdb.ops.registry import Operation, operations
+from xdb.ops.catalog import operations
+from xdb.ops.registry import Operation
 from xdb.policy.authorize import authorize
 from xdb.policy.keys import CURRENT_CALLER
 

@@ -26,7 +26,7 @@ from xdb.engine.full import context
 from xdb.engine.readonly import is_read_only
 from xdb.errors import XdbError
 from xdb.models.common import Caller
-from xdb.ops.registry import REGISTRY
+from xdb.ops.catalog import REGISTRY
 from xdb.policy.keys import CURRENT_CALLER
 
 __all__ = ["add_hook_routes"]

@@ -40,7 +40,8 @@ from xdb.interfaces import limits
 from xdb.interfaces.auth import request_caller
 from xdb.interfaces.mcp_lines import serve_lines
 from xdb.interfaces.mcp_profiles import DEFAULT, PROFILES, Spec, estimate_tokens, specs
-from xdb.ops.registry import Operation, operations
+from xdb.ops.catalog import operations
+from xdb.ops.registry import Operation
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp

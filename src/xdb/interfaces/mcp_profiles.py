@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from xdb.ops.registry import REGISTRY, Operation, agent_groups, operations
+from xdb.ops.catalog import REGISTRY, agent_groups, operations
+from xdb.ops.registry import Operation
 
 __all__ = [
     "DEFAULT",

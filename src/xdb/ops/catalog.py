@@ -5,11 +5,13 @@ skins list them (MCP tools, HTTP routes, CLI commands, the reference): the ``xdb
 (recording the log, reading it, status, concepts), then ``experience`` (episodes, the
 graph, usage statistics), then ``memcp``, then ``policy`` and ``audit`` (management and the
 audit log: not in the agent's MCP toolset unless named). A new capability adds its
-module's tuple here, where its place is chosen.
+module's tuple here, where its place is chosen. ``REGISTRY`` holds them by name: here, not
+in ``registry`` (which every capability module imports), so that no import runs in a circle.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xdb.ops import (
@@ -64,3 +66,44 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *audit.OPERATIONS,
     *sync.OPERATIONS,
 )
+
+
+class _Registry(Mapping[str, "Operation[Any, Any]"]):
+    """Every operation by ``group.name`` (memcp's add_episode and experience's are two),
+    indexed on first use."""
+
+    def __init__(self) -> None:
+        self._ops: dict[str, Operation[Any, Any]] | None = None
+
+    def _all(self) -> dict[str, Operation[Any, Any]]:
+        if self._ops is None:
+            ops: dict[str, Operation[Any, Any]] = {}
+            for op in OPERATIONS:
+                key = f"{op.group}.{op.name}"
+                if key in ops:
+                    raise ValueError(f"operation {key!r} listed twice")
+                ops[key] = op
+            self._ops = ops
+        return self._ops
+
+    def __getitem__(self, key: str) -> Operation[Any, Any]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+REGISTRY = _Registry()
+
+
+def agent_groups() -> set[str]:
+    """The groups an agent's MCP toolset offers by default (not the management ones)."""
+    return {op.group for op in REGISTRY.values() if op.agent_tool}
+
+
+def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
+    """Every operation in the catalog's order, optionally only some groups'."""
+    return [op for op in REGISTRY.values() if groups is None or op.group in groups]

@@ -4,10 +4,7 @@ as the registry lists them."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import threading
 from typing import Any
 
 from xdb.engine import scoring, trigger_match, triggers
@@ -36,7 +33,6 @@ from xdb.models.engine import (
 from xdb.ops.engine import (
     KIND,
     RELATIONS,
-    SESSION_KIND,
     T0_BUDGET_CHARS,
     T1_BUDGET_CHARS,
     _load,
@@ -49,38 +45,11 @@ from xdb.ops.engine import (
     note,
 )
 from xdb.ops.engine_candidates import structural
+from xdb.ops.engine_judge import judge_call
+from xdb.ops.engine_sessions import action_of, call_id, session_lock, session_state
 from xdb.ops.registry import Context, Operation
-from xdb.store.learning import LearningObject
 from xdb.store.types import HOOK, NewTimestep
 from xdb.timeutil import now_us
-
-_PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "filename")
-_TEXT_KEYS = ("command", "new_string", "content", "old_string", "pattern", "patch", "input")
-ACTION_CHARS = 2000
-
-
-def action_of(req: CheckRequest) -> scoring.Action:
-    """The tool call as scoring reads it: its path, command and written text."""
-    data = req.tool_input
-    path = next((str(data[k]) for k in _PATH_KEYS if isinstance(data.get(k), str)), None)
-    parts = [path or ""]
-    for key in _TEXT_KEYS:
-        value = data.get(key)
-        if isinstance(value, list):
-            value = " ".join(str(v) for v in value)
-        if isinstance(value, str):
-            parts.append(value)
-    if len(parts) == 1:
-        parts.append(json.dumps(data, ensure_ascii=False, default=str))
-    text = f"{req.tool_name} " + " ".join(p for p in parts if p)
-    text = text[:ACTION_CHARS]
-    return scoring.Action(
-        tool=req.tool_name,
-        text=text,
-        language=scoring.action_language(text, path),
-        domain=scoring.domain_of(text),
-        project=os.path.basename(req.cwd.rstrip("/")) if req.cwd else None,
-    )
 
 
 def _relevant(
@@ -131,43 +100,6 @@ def _structure(trigger: triggers.Trigger, episode: Any, seen: trigger_match.Seen
                                scoring.LINE_WORDS)  # fmt: skip
 
 
-def session_key(ctx: Context, agent: str, session_id: str) -> str:
-    """An agent session's state is the caller's own: another caller's same session id is
-    another session."""
-    return f"{ctx.caller.id}:{agent}:{session_id}"
-
-
-def _session(ctx: Context, agent: str, session_id: str, at: int) -> LearningObject:
-    key = session_key(ctx, agent, session_id)
-    found = ctx.store.learning_object(SESSION_KIND, key)
-    if found is not None:
-        return found
-    body: dict[str, Any] = {"shown": [], "count": 0}
-    return LearningObject(SESSION_KIND, key, None, None, None, None, body, at, at, ctx.caller.id)
-
-
-_GUARD = threading.Lock()
-_LOCKS: dict[str, threading.Lock] = {}
-
-
-def session_lock(ctx: Context, agent: str, session_id: str) -> threading.Lock:
-    """The lock a session's read-change-write holds in this process: a serve runs the judge
-    of one call beside the check of the next."""
-    key = f"{id(ctx.store)}:{session_key(ctx, agent, session_id)}"
-    with _GUARD:
-        if len(_LOCKS) > 10_000:
-            _LOCKS.clear()  # (held ones stay held by their holders)
-        return _LOCKS.setdefault(key, threading.Lock())
-
-
-def call_id(tool_use_id: str | None, tool_name: str, tool_input: dict[str, Any]) -> str:
-    """The agent's id of a tool call, or its name and input standing for it."""
-    if tool_use_id:
-        return tool_use_id
-    said = json.dumps([tool_name, tool_input], sort_keys=True, default=str)
-    return hashlib.sha256(said.encode()).hexdigest()[:16]
-
-
 def check(ctx: Context, req: CheckRequest) -> CheckResponse:
     if is_read_only(req.tool_name, req.tool_input):
         return CheckResponse(warnings=[], context=None, read_only=True)
@@ -178,7 +110,7 @@ def check(ctx: Context, req: CheckRequest) -> CheckResponse:
 def _check(ctx: Context, req: CheckRequest) -> CheckResponse:
     at = now_us()
     action = action_of(req)
-    session = _session(ctx, req.agent, req.session_id, at)
+    session = session_state(ctx, req.agent, req.session_id, at)
     shown = set(session.body.get("shown", []))
     room = min(scoring.PER_CALL, scoring.SESSION_BUDGET - int(session.body.get("count", 0)))
     if room <= 0:
@@ -320,12 +252,6 @@ def session_start(ctx: Context, req: SessionStartRequest) -> SessionStartRespons
     return SessionStartResponse(context="\n\n".join(parts) or None, lesson_ids=ids)
 
 
-def _judge_call(ctx: Context, req: JudgeRequest) -> JudgeResponse:
-    from xdb.ops.engine_judge import judge_call  # (it builds on this module)
-
-    return judge_call(ctx, req)
-
-
 OPERATIONS: tuple[Operation[Any, Any], ...] = (
     Operation(
         name="add_lesson",
@@ -397,7 +323,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         group="engine",
         request=JudgeRequest,
         response=JudgeResponse,
-        handler=_judge_call,
+        handler=judge_call,
         readonly=False,
         summary="After a tool call: verdicts on the warnings the session was shown.",
         example="xdb judge --session-id s1 --tool-name Edit"

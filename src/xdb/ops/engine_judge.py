@@ -18,7 +18,7 @@ from xdb.models.engine import (
     Verdict,
 )
 from xdb.ops.engine import feedback
-from xdb.ops.engine_hooks import _session, action_of, call_id, session_lock
+from xdb.ops.engine_sessions import action_of, call_id, session_lock, session_state
 from xdb.ops.registry import Context
 from xdb.timeutil import now_us
 
@@ -36,7 +36,7 @@ def _judge(ctx: Context, req: JudgeRequest) -> JudgeResponse:
     action = action_of(CheckRequest(agent=req.agent, session_id=req.session_id,
                                     tool_name=req.tool_name, tool_input=req.tool_input,
                                     cwd=req.cwd))  # fmt: skip
-    session = _session(ctx, req.agent, req.session_id, at)
+    session = session_state(ctx, req.agent, req.session_id, at)
     this = call_id(req.tool_use_id, req.tool_name, req.tool_input)
     entries = list(session.body.get("pending", []))
     # The warnings shown before this very call, each given once.

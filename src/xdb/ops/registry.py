@@ -3,12 +3,13 @@
 An ``Operation`` names a capability once: its request and response models, whether it only
 reads, a one-line summary, the handler, and every fact a skin needs (its CLI argument and
 example, its MCP hints, its HTTP aliases). Interfaces are generated from it alone. The
-operations are listed explicitly in ``xdb.ops.catalog``; nothing registers by being imported.
+operations are listed explicitly in ``xdb.ops.catalog``, which also holds them by name
+(``REGISTRY``); nothing registers by being imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -176,46 +177,3 @@ class Operation(Generic[ReqT, RespT]):
     @property
     def description(self) -> str:
         return (self.request.__doc__ or self.summary).strip()
-
-
-class _Registry(Mapping[str, "Operation[Any, Any]"]):
-    """Every operation by ``group.name`` (memcp's add_episode and experience's are two),
-    filled from ``xdb.ops.catalog`` on first use: the capability modules import this one."""
-
-    def __init__(self) -> None:
-        self._ops: dict[str, Operation[Any, Any]] | None = None
-
-    def _all(self) -> dict[str, Operation[Any, Any]]:
-        if self._ops is None:
-            from xdb.ops.catalog import OPERATIONS
-
-            ops: dict[str, Operation[Any, Any]] = {}
-            for op in OPERATIONS:
-                key = f"{op.group}.{op.name}"
-                if key in ops:
-                    raise ValueError(f"operation {key!r} listed twice")
-                ops[key] = op
-            self._ops = ops
-        return self._ops
-
-    def __getitem__(self, key: str) -> Operation[Any, Any]:
-        return self._all()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-
-REGISTRY = _Registry()
-
-
-def agent_groups() -> set[str]:
-    """The groups an agent's MCP toolset offers by default (not the management ones)."""
-    return {op.group for op in REGISTRY.values() if op.agent_tool}
-
-
-def operations(groups: set[str] | None = None) -> list[Operation[Any, Any]]:
-    """Every operation in the catalog's order, optionally only some groups'."""
-    return [op for op in REGISTRY.values() if groups is None or op.group in groups]
