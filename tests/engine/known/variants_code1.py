@@ -1,7 +1,7 @@
 # ruff: noqa: E501
-"""Other ways of writing the CODE catalogue's mistakes (modules code_python, py_security,
-py_frameworks, code_sql, code_web, code_web_js, code_web_node, code_go_rust,
-code_go_rust_rs, code_more): three snippets per pattern that make the mistake and two
+"""Other ways of writing the CODE catalogue's mistakes (modules code_python,
+code_python_idioms, py_security, py_frameworks, code_sql, code_sql_schema, code_web,
+code_web_js, code_web_node, code_go_rust, code_go_rust_rs, code_more): three snippets per pattern that make the mistake and two
 that do the same thing safely (or a near miss sharing its words), 980 in all.
 
 Written blind, from each pattern's name, file kinds and its own mistake/safe examples,

@@ -1,7 +1,8 @@
 # ruff: noqa: E501
-"""Other ways of writing the code mistakes of modules code_jvm_dotnet, code_jvm_dotnet_cs,
-code_jvm_dotnet_spring, code_other, code_other_native and code_more_jvm, and their safe
-twins (or near misses sharing their words).
+"""Other ways of writing the code mistakes of modules code_jvm_dotnet,
+code_jvm_dotnet_sec_kotlin, code_jvm_dotnet_cs, code_jvm_dotnet_cs_sec,
+code_jvm_dotnet_spring, code_other, code_other_php, code_other_native and code_more_jvm,
+and their safe twins (or near misses sharing their words).
 
 Written blind, from each pattern's name, ``where`` and examples only, before its detector
 was read: for every pattern three snippets that make the mistake as another engineer or

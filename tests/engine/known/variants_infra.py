@@ -1,6 +1,6 @@
 # ruff: noqa: E501
-"""Other ways of writing the config/infra mistakes (modules config_infra, config_infra_k8s,
-config_infra_cloud, config_infra_ci, config_more).
+"""Other ways of writing the config/infra mistakes (modules config_infra,
+config_infra_compose, config_infra_k8s, config_infra_cloud, config_infra_ci, config_more).
 
 Written blind: from each pattern's name, ``where`` and its mistake/safe examples only,
 before its detector (``mistake``/``unless``) was read. Each pattern has three or more

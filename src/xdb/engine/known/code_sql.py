@@ -1,16 +1,18 @@
-"""Known mistakes in SQL and schema migrations: statements that touch every row, DDL that
-locks a busy table or rewrites it (what squawk, sqlfluff and strong_migrations flag), and
-schema choices that fail later (32-bit keys, naive timestamps, plaintext passwords). SQL
-is read in ``.sql`` files and in migrations of any framework (the SQL strings they run and
-their operations: Alembic ``op.*``, Django ``migrations.*``, Rails ``add_index``...); the
-few SQL mistakes an application makes in its queries are read in Python files too."""
+"""Known mistakes in SQL and schema migrations: statements that touch every row or drop
+data, DDL that locks a busy table or rewrites it (what squawk, sqlfluff and
+strong_migrations flag), ``SELECT *`` and migrations run outside a transaction. SQL is read
+in ``.sql`` files and in migrations of any framework (the SQL strings they run and their
+operations: Alembic ``op.*``, Django ``migrations.*``, Rails ``add_index``...); the few SQL
+mistakes an application makes in its queries are read in Python files too. Schema and
+query choices that fail later: ``code_sql_schema``."""
 
 from __future__ import annotations
 
 from xdb.engine.known.code_python import call_without, none_of
 from xdb.engine.known.model import Pattern, pattern
 
-_SQL = "sql role:migration"
+# Where SQL is read: ``.sql`` files and migrations (``code_sql_schema`` reads there too).
+SQL_WHERE = "sql role:migration"
 # The rest of a statement, up to its end (a semicolon, the end of the string that holds
 # it, or of the text), that never says ``stop``: quoted SQL literals are stepped over.
 _REST = r"(?:(?!{stop})(?:'[^'\n]*'|[^;\"'`]))*(?:;|\"|'\s*[),]|`|\Z)"
@@ -23,7 +25,7 @@ PATTERNS: list[Pattern] = [
         "sql-delete-without-where",
         "delete without where | delete missing where | delete without a where clause"
         " | deleted every row | deleted all rows | unfiltered delete",
-        f"{_SQL} python",
+        f"{SQL_WHERE} python",
         rf"(?i)\bDELETE\s+FROM\s+(?:ONLY\s+)?[\w.\"`\[\]]+{_NO_WHERE}|\.objects\.all\(\)\.delete"
         r"\(\)|\bsession\.query\(\s*\w+\s*\)\.delete\(|\b[A-Z]\w*\.query\.delete\(",
         hits=(
@@ -44,7 +46,7 @@ PATTERNS: list[Pattern] = [
         "sql-update-without-where",
         "update without where | update missing where | update without a where clause"
         " | updated every row | updated all rows | unfiltered update",
-        f"{_SQL} python",
+        f"{SQL_WHERE} python",
         rf"(?i)(?<!DO )\bUPDATE\s+(?:ONLY\s+)?[\w.\"`\[\]]+(?:\s+(?:AS\s+)?\w+)?\s+SET\b{_NO_WHERE}"
         r"|\.objects\.(?:all\(\)\.)?update\(|\bsession\.query\(\s*\w+\s*\)\.update\(",
         hits=(
@@ -65,7 +67,7 @@ PATTERNS: list[Pattern] = [
         "sql-truncate",
         "truncate table | truncated the table | truncate wiped | truncate production"
         " | truncate cascade",
-        _SQL,
+        SQL_WHERE,
         r"(?i)(?:^|[;\"'(]\s*)TRUNCATE\s+(?:TABLE\s+)?(?:ONLY\s+)?[\w.\"]+\s*(?:,|;|\bCASCADE\b"
         r"|\bRESTART\b|\bCONTINUE\b|\)|[\"']|$)",
         hits=(
@@ -84,7 +86,7 @@ PATTERNS: list[Pattern] = [
         "sql-drop-without-if-exists",
         "drop without if exists | drop if exists | idempotent migration | migration rerun"
         " failed | does not exist drop",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bDROP\s+(?:TABLE|VIEW|MATERIALIZED\s+VIEW|INDEX(?:\s+CONCURRENTLY)?|SEQUENCE|TYPE"
         r"|FUNCTION|SCHEMA|TRIGGER|CONSTRAINT|COLUMN)\s+(?!IF\s+EXISTS\b|CONCURRENTLY\b)",
         hits=(
@@ -104,7 +106,7 @@ PATTERNS: list[Pattern] = [
         "destructive migration | expand contract | dropped column still used | column still"
         " read by | data loss migration | irreversible drop | dropped the column"
         " | dropped column | drop column lost",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bDROP\s+(?:TABLE|COLUMN|SCHEMA|DATABASE)\b|\bALTER\s+TABLE\s+[\w.\"`]+\s+DROP\s+"
         r"(?!CONSTRAINT\b|INDEX\b|KEY\b|DEFAULT\b|NOT\b|PRIMARY\b|FOREIGN\b|CHECK\b|TRIGGER\b"
         r"|COLUMN\b)[\w\"`]+|\bop\.drop_(?:table|column)\(|\bmigrations\.(?:RemoveField"
@@ -127,7 +129,7 @@ PATTERNS: list[Pattern] = [
         "sql-index-not-concurrently",
         "create index concurrently | index concurrently | index creation locked | index locked"
         " the table | index blocked writes | add index concurrently | algorithm concurrently",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\b(?:CREATE\s+(?:UNIQUE\s+)?INDEX|DROP\s+INDEX)\b|\b(?:add|remove)_index\b|\bop\."
         r"(?:create|drop)_index\(|\bmigrations\.(?:AddIndex|RemoveIndex)\(",
         none_of(
@@ -157,7 +159,7 @@ PATTERNS: list[Pattern] = [
         "not null without default | add column not null | not null column default | nullable"
         " false server_default | non-nullable column existing rows | column contains null"
         " values",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bADD\s+(?:COLUMN\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?!CONSTRAINT\b|PRIMARY\b|FOREIGN\b"
         rf"|UNIQUE\b|CHECK\b|INDEX\b|KEY\b)[\"`]?\w+[\"`]?\s+{_CLAUSE}\bNOT\s+NULL\b{_CLAUSE}"
         r"(?:[,;)\"']|$(?!\n\s*DEFAULT\b))|\bop\.add_column\((?:(?!server_default|\bop\.)[\s\S])*?nullable\s*=\s*"
@@ -182,7 +184,7 @@ PATTERNS: list[Pattern] = [
         "sql-volatile-default",
         "volatile default | default gen_random_uuid rewrite | column default rewrote"
         " | table rewrite default | default random() | default clock_timestamp",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bADD\s+(?:COLUMN\s+)?[^;]{0,1000}?\bDEFAULT\s+\(?\s*(?:gen_random_uuid|uuid_generate_v"
         r"[1-4]\w*|random|clock_timestamp|timeofday|nextval)\s*\(|\bop\.add_column\([^\n]{0,300}"
         r"server_default\s*=\s*(?:sa\.)?text\(\s*[\"'](?:gen_random_uuid|uuid_generate_v4"
@@ -203,7 +205,7 @@ PATTERNS: list[Pattern] = [
         "sql-rename-in-place",
         "renamed column migration | rename column migration | renamed table migration"
         " | rename table migration | renaming a column broke | column rename deploy",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bALTER\s+TABLE\b[^;]{0,1000}?\bRENAME\s+(?:COLUMN\s+)?(?!CONSTRAINT\b|INDEX\b|TO\b)"
         r"[\"`]?\w+[\"`]?\s+TO\b|\bALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?[\w.\"`]+\s+"
         r"RENAME\s+TO\b|\bRENAME\s+TABLE\b|\bsp_rename\b|\b(?:rename_column|rename_table)\b"
@@ -226,7 +228,7 @@ PATTERNS: list[Pattern] = [
         "sql-change-column-type",
         "column type change | changed the column type | alter column type | change column"
         " type | int to bigint | type change rewrote | change_column rewrote",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bALTER\s+TABLE\b[^;]{0,1000}?\bALTER\s+(?:COLUMN\s+)?[\"`]?\w+[\"`]?\s+(?:SET\s+DATA\s+)?"
         r"TYPE\b|\bALTER\s+TABLE\b[^;]{0,1000}?\bMODIFY\s+(?:COLUMN\s+)?[\"`]?\w+[\"`]?\s+\w+"
         r"|\bchange_column\s+:|\bop\.alter_column\((?:[^()]|\([^()]*\))*\btype_\s*="
@@ -251,7 +253,7 @@ PATTERNS: list[Pattern] = [
         "set not null scan | set not null lock | alter column set not null | change_column"
         "_null | not null constraint full table scan"
         " | non-nullable blocked writes | making column non-nullable",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bALTER\s+(?:COLUMN\s+)?(?!TABLE\b)[\"`]?\w+[\"`]?\s+SET\s+NOT\s+NULL\b"
         r"|\bchange_column_null\s+:\w+\s*,\s*:\w+\s*,\s*false|\bop\.alter_column\((?:[^()]"
         r"|\([^()]*\))*\bnullable\s*=\s*False",
@@ -273,7 +275,7 @@ PATTERNS: list[Pattern] = [
         "sql-constraint-not-valid",
         "not valid constraint | validate constraint separately | constraint not valid"
         " | adding a foreign key locked | add foreign key lock | check constraint locked",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bADD\s+(?:CONSTRAINT\s+[\"`]?\w+[\"`]?\s+)?(?:FOREIGN\s+KEY|CHECK)\b"
         r"|\bop\.create_(?:foreign_key|check_constraint)\(",
         none_of(
@@ -299,7 +301,7 @@ PATTERNS: list[Pattern] = [
         "sql-lock-timeout",
         "lock_timeout migration | lock_timeout alter table | lock_timeout ddl | access"
         " exclusive lock | migration blocked queries | ddl waited for lock | lock queue alter",
-        _SQL,
+        SQL_WHERE,
         r"(?i)\bALTER\s+TABLE\b|\bop\.(?:add_column|drop_column|alter_column|create_foreign_key"
         r"|create_check_constraint|create_unique_constraint|drop_constraint)\(|\bmigrations\.(?:Add"
         r"Field|AlterField|RemoveField|RenameField|AddConstraint)\(|\b(?:add_column|remove_column"
@@ -321,7 +323,7 @@ PATTERNS: list[Pattern] = [
         "sql-select-star",
         "select star | wildcard select | explicit column list | select all columns | view"
         " select star | columns added broke select",
-        _SQL,
+        SQL_WHERE,
         r"(?i)(?<!EXISTS\s\()(?<!EXISTS\()(?<!EXISTS\s\(\n)(?<!EXISTS\(\n)\bSELECT\s+(?:DISTINCT"
         r"\s+)?(?:\w+\.)?\*\s*(?:\n\s*)?FROM\b",
         hits=(
@@ -359,179 +361,6 @@ PATTERNS: list[Pattern] = [
             "CREATE INDEX CONCURRENTLY a_x ON a (x);\nCREATE INDEX CONCURRENTLY a_y ON a (y);",
             "from alembic import op\ndef upgrade():\nop.execute('ALTER TABLE a ADD b int;')\n"
             "op.execute('ALTER TABLE a ADD c int;')",
-        ),
-    ),
-    pattern(
-        "sql-grant-all",
-        "grant all privileges | granted all privileges | least privilege database | granted"
-        " to public | superuser role | excessive privileges | with grant option",
-        _SQL,
-        r"(?i)\bGRANT\s+ALL\b|\bGRANT\b[^;]{0,1000}\bTO\s+PUBLIC\b|\bGRANT\b[^;]{0,1000}\bON\s+\*\.\*"
-        r"|\bWITH\s+GRANT\s+OPTION\b|\b(?:ALTER|CREATE)\s+(?:ROLE|USER)\b[^;]{0,1000}\bSUPERUSER\b",
-        hits=(
-            "GRANT ALL PRIVILEGES ON DATABASE shop TO app;",
-            "grant select on all tables in schema public to public;",
-            "GRANT SELECT, INSERT ON *.* TO 'app'@'%';",
-            "CREATE ROLE etl LOGIN SUPERUSER PASSWORD 'x';",
-        ),
-        safe=(
-            "GRANT SELECT ON orders TO reporting;",
-            "REVOKE ALL ON SCHEMA public FROM PUBLIC;",
-            "GRANT USAGE ON SCHEMA app TO app_rw;",
-            "ALTER ROLE app NOSUPERUSER;",
-        ),
-    ),
-    pattern(
-        "sql-plaintext-password-column",
-        "plaintext password column | passwords stored in plain text | stored plaintext"
-        " passwords | passwords stored in clear | unhashed password stored | cleartext"
-        " password stored",
-        _SQL,
-        r"(?i)(?:^|[(,]\s*|\bADD\s+(?:COLUMN\s+)?)[\"`]?(?:password|passwd|pwd|user_password"
-        r"|plain_password|password_plain|pass)[\"`]?\s+(?:N?VARCHAR|TEXT|N?CHAR|CHARACTER\s+"
-        r"VARYING|STRING|CLOB|CITEXT)\b",
-        hits=(
-            "CREATE TABLE users (\nid bigint PRIMARY KEY,\nemail text NOT NULL,\npassword"
-            " varchar(64) NOT NULL\n);",
-            "ALTER TABLE accounts ADD COLUMN passwd text;",
-            "create table admins (id int, pass varchar(32));",
-        ),
-        safe=(
-            "CREATE TABLE users (id bigint PRIMARY KEY, password_hash text NOT NULL);",
-            "ALTER TABLE users ADD COLUMN password_changed_at timestamptz;",
-            "SELECT password_hash FROM users WHERE id = 1;",
-        ),
-    ),
-    pattern(
-        "sql-leading-wildcard-like",
-        "leading wildcard | like with leading wildcard | leading % like | wildcard like"
-        " index | trigram index | like '%term%' full scan | icontains full scan",
-        f"{_SQL} python",
-        r"(?i)\bI?LIKE\s+(?:N|E)?'%|\bI?LIKE\s+'%'\s*\|\||\bI?LIKE\s+CONCAT\(\s*'%'|__i?(?:contains"
-        r"|endswith)\s*=|\.i?like\(\s*f?[\"']%|\.i?like\(\s*[\"']%[\"']\s*\+|(?i:\bI?LIKE\b)[\s\S]"
-        r"{0,300}?(?:\bf[\"']%\{|[\"']%[\"']\s*\+\s*\w)",
-        hits=(
-            "SELECT id FROM products WHERE name ILIKE '%' || $1 || '%';",
-            "where email like '%@acme.com'",
-            "Product.objects.filter(name__icontains=q)",
-            "stmt = select(User).where(User.name.ilike(f'%{term}%'))",
-        ),
-        safe=(
-            "SELECT id FROM users WHERE email LIKE 'admin@%';",
-            "Product.objects.filter(name__istartswith=q)",
-            "WHERE to_tsvector('english', body) @@ plainto_tsquery($1)",
-        ),
-    ),
-    pattern(
-        "sql-not-in-subquery",
-        "not in subquery null | not in with null | not in null | not exists instead of not"
-        " in | not in returned no rows",
-        f"{_SQL} python",
-        r"(?i)\bNOT\s+IN\s*\(\s*SELECT\b",
-        hits=(
-            "SELECT id FROM users WHERE id NOT IN (SELECT user_id FROM orders);",
-            "delete from tags where id not in (\nselect tag_id from post_tags);",
-            "cur.execute('SELECT * FROM a WHERE x NOT IN (SELECT y FROM b)')",
-        ),
-        safe=(
-            "SELECT id FROM users u WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.user_id ="
-            " u.id);",
-            "SELECT id FROM users WHERE status NOT IN ('banned', 'deleted');",
-            "SELECT id FROM users WHERE id IN (SELECT user_id FROM orders);",
-        ),
-    ),
-    pattern(
-        "sql-foreign-key-without-index",
-        "foreign key index | index the foreign key | unindexed foreign key | missing index"
-        " on foreign key | fk without index | foreign key column not indexed",
-        _SQL,
-        r"(?i)\bREFERENCES\b|\bForeignKey\(",
-        none_of(
-            r"(?i:(?:^|[(,])\s*[\"`]?(?!CONSTRAINT\b|FOREIGN\b)(?P<col>\w+)[\"`]?\s+(?:(?!UNIQUE\b|PRIMARY\b)"
-            r"\w+(?:\s*\([^)]*\))?\s+)+?REFERENCES\b(?![\s\S]*?\b(?:INDEX|UNIQUE|PRIMARY\s+KEY)\b[^;]{0,1000}?"
-            r"\(\s*[\"`]?(?P=col)[\"`]?\s*[,)])|\bFOREIGN\s+KEY\s*\(\s*[\"`]?(?P<fk>\w+)[\"`]?\s*"
-            r"\)\s*REFERENCES\b(?![\s\S]*?\b(?:INDEX|UNIQUE|PRIMARY\s+KEY)\b[^;]{0,1000}?\(\s*[\"`]?"
-            r"(?P=fk)[\"`]?\s*[,)]))|\bsa\.Column\(\s*[\"'](?P<sa>\w+)[\"'][^\n]{0,300}\bForeignKey\("
-            r"(?![^\n]{0,300}\bindex\s*=\s*True)(?![\s\S]*?create_index\([^)]*[\"'](?P=sa)[\"'])"
-        ),
-        hits=(
-            "CREATE TABLE orders (\nid bigint PRIMARY KEY,\ncustomer_id bigint NOT NULL"
-            " REFERENCES customers (id)\n);",
-            "ALTER TABLE orders ADD CONSTRAINT fk_c FOREIGN KEY (customer_id) REFERENCES"
-            " customers (id);",
-            "sa.Column('customer_id', sa.BigInteger(), sa.ForeignKey('customers.id')),",
-        ),
-        safe=(
-            "CREATE TABLE orders (\nid bigint PRIMARY KEY,\ncustomer_id bigint NOT NULL"
-            " REFERENCES customers (id)\n);\nCREATE INDEX orders_customer_id_idx ON orders"
-            " (customer_id);",
-            "sa.Column('customer_id', sa.BigInteger(), sa.ForeignKey('customers.id'), index=True),",
-            "CREATE TABLE tags (id bigint PRIMARY KEY, name text);",
-        ),
-    ),
-    pattern(
-        "sql-on-delete-cascade",
-        "on delete cascade | cascade delete | cascading delete | deleted child rows"
-        " | cascade wiped | on_delete cascade",
-        f"{_SQL} python",
-        r"(?i:\bON\s+DELETE\s+CASCADE\b)|\bon_delete\s*=\s*(?:models\.)?CASCADE\b|\bondelete\s*="
-        r"\s*[\"'](?i:CASCADE)[\"']|\bon_delete:\s*:cascade\b",
-        hits=(
-            "customer_id bigint REFERENCES customers (id) ON DELETE CASCADE",
-            "customer = models.ForeignKey(Customer, on_delete=models.CASCADE)",
-            "sa.ForeignKey('customers.id', ondelete='CASCADE')",
-            "add_foreign_key :orders, :customers, on_delete: :cascade",
-        ),
-        safe=(
-            "customer_id bigint REFERENCES customers (id) ON DELETE RESTRICT",
-            "customer = models.ForeignKey(Customer, on_delete=models.PROTECT)",
-            "sa.ForeignKey('customers.id', ondelete='SET NULL')",
-        ),
-    ),
-    pattern(
-        "sql-timestamp-without-time-zone",
-        "timestamp without time zone | use timestamptz | timestamp with time zone | naive"
-        " timestamp column | timezone lost timestamp | datetime timezone true",
-        _SQL,
-        r"(?i)[\"`\w](?<![Aa][Ss])\s+TIMESTAMP(?:\s*\(\s*\d\s*\))?(?!\s*WITH\s+TIME\s+ZONE)"
-        r"(?:\s+WITHOUT\s+TIME\s+ZONE)?(?=\s*(?:[,)]|NOT\b|NULL\b|DEFAULT\b|PRIMARY\b|;|$))"
-        r"|\bsa\.(?:DateTime|TIMESTAMP)\((?![^)\n]*timezone\s*=\s*True)[^)\n]*\)"
-        r"|\bsa\.(?:DateTime|TIMESTAMP)\b(?!\s*\()",
-        hits=(
-            "CREATE TABLE events (id bigint, created_at timestamp NOT NULL DEFAULT now());",
-            "ALTER TABLE orders ADD COLUMN shipped_at TIMESTAMP WITHOUT TIME ZONE;",
-            "sa.Column('created_at', sa.DateTime(), nullable=False)",
-            "paid_at timestamp(3),",
-        ),
-        safe=(
-            "CREATE TABLE events (id bigint, created_at timestamptz NOT NULL DEFAULT now());",
-            "ALTER TABLE orders ADD COLUMN shipped_at TIMESTAMP WITH TIME ZONE;",
-            "sa.Column('created_at', sa.DateTime(timezone=True), nullable=False)",
-            "SELECT '2024-01-01'::timestamp, CURRENT_TIMESTAMP;",
-        ),
-    ),
-    pattern(
-        "sql-int-primary-key",
-        "integer primary key overflow | int primary key ran out | serial overflow | use bigint"
-        " primary key | ids exhausted | 32-bit id overflow | integer overflow id"
-        " | primary keys bigint | integer id ran out",
-        _SQL,
-        r"(?i)\b(?:id|\w+_id)\s+(?:SERIAL|INT|INTEGER|INT4)\b(?:\s+NOT\s+NULL)?(?:\s+GENERATED"
-        r"\s+\w+(?:\s+\w+)?\s+AS\s+IDENTITY)?\s+PRIMARY\s+KEY\b|\bSERIAL\s+PRIMARY\s+KEY\b"
-        r"|\bINT(?:EGER)?(?:\s+UNSIGNED)?\s+(?:NOT\s+NULL\s+)?AUTO_INCREMENT\b"
-        r"|\b(?P<pk>id|\w+_id)\s+(?:SERIAL|SERIAL4|INT|INTEGER|INT4)\b[^;]{0,1000}?\bPRIMARY\s+KEY"
-        r"\s*\(\s*(?P=pk)\s*\)|\bsa\.Column\("
-        r"\s*[\"']id[\"']\s*,\s*sa\.Integer\b",
-        hits=(
-            "CREATE TABLE events (id serial PRIMARY KEY, body text);",
-            "create table orders (\nid integer generated always as identity primary key\n);",
-            "CREATE TABLE logs (id INT NOT NULL AUTO_INCREMENT, PRIMARY KEY (id));",
-            "sa.Column('id', sa.Integer(), primary_key=True),",
-        ),
-        safe=(
-            "CREATE TABLE events (id bigserial PRIMARY KEY, body text);",
-            "create table orders (id bigint generated always as identity primary key);",
-            "sa.Column('id', sa.BigInteger(), primary_key=True),",
         ),
     ),
 ]

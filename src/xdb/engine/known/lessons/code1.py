@@ -5,7 +5,7 @@ write about these mistakes, written from the patterns' examples before their phr
 from __future__ import annotations
 
 LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
-    # code_python
+    # code_python, code_python_idioms
     (
         "py-mutable-default",
         "the helper's list argument defaulted to [] and kept growing across calls",
@@ -656,7 +656,7 @@ LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
         "sqlite3.connect without closing leaked connections in the worker",
         "use contextlib.closing or a connection pool",
     ),
-    # code_sql
+    # code_sql, code_sql_schema
     (
         "sql-delete-without-where",
         "a DELETE without a WHERE clause wiped the whole sessions table",

@@ -6,7 +6,7 @@ an engineer who was bitten would write it. ("", ...) lessons are about something
 from __future__ import annotations
 
 LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
-    # --- code_jvm_dotnet ---
+    # --- code_jvm_dotnet, code_jvm_dotnet_sec_kotlin ---
     ("java-swallowed-exception",
      "an empty catch block hid the failure to send orders for two days",
      "never leave a catch empty: log it and rethrow or handle it"),
@@ -151,7 +151,7 @@ LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
     ("kt-shared-preferences-secret",
      "we put the refresh token in DataStore preferences unencrypted",
      "keep credentials in encrypted storage, not plain preferences"),
-    # --- code_jvm_dotnet_cs ---
+    # --- code_jvm_dotnet_cs, code_jvm_dotnet_cs_sec ---
     ("cs-async-void",
      "an async void method threw and crashed the whole process instead of being caught",
      "return Task from async methods; async void only for event handlers"),
@@ -339,7 +339,7 @@ LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
     ("spring-cors-wildcard",
      "a bare @CrossOrigin annotation allowed all origins on the cart controller",
      "set origins on @CrossOrigin to our domains"),
-    # --- code_other ---
+    # --- code_other, code_other_php ---
     ("rails-sql-interpolation",
      "string interpolation of params inside User.where allowed SQL injection",
      "use placeholders: where(\"email = ?\", email) or hash conditions"),

@@ -6,7 +6,7 @@ write them after being bitten: the naming test checks the catalogue's words find
 from __future__ import annotations
 
 LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
-    # config_infra: Dockerfile
+    # config_infra (Dockerfile)
     (
         "dockerfile-latest-tag",
         "the image rebuilt from node:latest picked up a new major version overnight and broke the build",
@@ -177,7 +177,7 @@ LESSONS: list[tuple[str, str, str]] = [  # (pattern name, question, answer)
         "container took 10 seconds to stop, killed instead of a graceful shutdown",
         "write ENTRYPOINT/CMD in JSON array (exec) form",
     ),
-    # config_infra: compose
+    # config_infra_compose
     (
         "compose-docker-socket",
         "mounting /var/run/docker.sock into the container gave it root on the host",
