@@ -13,6 +13,7 @@ the engine's benchmark families (``bench/engine_*``): those measure it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from xdb.engine.calls import parse_shell
@@ -26,6 +27,15 @@ __all__ = ["CATALOGUE", "Pattern", "named_in", "verdict"]
 
 HIT, SAFE, MISS = "hit", "safe", "miss"
 _WORD = re.compile(r"[a-z0-9]+")
+# A detector reads at most LINE_CHARS of a line, and a text of at most TEXT_CHARS at once (a
+# longer one in pieces of whole lines): some detectors' lazy spans backtrack quadratically or
+# worse on long runs of their own words (a 20,000-character line of repeated `go get -u`
+# took one 160 s; 64 KB of repeated `git commit` lines another 3.8 s), and a hook must
+# answer whatever a call holds. At these sizes the slowest detector takes under 0.3 s on
+# such a piece (``bench.engine_detectors``). A mistake past a line's first 1,000 characters
+# goes unseen, and one whose lines straddle two pieces (a multi-line detector's).
+LINE_CHARS = 1000
+TEXT_CHARS = 16_384
 
 
 # Words that say something is absent, one word to phrases: "a DELETE with no WHERE" says
@@ -67,18 +77,37 @@ def programs(name: str) -> frozenset[str]:
 
 def texts(p: Pattern, call: ToolCall) -> list[str]:
     """What of the call ``p`` reads: the command line, or each touched file's added lines
-    (stripped of their indentation, blank ones left out, one per line)."""
+    (stripped of their indentation, blank ones left out, one per line), in pieces a
+    detector reads in bounded time (``LINE_CHARS``, ``TEXT_CHARS``)."""
     out = []
     if call.kind == "shell" and SHELL in p.where:
-        out.append(call.text)
+        out += pieces(call.text.split("\n"))
     for f in call.files:
         if (
             f.kind in p.where
             or any(f"role:{r}" in p.where for r in f.roles)
             or (SHELL in p.where and (f.kind in COMMAND_FILES or "ci" in f.roles))
         ):
-            out.append("\n".join(f.added))
+            out += pieces(f.added)
     return [t for t in out if t]
+
+
+def pieces(lines: Iterable[str]) -> list[str]:
+    """``lines`` joined into texts of at most ``TEXT_CHARS``, each line cut to
+    ``LINE_CHARS`` (a line is never split between two texts)."""
+    out: list[str] = []
+    part: list[str] = []
+    size = 0
+    for whole in lines:
+        line = whole[:LINE_CHARS]
+        if part and size + len(line) > TEXT_CHARS:
+            out.append("\n".join(part))
+            part, size = [], 0
+        part.append(line)
+        size += len(line) + 1
+    if part:
+        out.append("\n".join(part))
+    return out
 
 
 @lru_cache(maxsize=1024)

@@ -1,0 +1,66 @@
+"""How long the known mistakes' detectors take on the texts that make them slowest: long runs
+of their own examples (issue 33; a hook must answer whatever a call holds).
+
+    python -m bench.engine_detectors [--line 20000] [--text 65536] [--top 10]
+
+For every pattern's detector (its mistake and its safe variant) and every example of it
+(mistakes and near misses): one line of the example repeated to ``--line`` characters, and
+the example on ``--text`` characters' worth of lines. Each is read as a call's text is
+(``known.texts``: lines cut to ``LINE_CHARS``, the text in pieces of ``TEXT_CHARS``), and
+the slowest are printed beside the baseline in the same process: the same detector on the
+same example repeated to 1,000 characters, read whole (what the detector costs on a text
+of an ordinary command's size). Reading the long texts whole is not timed: some take
+minutes (a 20,000-character line of repeated ``go get -u`` took one detector 160 s)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Sequence
+
+from xdb.engine.known import CATALOGUE, pieces
+
+
+def _time(rx: re.Pattern[str], texts: list[str]) -> float:
+    start = time.perf_counter()
+    for text in texts:
+        rx.search(text)
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.engine_detectors", description=__doc__)
+    parser.add_argument("--line", type=int, default=20_000)
+    parser.add_argument("--text", type=int, default=65_536)
+    parser.add_argument("--top", type=int, default=10)
+    args = parser.parse_args(argv)
+    rows = []
+    for p in CATALOGUE.values():
+        for part in ("mistake", "unless"):
+            source = getattr(p, part)
+            if not source:
+                continue
+            rx = re.compile(source, re.M)
+            worst = (0.0, 0.0)
+            for example in (*p.hits, *p.safe):
+                one = example.replace("\n", " ")
+                line = (one + " ") * max(1, args.line // (len(one) + 1))
+                lines = [example] * max(1, args.text // (len(example) + 1))
+                cut = _time(rx, pieces([line])) + _time(rx, pieces("\n".join(lines).split("\n")))
+                base = _time(rx, [(one + " ") * max(1, 1000 // (len(one) + 1))])
+                worst = max(worst, (cut, base))
+            rows.append((worst[0], worst[1], p.name, part))
+    rows.sort(reverse=True)
+    print(f"{len(rows)} detectors; a {args.line:,}-character line of an example, and"
+          f" {args.text:,} characters of its lines, read in pieces\n")  # fmt: skip
+    print(f"{'detector':<50} {'in pieces':>10} {'1,000 chars whole':>18}")
+    for cut, base, name, part in rows[: args.top]:
+        print(f"{name + ' (' + part + ')':<50} {cut * 1e3:>8.1f} ms {base * 1e3:>15.2f} ms")
+    total = sum(r[0] for r in rows)
+    print(f"\nall detectors, every example: {total:.1f} s in pieces; the slowest"
+          f" {rows[0][0] * 1e3:.0f} ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
