@@ -85,3 +85,30 @@ def test_a_bulk_call_runs_without_collections(tmp_path: Path, collections: list[
         for token in tokens[:300]:  # the same timesteps one call each: the collector runs
             db.record(**token)
         assert collections
+
+
+def test_pauses_that_overlap_for_long_still_collect(
+    monkeypatch: pytest.MonkeyPatch, collections: list[int]
+) -> None:
+    # Two threads' blocks overlapping without end never leave the collector on: a block
+    # ending after MAX_PAUSE_SECONDS of pause runs a collection itself.
+    import xdb.gcpause
+
+    monkeypatch.setattr(xdb.gcpause, "MAX_PAUSE_SECONDS", 0.0)
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with collector_paused():
+            inside.set()
+            leave.wait()
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    inside.wait()
+    collections.clear()
+    with collector_paused():
+        pass
+    assert 2 in collections and not gc.isenabled()  # collected, and still paused
+    leave.set()
+    worker.join()
+    assert gc.isenabled()

@@ -112,3 +112,25 @@ def test_export_vectors_is_refused_with_sharing(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert "vectors: only the file holder's whole export carries vectors" in result.stderr
     assert ok(source, "export", str(tmp_path / "out.jsonl"), "--vectors", "--no-progress")
+
+
+def test_vectors_of_another_length_for_this_databases_model_are_refused(tmp_path: Path) -> None:
+    # The same model id configured otherwise (an OpenAI model at another XDB_EMBED_DIM)
+    # makes vectors of another length: they would break this database's vector index.
+    import base64
+    import struct
+
+    with xdb.connect(tmp_path / "x.sqlite3", embedder="hash") as db:
+        model = db.indexer.model_id
+        short = base64.b64encode(struct.pack("<3f", 0.1, 0.2, 0.3)).decode()
+        records: list[dict[str, Any]] = [
+            {"kind": "xdb-export", "version": 1},
+            {"kind": "episode", "episode_id": "ep-a", "content": "kept", "vectors": {}},
+            {"kind": "episode", "episode_id": "ep-b", "content": "short",
+             "vectors": {model: short}},
+        ]  # fmt: skip
+        with pytest.raises(xdb.InvalidRequest) as caught:
+            db.import_records(records)
+        assert caught.value.field == f"vectors.{model}" and "record 3" in str(caught.value)
+        assert db.search_episodes(text_query="kept").episodes == []  # nothing of it stays
+        assert db.search_episodes(text_query="anything").episodes == []  # search still runs

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 _collector_lock = threading.Lock()
 _collector_holders = 0  # blocks running with the collector paused
 _collector_was_enabled = False
+_collected_at = 0.0  # when the collector last ran (or the pause began)
+# Blocks of several threads that overlap (clients streaming tokens at once) may keep the
+# pause on for good: a block that ends after this long without a collection runs one.
+MAX_PAUSE_SECONDS = 5.0
 
 
 @contextmanager
@@ -25,16 +30,24 @@ def collector_paused() -> Iterator[None]:
     """Run the block with the cyclic collector paused (see the module), then restore it.
     Nested or concurrent blocks share one pause: the collector comes back, if it was on,
     when the last of them ends."""
-    global _collector_holders, _collector_was_enabled
+    global _collector_holders, _collector_was_enabled, _collected_at
     with _collector_lock:
         if _collector_holders == 0:
             _collector_was_enabled = gc.isenabled()
+            _collected_at = time.monotonic()
             gc.disable()
         _collector_holders += 1
     try:
         yield
     finally:
+        collect = False
         with _collector_lock:
             _collector_holders -= 1
-            if _collector_holders == 0 and _collector_was_enabled:
-                gc.enable()
+            if _collector_holders == 0:
+                if _collector_was_enabled:
+                    gc.enable()
+            elif _collector_was_enabled and time.monotonic() - _collected_at > MAX_PAUSE_SECONDS:
+                _collected_at = time.monotonic()
+                collect = True
+        if collect:
+            gc.collect()

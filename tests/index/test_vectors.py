@@ -132,3 +132,13 @@ def test_rows_and_places_of_seqs_with_and_without_gaps() -> None:
     assert places[5] == (None, 55, "ns2", 50)
     assert places[6] == ("s2", 65, "ns0", 60)
     assert len(gappy) == 19
+
+
+def test_a_vector_of_another_length_is_left_out_and_the_index_goes_on() -> None:
+    index = VectorIndex("test", 4)
+    good = np.array([1, 0, 0, 0], dtype=np.float32).tobytes()
+    short = np.array([1, 0, 0], dtype=np.float32).tobytes()
+    rows = [(1, 10, good, "ns", 0, 0, "other", None), (2, 11, short, "ns", 0, 0, "other", None)]
+    assert index.add(rows) == 1
+    assert index.max_vseq == 2  # read past: the next load starts after it
+    assert index.embedded([10, 11], None) == {10}

@@ -133,6 +133,16 @@ def test_a_cache_that_cannot_be_written_is_no_error(
     assert blocked.read_text() == "not a folder"
 
 
+def test_a_cache_it_cannot_read_is_served_without(tmp_path: Path, recorded: dict[str, Any]) -> None:
+    cache = tmp_path / "cache"
+    _serve(tmp_path, cache)  # leaves the answers and the sources' stamp
+    for stamp in cache.glob("sources-*.json"):
+        stamp.write_text("[" * 100_000 + "]" * 100_000)  # past the JSON parser's nesting
+    (tmp_path / "again").mkdir()
+    got = _serve(tmp_path / "again", cache)
+    assert got[1]["result"]["tools"] == _agent_tools(recorded)
+
+
 # --------------------------------------------------------------------------- the fingerprint
 
 

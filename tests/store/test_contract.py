@@ -412,6 +412,16 @@ def test_import_without_sessions_makes_them_from_timesteps(store: Store) -> None
         {"kind": "xdb-export", "version": 99},
         {"kind": "mystery"},
         {"kind": "timestep", "session_id": "s"},
+        {  # JSON has no NaN; SQLite's JSON functions (compaction's) refuse the text of one
+            "kind": "timestep",
+            "id": "ts-s-1",
+            "session_id": "s",
+            "tick": 1,
+            "timestamp": "2024-01-01T00:00:00Z",
+            "event_type": "output",
+            "content": "x",
+            "concept_activations": {"c": float("nan")},
+        },
         {
             "kind": "tag_application",
             "id": "ta-x",

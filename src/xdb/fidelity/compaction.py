@@ -233,8 +233,10 @@ def compact(
         replies = []
         kept = [g for g in groups if may_delete(ctx, g[0].policy, deletable)]
         # Each reply's concepts (max activation, ticks), aggregated by the store.
-        spans = [(g[0].tick, g[-1].tick) for g in kept]
-        concepts = ctx.store.reply_concepts(session, spans, records.TOP_K) if spans else []
+        reply_ticks = [[t.tick for t in g] for g in kept]
+        concepts = (
+            ctx.store.reply_concepts(session, reply_ticks, records.TOP_K) if reply_ticks else []
+        )
         for group, reply_concepts in zip(kept, concepts, strict=True):
             # Annotations per group: a range tag or comment applies to what it covers.
             notes = _annotations(ctx, session, group)

@@ -15,6 +15,7 @@ built when first needed, then fed by the embedding worker; after a crash it is r
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,9 @@ STEPS = 255
 # Below this many allowed rows numpy decodes and scores them (0.2 ms for 1,000 at 100k);
 # above it the faiss scan with a bitmap is faster (4.5 ms for 20,000, 6.5 ms for all 100k).
 NUMPY_ROWS = 4000
+
+
+log = logging.getLogger(__name__)
 
 
 class VectorIndex:
@@ -67,6 +71,7 @@ class VectorIndex:
         self._in_seq_order = True
         self._order: npt.NDArray[Any] | None = None
         self.max_vseq = 0  # the newest vector loaded
+        self._warned_width = False
 
     def __len__(self) -> int:
         return self._n - self._dead
@@ -105,8 +110,23 @@ class VectorIndex:
         self._alive = grown(self._alive)
 
     def add(self, rows: Iterable[tuple[int, int, bytes, str, int, int, str, str | None]]) -> int:
-        """Add (vseq, seq, vector bytes, namespace, start_us, end_us, kind, session_id) rows."""
-        batch = list(rows)
+        """Add (vseq, seq, vector bytes, namespace, start_us, end_us, kind, session_id) rows.
+        A vector of another length than the model's (an import's, made by another
+        configuration of the same model id) is left out, and said once: the episode ranks by
+        its text alone, and the index never stops on it."""
+        width = self.dimension * 4
+        given = list(rows)
+        batch = [r for r in given if len(r[2]) == width]
+        if len(batch) < len(given):
+            if not self._warned_width:
+                self._warned_width = True
+                log.warning(
+                    "%d stored vector(s) of model %s are not %d float32 values: those"
+                    " episodes rank by their text alone",
+                    len(given) - len(batch), self.model, self.dimension,
+                )  # fmt: skip
+            with self._lock:
+                self.max_vseq = max(self.max_vseq, max(r[0] for r in given))
         if not batch:
             return 0
         vectors = np.frombuffer(b"".join(r[2] for r in batch), dtype=np.float32)

@@ -44,6 +44,8 @@ from xdb.interfaces.limits import BoundedLines, Pieces, StreamPieces, message_li
 from xdb.interfaces.mcp_profiles import DEFAULT as DEFAULT_PROFILE
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from xdb.core import Database
 
 logger = logging.getLogger(__name__)
@@ -330,9 +332,14 @@ def serve(
     """
     limit = message_limit() if line_limit is None else line_limit
     opened: list[Database] = []
-    fingerprint = mcp_answers.fingerprint()
-    cached = mcp_answers.answers_path(fingerprint)
-    front = _front(mcp_answers.load(cached, fingerprint), dotted_names, groups, profile)
+    try:
+        fingerprint = mcp_answers.fingerprint()
+        path = mcp_answers.answers_path(fingerprint)
+        front = _front(mcp_answers.load(path, fingerprint), dotted_names, groups, profile)
+        cached: Path | None = path
+    except Exception as exc:  # no home to cache in, a mangled stamp: serve without the cache
+        logger.debug("not using the cached MCP answers: %r", exc)
+        fingerprint, cached, front = "", None, None
 
     def load() -> Runner:
         from xdb.interfaces.mcp import build_server, serve_lines
@@ -348,7 +355,11 @@ def serve(
         return partial(serve_lines, server)
 
     # Without cached answers, the SDK answers everything, and once loaded records them.
-    record = None if front is not None else partial(mcp_answers.store, cached, fingerprint)
+    record = (
+        None
+        if front is not None or cached is None
+        else partial(mcp_answers.store, cached, fingerprint)
+    )
     try:
         asyncio.run(_serve(load, front, limit, record))
     finally:

@@ -276,24 +276,28 @@ def compactable(
 
 
 def reply_concepts(
-    conn: Connection, f: Flavor, session: str, spans: Sequence[tuple[int, int]], k: int
+    conn: Connection, f: Flavor, session: str, replies: Sequence[Sequence[int]], k: int
 ) -> list[dict[str, tuple[float, int]]]:
-    """Per span (first, last tick) of ``session``'s HOT ticks: its ``k`` concepts of most
-    weight, each with (its highest activation, the ticks carrying it). Weight is the two
+    """Per reply (its ticks of ``session``, in order): its ``k`` concepts of most weight,
+    each with (its highest activation, the ticks carrying it). Weight is the two
     multiplied, ties broken by the concept id, as ``records.top_concepts`` ranks them: only
-    these ``k`` can be a reply's concepts."""
-    m = f.d.mark
+    these ``k`` can be a reply's concepts. Exactly those ticks, still HOT: one a pin left
+    meanwhile, inside the reply's span, is not the reply's."""
+    d = f.d
     score = "max(CAST(j.value AS DOUBLE PRECISION))"
-    sql = (
-        f"SELECT j.key, {score}, count(*) FROM timesteps t, {f.json_each}"
-        f" WHERE t.session_id = {m} AND t.fidelity = 'hot' AND t.tick BETWEEN {m} AND {m}"
-        f" AND t.activations IS NOT NULL GROUP BY j.key"
-        f" ORDER BY {score} * count(*) DESC, j.key{f.bytewise} LIMIT {int(k)}"
-    )
-    return [
-        {str(key): (float(s), int(n)) for key, s, n in conn.execute(sql, (session, lo, hi))}
-        for lo, hi in spans
-    ]
+    out = []
+    for ticks in replies:
+        params: list[Any] = [session, ticks[0], ticks[-1]]
+        exact = d.one_of("t.tick", list(ticks), params, "bigint")
+        sql = (
+            f"SELECT j.key, {score}, count(*) FROM timesteps t, {f.json_each}"
+            f" WHERE t.session_id = {d.mark} AND t.fidelity = 'hot'"
+            f" AND t.tick BETWEEN {d.mark} AND {d.mark} AND {exact}"
+            f" AND t.activations IS NOT NULL GROUP BY j.key"
+            f" ORDER BY {score} * count(*) DESC, j.key{f.bytewise} LIMIT {int(k)}"
+        )
+        out.append({str(key): (float(s), int(n)) for key, s, n in conn.execute(sql, params)})
+    return out
 
 
 def tick_annotations(

@@ -148,11 +148,11 @@ class FidelityMethods(GraphMethods):
         return self._graph_read(read)
 
     def reply_concepts(
-        self, session: str, spans: Sequence[tuple[int, int]], k: int
+        self, session: str, replies: Sequence[Sequence[int]], k: int
     ) -> list[dict[str, tuple[float, int]]]:
-        """Per span of HOT ticks, its ``k`` weightiest concepts (``fidelity.reply_concepts``)."""
+        """Per reply's HOT ticks, its ``k`` weightiest concepts (``fidelity.reply_concepts``)."""
         f = self._flavor
-        return self._graph_read(lambda c: fidelity.reply_concepts(c, f, session, spans, k))
+        return self._graph_read(lambda c: fidelity.reply_concepts(c, f, session, replies, k))
 
     def reply_annotations(
         self, session: str, lo: int, hi: int, events: Sequence[str]

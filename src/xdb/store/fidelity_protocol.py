@@ -45,7 +45,7 @@ class FidelityStore(Protocol):
     ) -> list[tuple[Any, ...]]: ...
 
     def reply_concepts(
-        self, session: str, spans: Sequence[tuple[int, int]], k: int
+        self, session: str, replies: Sequence[Sequence[int]], k: int
     ) -> list[dict[str, tuple[float, int]]]: ...
 
     def reply_annotations(

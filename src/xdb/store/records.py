@@ -42,7 +42,7 @@ from xdb.errors import InvalidRequest, from_validation_errors
 from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episodes import AddEpisodeRequest
-from xdb.models.log import Comment, TagApplication
+from xdb.models.log import Comment, TagApplication, Timestep
 from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, rows
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect
@@ -261,6 +261,52 @@ def insert_new_episodes(
         for model, given in by_model.items():
             store_vectors(model, given)
     return len(fresh)
+
+
+def timestep(body: dict[str, Any], number: int) -> Timestep:
+    """A timestep record as ``Timestep``; its activations finite (JSON has no NaN, and
+    SQLite's JSON functions, which compaction reads them with, refuse the text
+    ``json.dumps`` makes of one)."""
+    ts: Timestep = parse(Timestep, body, number, "timestep")
+    for concept, value in ts.concept_activations.items():
+        if not math.isfinite(value):
+            raise InvalidRequest(
+                f"record {number} (timestep): concept_activations.{concept}: {value} is not a"
+                " finite number; give activations as finite numbers",
+                field=f"concept_activations.{concept}",
+            )
+    return ts
+
+
+def sized_for(
+    records: Iterable[dict[str, Any]], current: Callable[[], tuple[str, int]]
+) -> Iterator[dict[str, Any]]:
+    """``records``, each episode's vector of the importing database's model checked to hold
+    as many float32 values as its vectors do (``current()``: the model id and dimension,
+    asked when the first episode with vectors comes): one of another length is refused,
+    naming its record, before its batch is written."""
+    model: tuple[str, int] | None = None
+    for number, record in enumerate(records, 1):
+        given = record.get("vectors") if record.get("kind") == "episode" else None
+        if isinstance(given, dict) and given:
+            if model is None:
+                model = current()
+            name, width = model
+            value = given.get(name)
+            size = (
+                len(value) * 3 // 4 - (len(value) - len(value.rstrip("=")))
+                if isinstance(value, str)
+                else width * 4
+            )
+            if size != width * 4:
+                raise InvalidRequest(
+                    f"record {number} (episode): vectors.{name}: {size // 4} values, but this"
+                    f" database's {name} makes vectors of {width}; export without --vectors"
+                    " (this database embeds the episodes itself) or import into a database"
+                    " configured as the source was",
+                    field=f"vectors.{name}",
+                )
+        yield record
 
 
 class VectorDimensions:

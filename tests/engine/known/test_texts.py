@@ -34,3 +34,29 @@ def test_a_long_command_line_is_read_up_to_its_cut() -> None:
     assert verdict(PUSH, parse_call("Bash", {"command": "git push -f origin main" + noise})) == HIT
     late = parse_call("Bash", {"command": "echo" + noise + " && git push -f origin main"})
     assert verdict(PUSH, late) != HIT  # past the cut: unseen (docs/engine.md, "Known limits")
+
+
+def test_a_large_files_safe_marker_counts_from_any_piece() -> None:
+    # A test module's marker (import pytest) clears a fixture's password anywhere in it.
+    fixtures = [f"def fixture_{i}():\n    return {{'id': {i}}}" for i in range(1500)]
+    body = "import pytest\n" + "\n".join(fixtures) + '\nDB_PASSWORD = "hunter2secret"\n'
+    assert len(body) > 2 * TEXT_CHARS
+    secret = frozenset({"py-hardcoded-secret"})
+    call = parse_call("Write", {"file_path": "/w/app/tests/conftest.py", "content": body})
+    assert verdict(secret, call) != HIT
+    plain = body.replace("import pytest\n", "import json\n")
+    call = parse_call("Write", {"file_path": "/w/app/settings.py", "content": plain})
+    assert verdict(secret, call) == HIT
+
+
+def test_a_whole_text_guard_must_hold_in_each_piece() -> None:
+    # "Every requests call has a timeout" is a claim about the whole file: one call without
+    # it, in a later piece, is the mistake though the first piece's calls all have one.
+    guarded = [f"r{i} = requests.get(URL_{i}, timeout=5)" for i in range(1200)]
+    body = "\n".join(guarded) + "\nlast = requests.get(URL_LAST)\n"
+    assert len(body) > 2 * TEXT_CHARS
+    call = parse_call("Write", {"file_path": "/w/app/fetch.py", "content": body})
+    assert verdict(frozenset({"py-requests-no-timeout"}), call) == HIT
+    fixed = body.replace("requests.get(URL_LAST)", "requests.get(URL_LAST, timeout=5)")
+    call = parse_call("Write", {"file_path": "/w/app/fetch.py", "content": fixed})
+    assert verdict(frozenset({"py-requests-no-timeout"}), call) != HIT

@@ -75,21 +75,21 @@ def programs(name: str) -> frozenset[str]:
     )
 
 
-def texts(p: Pattern, call: ToolCall) -> list[str]:
+def texts(p: Pattern, call: ToolCall) -> list[tuple[str, ...]]:
     """What of the call ``p`` reads: the command line, or each touched file's added lines
-    (stripped of their indentation, blank ones left out, one per line), in pieces a
+    (stripped of their indentation, blank ones left out, one per line); each in pieces a
     detector reads in bounded time (``LINE_CHARS``, ``TEXT_CHARS``)."""
     out = []
     if call.kind == "shell" and SHELL in p.where:
-        out += pieces(call.text.split("\n"))
+        out.append(tuple(pieces(call.text.split("\n"))))
     for f in call.files:
         if (
             f.kind in p.where
             or any(f"role:{r}" in p.where for r in f.roles)
             or (SHELL in p.where and (f.kind in COMMAND_FILES or "ci" in f.roles))
         ):
-            out += pieces(f.added)
-    return [t for t in out if t]
+            out.append(tuple(pieces(f.added)))
+    return [t for t in out if any(t)]
 
 
 def pieces(lines: Iterable[str]) -> list[str]:
@@ -111,10 +111,21 @@ def pieces(lines: Iterable[str]) -> list[str]:
 
 
 @lru_cache(maxsize=1024)
-def _judged(name: str, text: str) -> str | None:
+def _judged(name: str, text: tuple[str, ...]) -> str | None:
     # (a check asks it of one call for the candidates' lessons, then for each lesson's
     # match, then the judge again: the same pattern on the same text)
-    return CATALOGUE[name].judge(text)
+    p = CATALOGUE[name]
+    if len(text) == 1:
+        return p.judge(text[0])
+    # A text read in pieces is judged as one: the mistake in any piece; a safe variant that
+    # is a marker (``^import pytest``) counts from any piece, one that says the whole text
+    # lacks the unguarded form (``\A(?!...)``) must hold in each piece that makes it.
+    found = [piece for piece in text if p.judge(piece) is not None]
+    if not found:
+        return None
+    if p.unless.startswith("\\A"):
+        return "hit" if any(p.judge(piece) == "hit" for piece in found) else "safe"
+    return "safe" if any(p.guarded(piece) for piece in text) else "hit"
 
 
 def verdict(names: frozenset[str], call: ToolCall) -> str | None:

@@ -45,9 +45,13 @@ class Pattern:
         None (the text does not do what the mistake does)."""
         if not _compiled(self.mistake).search(text):
             return None
-        if self.unless and _compiled(self.unless).search(text):
+        if self.guarded(text):
             return "safe"
         return "hit"
+
+    def guarded(self, text: str) -> bool:
+        """Whether ``text`` holds the safe variant (``unless``)."""
+        return bool(self.unless) and _compiled(self.unless).search(text) is not None
 
 
 @cache

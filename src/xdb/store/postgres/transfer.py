@@ -35,6 +35,7 @@ from xdb.store.records import (
     parse,
     unknown_kind,
 )
+from xdb.store.records import timestep as timestep_record
 from xdb.store.sqlbuild import POSTGRES
 from xdb.timeutil import to_us
 
@@ -164,7 +165,7 @@ def _import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, 
         if kind == "timestep":
             if pending_episodes:
                 flush()
-            pending.append(parse(Timestep, body, number, kind))
+            pending.append(timestep_record(body, number))
             if len(pending) >= BATCH:
                 flush()
             continue

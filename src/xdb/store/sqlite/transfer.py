@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from xdb.gcpause import collector_paused
-from xdb.models.log import Tag, Timestep
+from xdb.models.log import Tag
 from xdb.store import access, graph_transfer, policy_objects, records, rows
 from xdb.store.records import (
     FORMAT,
@@ -30,6 +30,7 @@ from xdb.store.records import (
     unknown_kind,
 )
 from xdb.store.records import parse as _parse
+from xdb.store.records import timestep as timestep_record
 from xdb.store.sqlbuild import SQLITE, chunks
 from xdb.store.sqlite import episodes, sessions, textindex
 from xdb.store.sqlite import vectors as vector_rows
@@ -145,7 +146,7 @@ def _import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]])
             counts["tag"] += cur.rowcount
             skipped += 1 - cur.rowcount
         elif kind == "timestep":
-            ts = _parse(Timestep, body, number, kind)
+            ts = timestep_record(body, number)
             _ensure_session(conn, ts.session_id, to_us(ts.timestamp))
             cur = conn.execute(
                 "INSERT OR IGNORE INTO timesteps (seq, session_id, tick, ts_us, event_type, role,"
