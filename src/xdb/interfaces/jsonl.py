@@ -117,7 +117,11 @@ def embed_backlog(db: Database, *, progress: bool = False, delay: float = 0.0) -
         delay=delay,
     ) as bar:
         done = db.wait_for_embeddings(None, bar.update)
-        if bar.n != bar.total:  # another process embedded some meanwhile, or added more
+        if done and bar.n < bar.total:
+            # Embedded before the wait began counting (this handle's worker starts with
+            # the import) or by another process: done all the same.
+            bar.update(bar.total - bar.n)
+        elif bar.n > bar.total:  # more were added meanwhile
             bar.total = bar.n
     if not done:
         logger.warning(
