@@ -143,6 +143,30 @@ def test_a_cache_it_cannot_read_is_served_without(tmp_path: Path, recorded: dict
     assert got[1]["result"]["tools"] == _agent_tools(recorded)
 
 
+def test_only_this_users_own_file_is_trusted(tmp_path: Path) -> None:
+    # The answers are the tool descriptions an agent reads: a file others may write, or a
+    # link to one, in a shared cache folder could have been planted.
+    path = tmp_path / "answers.json"
+    text = mcp_answers.render(_minimal(), "fp")
+    path.write_text(text, "utf-8")
+    path.chmod(0o600)
+    assert mcp_answers.load(path, "fp") is not None
+    path.chmod(0o666)
+    assert mcp_answers.load(path, "fp") is None
+    path.chmod(0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(path)
+    assert mcp_answers.load(link, "fp") is None
+
+
+def _minimal() -> dict[str, Any]:
+    """The smallest answers ``load`` takes as whole: each naming's parts, empty."""
+    part: dict[str, Any] = {
+        p: k() for p, k in zip(mcp_answers._PARTS, mcp_answers._KINDS, strict=True)
+    }
+    return {naming: dict(part) for naming in mcp_answers.NAMINGS}
+
+
 # --------------------------------------------------------------------------- the fingerprint
 
 

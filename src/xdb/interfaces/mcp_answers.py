@@ -160,11 +160,23 @@ def answers_path(fingerprint: str, directory: Path | None = None) -> Path:
 
 
 def load(path: Path, fingerprint: str) -> dict[str, Any] | None:
-    """The answers in ``path`` if it holds a whole set made for ``fingerprint``, else None."""
+    """The answers in ``path`` if it holds a whole set made for ``fingerprint``, else None.
+    Only a file of this user's that no one else may write, not a link: the answers are the
+    tool descriptions an agent reads, and a cache folder may be shared (``XDB_CACHE_DIR``
+    in a world-writable place), where another user could plant a file first."""
     try:
-        answers = json.loads(path.read_bytes())
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
         return None
+    except OSError as exc:  # unreadable, or a link
+        logger.debug("ignoring the MCP answers cache %s: %s", path, exc)
+        return None
+    try:
+        with os.fdopen(fd, "rb") as file:
+            if not _ours(os.fstat(file.fileno())):
+                logger.debug("ignoring the MCP answers cache %s: not this user's alone", path)
+                return None
+            answers = json.loads(file.read())
     except (OSError, ValueError, RecursionError) as exc:  # unreadable, truncated, not JSON
         logger.debug("ignoring the MCP answers cache %s: %s", path, exc)
         return None
@@ -173,6 +185,12 @@ def load(path: Path, fingerprint: str) -> dict[str, Any] | None:
         return None
     assert isinstance(answers, dict)
     return answers
+
+
+def _ours(st: os.stat_result) -> bool:
+    """Owned by this user and writable by no one else (where there are owners)."""
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or (st.st_uid == getuid() and not st.st_mode & 0o022)
 
 
 def _whole(answers: Any, fingerprint: str) -> bool:
@@ -205,7 +223,7 @@ def store(path: Path, fingerprint: str) -> bool:
     newest answer files beside it. False when the cache could not be written (logged at
     debug level: it only costs the next start its speed)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         writable = os.access(path.parent, os.W_OK | os.X_OK)
     except OSError:
         writable = False
@@ -227,7 +245,7 @@ def _write(path: Path, text: str) -> bool:
     """Write ``text`` to ``path`` through a temporary file renamed over it."""
     temp: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             file.write(text)
