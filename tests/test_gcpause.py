@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,9 @@ def test_nested_and_concurrent_pauses_share_one() -> None:
         gc.enable()
 
 
-def test_a_pause_ends_when_the_last_thread_leaves() -> None:
+@contextmanager
+def paused_in_another_thread() -> Iterator[None]:
+    """The block runs while another thread holds a pause; it ends when the block does."""
     inside, leave = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -59,11 +62,18 @@ def test_a_pause_ends_when_the_last_thread_leaves() -> None:
     worker = threading.Thread(target=hold)
     worker.start()
     inside.wait()
-    with collector_paused():
-        pass
-    assert not gc.isenabled()  # the worker's block is still running
-    leave.set()
-    worker.join()
+    try:
+        yield
+    finally:
+        leave.set()
+        worker.join()
+
+
+def test_a_pause_ends_when_the_last_thread_leaves() -> None:
+    with paused_in_another_thread():
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # the other thread's block is still running
     assert gc.isenabled()
 
 
@@ -95,20 +105,9 @@ def test_pauses_that_overlap_for_long_still_collect(
     import xdb.gcpause
 
     monkeypatch.setattr(xdb.gcpause, "MAX_PAUSE_SECONDS", 0.0)
-    inside, leave = threading.Event(), threading.Event()
-
-    def hold() -> None:
+    with paused_in_another_thread():
+        collections.clear()
         with collector_paused():
-            inside.set()
-            leave.wait()
-
-    worker = threading.Thread(target=hold)
-    worker.start()
-    inside.wait()
-    collections.clear()
-    with collector_paused():
-        pass
-    assert 2 in collections and not gc.isenabled()  # collected, and still paused
-    leave.set()
-    worker.join()
+            pass
+        assert 2 in collections and not gc.isenabled()  # collected, and still paused
     assert gc.isenabled()
