@@ -46,7 +46,6 @@ from xdb.policy.release import Release
 from xdb.store.access import reading_as
 from xdb.store.audit import PendingCall, call_pending
 from xdb.store.protocol import Store
-from xdb.store.records import sized_for
 from xdb.timeutil import now_us
 
 if TYPE_CHECKING:
@@ -303,12 +302,15 @@ class Database(Operations):
         that came without a vector from the current model are embedded by the worker in
         the background, and ``wait_for_embeddings`` (or ``close``, within ``embed_wait``)
         waits for them; those that carried one (``export_records(vectors=True)``) are not
-        embedded again. A vector of the current model must be as long as its vectors are
-        (``records.sized_for``): another configuration of the same model id (an OpenAI
-        model at another ``XDB_EMBED_DIM``) is refused, and the import with it."""
+        embedded again. A vector of the current model must be as long as its embedder
+        makes them (``records.VectorDimensions``): another configuration of the same model
+        id (an OpenAI model at another ``XDB_EMBED_DIM``) is refused, and the import with it."""
         indexer = self.indexer
-        sized = sized_for(records, lambda: (indexer.model_id, indexer.embedder.dimension))
-        counts = self.store.import_records(sized)
+
+        def made(model: str) -> int | None:  # asked once per model the vectors name
+            return indexer.embedder.dimension if model == indexer.model_id else None
+
+        counts = self.store.import_records(records, made)
         if counts.get("episode"):
             self.indexer.notify()  # imported episodes may lack the current model's vector
         return counts

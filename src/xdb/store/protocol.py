@@ -25,7 +25,7 @@ from xdb.store.fidelity_protocol import FidelityStore as FidelityStore
 from xdb.store.learning_protocol import LearningStore
 from xdb.store.log_protocol import LogStore
 from xdb.store.policy_protocol import AccessStore, AuditStore, PolicyObjectStore
-from xdb.store.types import EpisodeFilter, RankedMatches
+from xdb.store.types import EpisodeFilter, Made, RankedMatches
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -66,8 +66,12 @@ class Store(
         vectors, in a whole export only (neither ``readable`` nor ``restricted``)."""
         ...
 
-    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
-        """Restore exported records in one transaction; existing ids are skipped."""
+    def import_records(
+        self, records: Iterable[dict[str, Any]], made: Made | None = None
+    ) -> dict[str, int]:
+        """Restore exported records in one transaction; existing ids are skipped. ``made``:
+        the dimension the database's embedder makes for a model id, which the vectors of
+        that model must have (``records.VectorDimensions``)."""
         ...
 
     def close(self) -> None: ...

@@ -46,7 +46,7 @@ from xdb.models.log import Comment, TagApplication, Timestep
 from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, rows
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect
-from xdb.store.types import NewEpisode
+from xdb.store.types import Made, NewEpisode
 from xdb.timeutil import as_utc, from_us, now_us, to_us
 
 # Records after the objects: policy objects, then which objects carry which access policy.
@@ -278,56 +278,40 @@ def timestep(body: dict[str, Any], number: int) -> Timestep:
     return ts
 
 
-def sized_for(
-    records: Iterable[dict[str, Any]], current: Callable[[], tuple[str, int]]
-) -> Iterator[dict[str, Any]]:
-    """``records``, each episode's vector of the importing database's model checked to hold
-    as many float32 values as its vectors do (``current()``: the model id and dimension,
-    asked when the first episode with vectors comes): one of another length is refused,
-    naming its record, before its batch is written."""
-    model: tuple[str, int] | None = None
-    for number, record in enumerate(records, 1):
-        given = record.get("vectors") if record.get("kind") == "episode" else None
-        if isinstance(given, dict) and given:
-            if model is None:
-                model = current()
-            name, width = model
-            value = given.get(name)
-            size = (
-                len(value) * 3 // 4 - (len(value) - len(value.rstrip("=")))
-                if isinstance(value, str)
-                else width * 4
-            )
-            if size != width * 4:
-                raise InvalidRequest(
-                    f"record {number} (episode): vectors.{name}: {size // 4} values, but this"
-                    f" database's {name} makes vectors of {width}; export without --vectors"
-                    " (this database embeds the episodes itself) or import into a database"
-                    " configured as the source was",
-                    field=f"vectors.{name}",
-                )
-        yield record
-
-
 class VectorDimensions:
     """An import's check of the vectors its records carry: one length per model, that of
-    the model's stored vectors (``stored(model)``: their dimension, None when there are
-    none) or else of the import's first; a record with another is refused, naming it,
-    before anything of its batch is written (the import is one transaction: nothing of
-    it stays)."""
+    the vectors the database's embedder makes for it (``made``), else of the model's
+    stored vectors (``stored(model)``: their dimension, None when there are none), else of
+    the import's first; a record with another is refused, naming it, before anything of
+    its batch is written (the import is one transaction: nothing of it stays). The same
+    model id configured otherwise (an OpenAI model at another ``XDB_EMBED_DIM``) makes
+    vectors the database's vector index could not hold."""
 
-    def __init__(self, stored: Callable[[str], int | None]) -> None:
+    def __init__(self, stored: Callable[[str], int | None], made: Made | None = None) -> None:
         self._stored = stored
-        self._dimension: dict[str, int | None] = {}
+        self._made = made
+        self._dimension: dict[str, tuple[int | None, bool]] = {}  # (length, the embedder's)
+
+    def _known(self, model: str) -> tuple[int | None, bool]:
+        made = self._made(model) if self._made is not None else None
+        return (made, True) if made is not None else (self._stored(model), False)
 
     def check(self, record: EpisodeRecord, number: int) -> None:
         for model, blob in record.vectors.items():
             given = len(blob) // 4
             if model not in self._dimension:
-                self._dimension[model] = self._stored(model)
-            known = self._dimension[model]
+                self._dimension[model] = self._known(model)
+            known, embedder = self._dimension[model]
             if known is None:
-                self._dimension[model] = given
+                self._dimension[model] = (given, False)
+            elif known != given and embedder:
+                raise InvalidRequest(
+                    f"record {number} (episode): vectors.{model}: {given} values, but this"
+                    f" database's {model} makes vectors of {known}; export without --vectors"
+                    " (this database embeds the episodes itself) or import into a database"
+                    " configured as the source was",
+                    field=f"vectors.{model}",
+                )
             elif known != given:
                 raise InvalidRequest(
                     f"record {number} (episode): vectors.{model}: {given} dimensions, but"

@@ -3,6 +3,7 @@ write, and what a store hands back. Plain data, no behaviour beyond a derived pr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -207,3 +208,8 @@ class RankedMatches(NamedTuple):
 class StoredEpisode(NamedTuple):
     seq: int
     episode: NewEpisode
+
+
+# The dimension of the vectors the importing database's embedder makes for a model id (None:
+# not its model): ``Database.import_records``'s word to its store (``records.VectorDimensions``).
+Made = Callable[[str], int | None]

@@ -120,11 +120,11 @@ def _judged(name: str, text: tuple[str, ...]) -> str | None:
     # A text read in pieces is judged as one: the mistake in any piece; a safe variant that
     # is a marker (``^import pytest``) counts from any piece, one that says the whole text
     # lacks the unguarded form (``\A(?!...)``) must hold in each piece that makes it.
-    found = [piece for piece in text if p.judge(piece) is not None]
-    if not found:
+    said = [p.judge(piece) for piece in text]
+    if not any(said):
         return None
     if p.unless.startswith("\\A"):
-        return "hit" if any(p.judge(piece) == "hit" for piece in found) else "safe"
+        return "hit" if "hit" in said else "safe"
     return "safe" if any(p.guarded(piece) for piece in text) else "hit"
 
 

@@ -23,7 +23,7 @@ from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.rows import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES, Flavor
-from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.store.types import Made, NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 from xdb.timeutil import now_us
 
 T = TypeVar("T")
@@ -383,5 +383,7 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
                 conn, restricted=restricted or readable is not None, vectors=vectors
             )
 
-    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
-        return self._db.write(lambda conn: transfer.import_records(conn, records))
+    def import_records(
+        self, records: Iterable[dict[str, Any]], made: Made | None = None
+    ) -> dict[str, int]:
+        return self._db.write(lambda conn: transfer.import_records(conn, records, made))

@@ -37,6 +37,7 @@ from xdb.store.records import (
 )
 from xdb.store.records import timestep as timestep_record
 from xdb.store.sqlbuild import POSTGRES
+from xdb.store.types import Made
 from xdb.timeutil import to_us
 
 BATCH = 2000  # timesteps per insert, and rows per fetch from an export cursor
@@ -128,13 +129,17 @@ def _insert_timesteps(conn: Conn, batch: list[Timestep]) -> int:
     return len(inserted)
 
 
-def import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+def import_records(
+    conn: Conn, records: Iterable[dict[str, Any]], made: Made | None = None
+) -> dict[str, int]:
     """Restore exported records; call inside a write transaction."""
     with collector_paused():  # (``xdb.gcpause``: why)
-        return _import_records(conn, records)
+        return _import_records(conn, records, made)
 
 
-def _import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+def _import_records(
+    conn: Conn, records: Iterable[dict[str, Any]], made: Made | None
+) -> dict[str, int]:
     # Before any session row: writers that take both locks take this one first.
     lock_episodes(conn)
     counts = {k: 0 for k in ("session", "tag", "timestep", "tag_application", "comment")}
@@ -144,7 +149,7 @@ def _import_records(conn: Conn, records: Iterable[dict[str, Any]]) -> dict[str, 
     graph = graph_transfer.GraphImport(conn, POSTGRES)
     pending: list[Timestep] = []
     pending_episodes: list[EpisodeRecord] = []
-    dimensions = VectorDimensions(lambda model: _dimension(conn, model))
+    dimensions = VectorDimensions(lambda model: _dimension(conn, model), made)
 
     def flush() -> None:
         nonlocal skipped, episode_count

@@ -25,6 +25,7 @@ from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.log_methods import LogMethods
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
+from xdb.store.types import Made
 
 T = TypeVar("T")
 
@@ -295,6 +296,8 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
             finally:
                 conn.close()
 
-    def import_records(self, records: Iterable[dict[str, Any]]) -> dict[str, int]:
-        result: dict[str, int] = self._write(lambda c: transfer.import_records(c, records))
+    def import_records(
+        self, records: Iterable[dict[str, Any]], made: Made | None = None
+    ) -> dict[str, int]:
+        result: dict[str, int] = self._write(lambda c: transfer.import_records(c, records, made))
         return result

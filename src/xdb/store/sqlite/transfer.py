@@ -35,6 +35,7 @@ from xdb.store.sqlbuild import SQLITE, chunks
 from xdb.store.sqlite import episodes, sessions, textindex
 from xdb.store.sqlite import vectors as vector_rows
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
+from xdb.store.types import Made
 from xdb.timeutil import to_us
 
 BATCH = 5000  # episodes inserted together (``episodes.insert_many``)
@@ -69,7 +70,9 @@ def export_records(
         conn.execute("COMMIT")
 
 
-def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+def import_records(
+    conn: sqlite3.Connection, records: Iterable[dict[str, Any]], made: Made | None = None
+) -> dict[str, int]:
     # A bulk write's pages stay in memory until the commit: with SQLite's default 2 MB cache
     # a 20k-episode import spilled pages mid-transaction, and its concept rows (three
     # B-trees filled in concept order) took 2.4x as long. The writer's usual size after.
@@ -77,12 +80,14 @@ def import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) 
     conn.execute(f"PRAGMA cache_size = {-IMPORT_CACHE_KIB}")
     try:
         with collector_paused():
-            return _import_records(conn, records)
+            return _import_records(conn, records, made)
     finally:
         conn.execute(f"PRAGMA cache_size = {int(cache)}")
 
 
-def _import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]]) -> dict[str, int]:
+def _import_records(
+    conn: sqlite3.Connection, records: Iterable[dict[str, Any]], made: Made | None
+) -> dict[str, int]:
     counts = {k: 0 for k in ("session", "tag", "timestep", "tag_application", "comment")}
     # Counted only when the input has episodes, so a log-only import reports what it did.
     episode_count: int | None = None
@@ -94,7 +99,7 @@ def _import_records(conn: sqlite3.Connection, records: Iterable[dict[str, Any]])
     # timestep they are behind first, or a moved next_tick would skip some uncounted.
     sessions.settle(conn)
     pending: list[EpisodeRecord] = []  # a run of episode records, inserted together
-    dimensions = VectorDimensions(partial(vector_rows.model_dimension, conn))
+    dimensions = VectorDimensions(partial(vector_rows.model_dimension, conn), made)
 
     def flush() -> None:
         nonlocal episode_count, skipped
