@@ -13,14 +13,16 @@ from xdb.engine.known.lessons import code1 as lessons_code1
 from xdb.engine.known.lessons import code2 as lessons_code2
 from xdb.engine.known.lessons import infra as lessons_infra
 from xdb.engine.known.lessons import shell as lessons_shell
+from xdb.engine.known.lessons import wave5_c1, wave5_c2, wave5_i1, wave5_s1, wave5_s2
 
 # Each area's lessons, and the catalogue's modules it covers.
 AREAS: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
     "shell": (lessons_shell, ("shell_vcs_files", "shell_vcs_files_fs", "shell_vcs_files_sys",
                               "shell_vcs_files_pkg", "shell_ops", "shell_ops_k8s",
-                              "shell_ops_tf", "shell_ops_cloud", "shell_ops_data",
-                              "shell_more", "shell_sys_admin", "shell_vcs_build",
-                              "shell_services_data", "shell_services_cloud")),
+                              "shell_ops_tf", "shell_ops_cloud", "shell_ops_gcp_azure",
+                              "shell_ops_data", "shell_more", "shell_sys_admin",
+                              "shell_vcs_build", "shell_services_data",
+                              "shell_services_cloud")),
     "code1": (lessons_code1, ("code_python", "code_python_idioms", "py_security",
                               "py_frameworks", "code_sql", "code_sql_schema", "code_web",
                               "code_web_js", "code_web_node", "code_go_rust", "code_go_rust_rs",
@@ -31,7 +33,25 @@ AREAS: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
                               "code_other_native", "code_more_jvm")),
     "infra": (lessons_infra, ("config_infra", "config_infra_compose", "config_infra_k8s",
                               "config_infra_cloud", "config_infra_ci", "config_more",
-                              "config_services")),
+                              "config_services", "config_env_deps")),
+    # Wave 5: one lesson per pattern, by other writers, grouped otherwise.
+    "wave5_s1": (wave5_s1, ("shell_vcs_files", "shell_vcs_files_fs", "shell_vcs_files_sys",
+                            "shell_vcs_files_pkg", "shell_vcs_build", "shell_sys_admin",
+                            "shell_more")),
+    "wave5_s2": (wave5_s2, ("shell_ops", "shell_ops_k8s", "shell_ops_tf", "shell_ops_cloud",
+                            "shell_ops_gcp_azure", "shell_ops_data", "shell_services_data",
+                            "shell_services_cloud")),
+    "wave5_c1": (wave5_c1, ("code_python", "code_python_idioms", "py_security",
+                            "py_frameworks", "code_sql", "code_sql_schema", "code_web",
+                            "code_web_js", "code_web_node")),
+    "wave5_c2": (wave5_c2, ("code_go_rust", "code_go_rust_rs", "code_more", "code_more_langs",
+                            "code_jvm_dotnet", "code_jvm_dotnet_sec_kotlin",
+                            "code_jvm_dotnet_cs", "code_jvm_dotnet_cs_sec",
+                            "code_jvm_dotnet_spring", "code_other", "code_other_php",
+                            "code_other_native", "code_more_jvm")),
+    "wave5_i1": (wave5_i1, ("config_infra", "config_infra_compose", "config_infra_k8s",
+                            "config_infra_cloud", "config_infra_ci", "config_env_deps",
+                            "config_more", "config_services")),
 }  # fmt: skip
 
 

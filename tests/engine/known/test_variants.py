@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.known import variants_code1, variants_code2, variants_infra, variants_shell
+from tests.engine.known import (
+    variants_code1,
+    variants_code2,
+    variants_infra,
+    variants_shell,
+    variants_wave5_c1,
+    variants_wave5_c2,
+    variants_wave5_i1,
+    variants_wave5_s1,
+    variants_wave5_s2,
+)
 from xdb.engine.calls import parse_call
 from xdb.engine.known import CATALOGUE, HIT, verdict
 
@@ -17,6 +27,11 @@ AREAS = {
     "code1": variants_code1.VARIANTS,
     "code2": variants_code2.VARIANTS,
     "infra": variants_infra.VARIANTS,
+    "wave5_s1": variants_wave5_s1.VARIANTS,
+    "wave5_s2": variants_wave5_s2.VARIANTS,
+    "wave5_c1": variants_wave5_c1.VARIANTS,
+    "wave5_c2": variants_wave5_c2.VARIANTS,
+    "wave5_i1": variants_wave5_i1.VARIANTS,
 }
 CASES = [(area, *variant) for area, variants in AREAS.items() for variant in variants]
 

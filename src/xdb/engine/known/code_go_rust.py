@@ -38,8 +38,7 @@ PATTERNS: list[Pattern] = [
         "Decode error ignored | unmarshal failed silently"
         " | unmarshal error check | unmarshal error unchecked",
         "go",
-        r"^(?:_\s*=\s*)?(?:json|xml|yaml|proto)\.Unmarshal\(|"
-        r"^(?:_\s*=\s*)?json\.NewDecoder\([^)]*\)\.Decode\(",
+        r"^(?:_\s*=\s*)?\w+\.Unmarshal\(|^(?:_\s*=\s*)?\w+\.NewDecoder\([^)]*\)\.Decode\(",
         hits=(
             "json.Unmarshal(data, &resp)",
             "_ = yaml.Unmarshal(raw, &cfg)",
@@ -57,7 +56,7 @@ PATTERNS: list[Pattern] = [
         "closed | leaked http connections | bodyclose linter",
         "go",
         r"\b\w+\s*,\s*\w+\s*:?=\s*(?:http|\w*[cC]lient|\w+\.(?:client|httpClient|http))\."
-        r"(?:Get|Post|PostForm|Head|Do)\((?!ctx\b)",
+        r"(?:Get|Post|PostForm|Head|Do)\((?!ctx\b)|\b(?:res|resp|response|\w*Resp)\s*,\s*\w+\s*:?=\s*\w+\.Do\(",
         r"\.Body\.Close\(\)",
         hits=(
             "resp, err := http.Get(url)\nif err != nil {\nreturn err\n}\ndata, _ := "
@@ -107,7 +106,7 @@ PATTERNS: list[Pattern] = [
         r"^for\s+(?:\w+\s*,\s*)?(?P<t>\w+)\s*:=\s*range\b[^\n]*\n(?:[^\n]*\n){0,3}?[^\n]*\.Run\("
         r"[^\n]*\bfunc\(\s*\w+\s+\*testing\.[TB]\s*\)\s*\{\n(?:[^\n]*\n){0,2}?\w+\.Parallel\(\)"
         r"[\s\S]{0,300}?\b(?P=t)\b",
-        r"^(?P<c>\w+)\s*:=\s*(?P=c)\s*$",
+        r"^(?P<c>\w+)\s*:=\s*(?P=c)\s*$|^(?P<d>\w+)\s*,\s*(?P<e>\w+)\s*:=\s*(?P=d)\s*,\s*(?P=e)\s*$",
         hits=(
             "for _, job := range jobs {\ngo func() {\nprocess(job)\n}()\n}",
             "for i := 0; i < n; i++ {\ngo func() {\nresults[i] = compute(i)\n}()\n}",
@@ -121,8 +120,9 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "go-defer-in-loop",
-        "defer in loop | defer inside a loop | deferred close in loop | defer runs at function "
-        "return not loop | too many open files defer",
+        "defer in loop | defer inside a loop | defer inside loop | defers loop function returns"
+        " | deferred close in loop | defer runs at function return not loop | too many open "
+        "files defer",
         "go",
         # A resource opened in the loop body and deferred there (the loop's own lines: no
         # closing brace before the open, no closure around the defer).
@@ -171,7 +171,7 @@ PATTERNS: list[Pattern] = [
         "go-context-background-in-handler",
         "context.Background in handler | context.TODO in handler | context.Background "
         "instead of request context | request context not propagated | cancellation not "
-        "propagated | use the request context",
+        "propagated | use the request context handler",
         "go",
         r"(?:\*http\.Request\)|\*gin\.Context\)|\becho\.Context\)|\*fiber\.Ctx\))"
         r"[\s\S]{0,800}?\bcontext\.(?:Background|TODO)\(\)",
@@ -324,7 +324,7 @@ PATTERNS: list[Pattern] = [
         "go-exit-skips-defer",
         "os.Exit skips deferred | os.Exit skipped deferred | os.Exit defer | os.Exit skips "
         "defers | log.Fatal skipped deferred | deferred cleanup skipped | deferred calls did "
-        "not run",
+        "not run | os.Exit deferred | log.Fatal deferred",
         "go",
         r"\bdefer\b[^\n]*\n(?:[^\n]*\n){0,30}?[^\n]*\b(?:os\.Exit|log\.Fatal(?:f|ln)?)\(",
         r"\bos\.Exit\(\s*run\w*\(",
@@ -456,7 +456,8 @@ PATTERNS: list[Pattern] = [
         r"\bgo\s+func\([^)]*\)\s*\{\n(?:[^\n]*\n){0,2}?(?:[\w.]*\.)?(?:\w*wg|\w*[wW]ait[gG]roup|"
         r"\w*[gG]roup)\.Add\(|\b(?P<w>\w+)\s+sync\.WaitGroup\b[\s\S]{0,2000}?\bgo\s+func\([^)]*\)"
         r"\s*\{\n"
-        r"(?:[^\n]*\n){0,2}?(?:[\w.]*\.)?(?P=w)\.Add\(",
+        r"(?:[^\n]*\n){0,2}?(?:[\w.]*\.)?(?P=w)\.Add\(|\bgo\s+func\([^)]*\)\s*\{\n(?:[^\n]*\n){0,2}?"
+        r"(?P<g>[\w.]+)\.Add\(1\)\n(?:[^\n]*\n){0,2}?defer\s+(?P=g)\.Done\(\)",
         hits=(
             "for _, t := range tasks {\ngo func(t Task) {\nwg.Add(1)\ndefer wg.Done()\nrun(t)\n"
             "}(t)\n}\nwg.Wait()",

@@ -163,10 +163,10 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rust-ignored-result",
         "let _ = ignored result | ignored Result | discarded Result | unused Result | "
-        "must_use result ignored | error silently ignored",
+        "must_use result ignored | error silently ignored | let _ result swallowed",
         "rust",
         r"^let\s+_\s*=\s*+(?![\w.]+\.(?:send|try_send)\()[^;]*\)\s*;|"
-        r"^[\w.:()&]+\([^\n]*\)\s*\.ok\(\);$",
+        r"^[\w.:()&]+\([^\n]*\)(?:\s*\.await)?\s*\.ok\(\);$",
         hits=(
             "let _ = fs::remove_file(&tmp_path);",
             'let _ = writeln!(out, "{}", line);',
@@ -227,11 +227,11 @@ PATTERNS: list[Pattern] = [
         "command built with format!"
         " | bash -c format | shell invocation command",
         "rust",
-        r'Command::new\(\s*"(?:sh|bash|zsh|cmd|powershell)"\s*\)[\s\S]{0,120}?\.args?\('
-        r'\s*&?\[?\s*"(?:-c|/C|-Command)"[\s\S]{0,120}?format!|'
-        r'\blet\s+(?P<c>\w+)\s*=\s*format!\([\s\S]{0,300}?Command::new\(\s*"(?:sh|bash|zsh|cmd|'
-        r'powershell)"\s*\)[\s\S]{0,120}?\.args?\(\s*&?\[?\s*"(?:-c|/C|-Command)"\s*(?:,|\)\s*'
-        r"\.arg\()\s*&?(?P=c)\b",
+        r'Command::new\(\s*"(?:/(?:usr/)?bin/)?(?:sh|bash|zsh|cmd|powershell)"\s*\)[\s\S]{0,120}?'
+        r'\.args?\(\s*&?\[?\s*"(?:-l?c|/C|-Command)"[\s\S]{0,120}?format!|'
+        r'\blet\s+(?P<c>\w+)\s*=\s*format!\([\s\S]{0,300}?Command::new\(\s*"(?:/(?:usr/)?bin/)?'
+        r'(?:sh|bash|zsh|cmd|powershell)"\s*\)[\s\S]{0,120}?\.args?\(\s*&?\[?\s*"(?:-l?c|/C|'
+        r'-Command)"\s*(?:,|\)\s*\.arg\()\s*&?(?P=c)\b',
         hits=(
             'Command::new("sh").arg("-c").arg(format!("git clone {} {}", url, dir)).status()?;',
             'let out = Command::new("bash")\n.args(["-c", &format!("tar xzf {path}")])\n'

@@ -30,7 +30,8 @@ _OPENS = (
     r"|FileOutputStream|FileReader|FileWriter|RandomAccessFile|ZipFile|JarFile|ZipInputStream"
     r"|ZipOutputStream)\s*\(|[\w.]*(?:DriverManager|[dD]ataSource)\.getConnection\s*\("
     r"|Files\.(?:lines|list|walk|find|newBufferedReader|newBufferedWriter|newInputStream"
-    r"|newOutputStream|newDirectoryStream)\s*\()"
+    r"|newOutputStream|newDirectoryStream)\s*\(|[\w.()]*\.(?:getResourceAsStream|createStatement"
+    r"|openStream)\s*\(|new\s+(?:Server)?Socket\s*\()"
 )
 
 PATTERNS: list[Pattern] = [
@@ -146,7 +147,7 @@ PATTERNS: list[Pattern] = [
         " | nosuchelementexception get | get orelsethrow | optional ispresent | findbyid get | "
         "empty optional",
         "java kotlin",
-        r"(?:\.(?:find\w*|max|min|reduce|ofNullable)\((?:[^()\n]|\([^()\n]*\))*\)"
+        r"(?:\.(?:find\w*|max|min|reduce|ofNullable)\((?:[^()\n]|\([^()\n]*\))*\)\n?"
         r"|\b(?:\w*Optional|optional\w*|opt[A-Z]\w*|opt|maybe[A-Z]\w*))\.get\(\)"
         # (a variable declared Optional, read with get() further on)
         r"|\bOptional<[^\n;=]*>\s+(?P<opt>\w+)\s*[=;][\s\S]{0,2000}?\b(?P=opt)\.get\(\)"

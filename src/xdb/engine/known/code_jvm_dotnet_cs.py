@@ -40,7 +40,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "cs-sync-over-async",
         "sync over async | blocking on async | task.result deadlock | getawaiter getresult"
-        " | .Result deadlock | .Wait() deadlock | blocked on task | await instead result"
+        " | .Result deadlock | .Wait() deadlock | blocked on task result | await instead result"
         " | thread pool starvation | deadlock .result",
         "csharp",
         r"\b\w+Async\s*\((?:[^()]|\([^()]*\))*\)\s*\.(?:Result\b|Wait\s*\("
@@ -94,7 +94,9 @@ PATTERNS: list[Pattern] = [
         "csharp",
         r"\bAddSingleton\s*<\s*(?:\w+\s*,\s*)?\w*(?:DbContext|Context)\s*>"
         r"|\bAddDbContext\s*<[^>]+>\s*\([^;]*?ServiceLifetime\.Singleton"
-        r"|\bstatic\s+(?:readonly\s+)?\w*DbContext\s+\w+",
+        r"|\bstatic\s+(?:readonly\s+)?\w*DbContext\s+\w+"
+        # (a field that news up its own context: it lives as long as the object holding it)
+        r"|^(?:private|protected|public|internal)\s+(?:readonly\s+)?\w*DbContext\s+\w+\s*=\s*new\b",
         "",
         hits=(
             "services.AddSingleton<AppDbContext>();",
@@ -128,10 +130,10 @@ PATTERNS: list[Pattern] = [
         r"|ExecuteScalar\w*|QueryMultiple\w*)\s*(?:<[^>]*>)?\s*\(\s*"
         + _INTERPOLATED
         + r'[^"\n]*\b(?i:select|insert|update|delete|where)\b[^"\n]*\{(?!\{)'
-        r"|(?<!Interpolated\()(?<!FromSql\()(?<!ExecuteSql\()(?<!ExecuteSqlAsync\()(?<!>\()"
+        r"|(?<!Interpolated\()(?<!InterpolatedAsync\()(?<!FromSql\()(?<!ExecuteSql\()(?<!ExecuteSqlAsync\()(?<!>\()"
         r"(?<!SqlQuery\()" + _INTERPOLATED + r'[^"\n]*\b(?:SELECT\b[^"\n]*\bFROM|INSERT\s+INTO'
         r'|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WHERE)\b[^"\n]*\{(?!\{)'
-        r'|@?"[^"\n]*\b(?i:where|and|or|set)\s+[\w.\[\]]+\s*(?i:=|<>|!=|<=?|>=?|like|in\s*\()'
+        r'|@?"[^"\n]*\b(?i:where|and|or|set)\s+[\w.\[\]]+\s*(?i:=|<>|!=|<=?|>=?|i?like|in\s*\()'
         r"\s*'?%?\s*\"\s*\+\s*[\w(]",
         "",
         hits=(

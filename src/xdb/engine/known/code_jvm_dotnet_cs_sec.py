@@ -218,7 +218,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "cs-throw-ex-resets-stack",
-        "throw ex | rethrow exception stack trace | stack trace lost | throw instead throw ex"
+        "throw ex stack | rethrow exception stack trace | stack trace lost | throw instead throw ex"
         " | preserve stack trace | lost stack trace",
         "csharp",
         r"\bcatch\s*\(\s*[\w.]+\s+(\w+)\s*\)[\s\S]{0,2000}?\bthrow\s+\1\s*;",

@@ -180,7 +180,9 @@ PATTERNS: list[Pattern] = [
         "bigdecimal double | bigdecimal from double | new bigdecimal double | bigdecimal"
         " constructor double | BigDecimal.valueOf | bigdecimal string constructor",
         "java kotlin",
-        r"\b(?:new\s+)?BigDecimal\s*\(\s*-?\d*\.\d+(?:[eE][-+]?\d+)?[dDfF]?\s*[,)]",
+        r"\b(?:new\s+)?BigDecimal\s*\(\s*-?\d*\.\d+(?:[eE][-+]?\d+)?[dDfF]?\s*[,)]"
+        r"|\b(?:new\s+)?BigDecimal\s*\(\s*(?:\(double\)\s*|[\w.]*(?i:double|dbl)\w*\s*[,)]"
+        r"|[\w.]+\.(?:toDouble|doubleValue)\(\)\s*[,)])",
         "",
         hits=(
             "BigDecimal fee = new BigDecimal(0.1);",

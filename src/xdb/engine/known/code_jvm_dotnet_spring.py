@@ -126,9 +126,9 @@ PATTERNS: list[Pattern] = [
         " exposed | exposure include all"
         " | actuator public | actuator endpoints open | actuator heapdump",
         "yaml ini dotenv",
-        r"\bmanagement\.endpoints\.web\.exposure\.include\s*[=:]\s*[\"']?\*"
-        r"|\bexposure:\s*\ninclude:\s*\[?\s*[\"']?\*"
-        r"|\bMANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE\s*[=:]\s*[\"']?\*",
+        r"\bmanagement\.endpoints\.web\.exposure\.include\s*[=:]\s*[\"']?(?:[\w-]+\s*,\s*)*\*"
+        r"|\bexposure:\s*\ninclude:\s*\[?\s*[\"']?(?:[\w-]+\s*,\s*)*\*"
+        r"|\bMANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE\s*[=:]\s*[\"']?(?:[\w-]+\s*,\s*)*\*",
         "",
         hits=(
             "management.endpoints.web.exposure.include=*",
@@ -148,7 +148,7 @@ PATTERNS: list[Pattern] = [
         "java kotlin",
         r"\.csrf\(\s*\)\s*\.disable\(\)|\.csrf\(\s*(?:AbstractHttpConfigurer::disable"
         r"|\w+\s*->\s*\w+\.disable\(\)|\{\s*(?:it\.)?disable\(\)\s*\})"
-        r"|\bcsrf\s*\{\s*disable\(\)\s*\}",
+        r"|\bcsrf\s*\{\s*(?:it\.)?disable\(\)\s*\}",
         r"SessionCreationPolicy\.STATELESS",
         hits=(
             "http.csrf().disable()\n.authorizeRequests().anyRequest().authenticated();",

@@ -18,7 +18,10 @@ _SESSION_NAME = (
     r"(?:['\"`][^'\"`\n]*(?i:sess|token|auth|sid|jwt|refresh|login|remember)[^'\"`\n]*['\"`]"
     r"|\w*(?i:session|token|auth|jwt)\w*)"
 )
-_SET_COOKIE = r"\b(?:res|response|reply)\.(?:cookie|setCookie)\(\s*" + _SESSION_NAME
+_SET_COOKIE = (
+    r"\b(?:(?:res|response|reply)\.(?:cookie|setCookie)|(?:ctx|context|c)\.cookies\.set)\(\s*"
+    + _SESSION_NAME
+)
 _GO_MATH_RAND = (
     r"\b(?:m|math|mr)?rand\.(?:Intn|IntN|Int31n?|Int63n?|N|Uint32|Uint64|Float64|Perm"
     r"|Int\((?!\s*\w*rand\.Reader))"

@@ -46,7 +46,9 @@ PATTERNS: list[Pattern] = [
         " | jwt decoded without verifying",
         "java kotlin",
         r"\bJwts\.parser(?:Builder)?\(\)[^;]{0,300}?\.parse(?:ClaimsJwt|UnsecuredClaims)?\("
-        r"|\bJWT\.decode\(|\b(?:SignedJWT|JWTParser|PlainJWT)\.parse\(",
+        r"|\bJWT\.decode\(|\b(?:SignedJWT|JWTParser|PlainJWT)\.parse\("
+        # (the payload segment base64-decoded by hand)
+        r"|\bBase64\.get(?:Url)?Decoder\(\)\.decode\([^()\n]*(?:\([^()\n]*\))?[^()\n]*\[1\]\s*\)",
         r"\bJWT\.require\(|\.verify\(",
         hits=(
             "Claims claims = (Claims) Jwts.parser().setSigningKey(key).parse(token).getBody();",
@@ -119,7 +121,7 @@ PATTERNS: list[Pattern] = [
         "resttemplate timeout | resttemplate without timeout | http client timeout"
         " | read timeout | connect timeout | httpclient without timeout | hung http call",
         "java kotlin",
-        r"\bnew\s+RestTemplate\(\s*\)|(?<![\w.])RestTemplate\(\s*\)"
+        r"\bnew\s+RestTemplate\(\s*(?:new\s+\w+RequestFactory\(\s*\)\s*)?\)|(?<![\w.])RestTemplate\(\s*\)"
         r"|\bHttpClient\.newHttpClient\(\)|\bHttpClients\.createDefault\(\)"
         r"|\b(?:HttpClientBuilder\.create|HttpClients\.custom)\(\)\s*\.build\(\)",
         r"(?i)timeout",
@@ -236,7 +238,7 @@ PATTERNS: list[Pattern] = [
         "open redirect | redirect_to params | unvalidated redirect | redirect attacker site"
         " | allow_other_host | redirect user-supplied url | redirect phishing",
         "ruby",
-        r"\bredirect_to\s*\(?\s*(?:params\b|request\.(?:referer|referrer)\b"
+        r"\bredirect_to\s*\(?\s*(?:params\b|cookies\b|request\.(?:referer|referrer)\b"
         r'|"[^"\n]*#\{params\b)',
         r"\ballow_other_host:\s*false|\burl_from\(|\bonly_path:\s*true",
         hits=(
@@ -262,7 +264,10 @@ PATTERNS: list[Pattern] = [
         r"\bsend_file\s*\(?\s*(?:params\b|\"[^\"\n]*#\{params\b|(?:Rails\.root\.join|File\.join)"
         r"\([^)\n]*\bparams\b)"
         r"|\bFile\.(?:read|open|binread|readlines)\(\s*(?:params\b(?![^\s,)]*\.(?:tempfile|path)\b)|\"[^\"\n]*#\{params\b"
-        r"|(?:Rails\.root\.join|File\.join)\([^)\n]*\bparams\b)",
+        r"|(?:Rails\.root\.join|File\.join)\([^)\n]*\bparams\b)"
+        # (the path built from params first, sent a few lines on)
+        r"|\b(?P<p>\w+)\s*=\s*(?:Rails\.root\.join|File\.join)\([^)\n]*\bparams\b[^\n]*\n"
+        r"(?:[^\n]*\n){0,5}?[^\n]*\bsend_file\s*\(?\s*(?P=p)\b",
         r"\bFile\.basename\(|\.basename\b",
         hits=(
             "send_file params[:path]",
@@ -309,7 +314,10 @@ PATTERNS: list[Pattern] = [
         "php",
         r"(?:\$|->)\w*(?:[tT]oken|TOKEN|[sS]ecret|[nN]once|[oO]tp|OTP|[rR]eset|[aA]pi_?[kK]ey"
         r"|[pP]assw(?:or)?d|[sS]alt|[vV]erification|(?<![a-z])code|Code)\w*\s*=[^=;\n][^;\n]*?(?:\b(?:mt_rand|rand|uniqid|str_shuffle"
-        r"|lcg_value|array_rand)\s*\(|\b(?:md5|sha1)\(\s*(?:time|microtime)\()",
+        r"|lcg_value|array_rand)\s*\(|\b(?:md5|sha1)\(\s*(?:time|microtime)\()"
+        # (returned by a function named for the secret it makes)
+        r"|\bfunction\s+\w*(?i:token|secret|nonce|otp|password|api_?key)\w*\s*\([^)\n]*\)[^{\n]*\{"
+        r"\n(?:[^\n]*\n){0,3}?return\b[^;\n]*\b(?:mt_rand|rand|uniqid|str_shuffle|lcg_value)\s*\(",
         "",
         hits=(
             "$token = md5(uniqid(rand(), true));",
@@ -360,7 +368,8 @@ PATTERNS: list[Pattern] = [
         "realloc | realloc same pointer | realloc leak | realloc returned null"
         " | realloc temporary pointer",
         "c cpp",
-        r"(?<![\w>.])((?:\w+(?:->|\.))*\w+)\s*=\s*(?:\([^()\n]*\)\s*)?(?:std)?(?:::)?realloc"
+        r"(?<![\w>.])((?:\w+(?:->|\.))*\w+)\s*=\s*(?:\([^()\n]*\)\s*|static_cast<[^<>\n]*>\s*\(\s*)?"
+        r"(?:std)?(?:::)?realloc"
         r"\s*\(\s*\1\s*,",
         "",
         hits=(

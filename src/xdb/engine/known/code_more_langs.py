@@ -19,7 +19,8 @@ from xdb.engine.known.model import Pattern, pattern
 _JS = "javascript typescript vue svelte"
 _NUMS = (
     r"\w*(?:[sS]cores|[pP]rices|[aA]mounts|[nN]ums|[nN]umbers|[aA]ges|[cC]ounts|[tT]otals"
-    r"|[dD]urations|[sS]izes|[tT]imestamps|[iI]ds|[rR]atings|[lL]atenc(?:y|ies)|[wW]eights)"
+    r"|[dD]urations|[sS]izes|[tT]imestamps|[iI]ds|[rR]atings|[lL]atenc(?:y|ies)|[wW]eights"
+    r"|[sS]amples|[yY]ears|[dD]elays|[pP]orts)"
 )
 
 PATTERNS: list[Pattern] = [
@@ -30,7 +31,7 @@ PATTERNS: list[Pattern] = [
         " | every key shared the same list | same list for every key"
         " | dict empty set value same set object",
         "python",
-        r"\b(?:dict|OrderedDict)\.fromkeys\([^()\n]*(?:\([^()\n]*\)[^()\n]*)?,\s*(?:\[|\{|(?:list|dict|set"
+        r"(?:\b(?:dict|OrderedDict)|\{\})\.fromkeys\([^()\n]*(?:\([^()\n]*\)[^()\n]*)?,\s*(?:\[|\{|(?:list|dict|set"
         r"|defaultdict)\()",
         hits=(
             "buckets = dict.fromkeys(names, [])",
@@ -77,7 +78,10 @@ PATTERNS: list[Pattern] = [
         r"\bdef \w+\((?:[^()]|\([^()]*\))*?=\s*(?:datetime\.(?:now|utcnow|today)|date\.today"
         r"|time\.(?:time|monotonic)|uuid\.uuid[14]|uuid[14]|random\.\w+|secrets\.\w+)\("
         r"|\b(?:field|Field|Column|mapped_column)\((?:[^()\n]*,\s*)?default\s*=\s*"
-        r"(?:(?:str|int|float)\(\s*)?(?:datetime\.(?:now|utcnow)|date\.today|uuid\.uuid4|uuid4|time\.time)\(",
+        r"(?:(?:str|int|float)\(\s*)?(?:datetime\.(?:now|utcnow)|date\.today|uuid\.uuid4|uuid4|time\.time)\("
+        r"|^class \w+\([^)\n]*\):\n(?:[^\n]*\n){0,30}?\w+\s*:\s*[^=\n]+=\s*"
+        r"(?:datetime\.(?:now|utcnow)"
+        r"|date\.today|uuid\.uuid4|uuid4|time\.time)\(",
         hits=(
             "def log_event(msg, ts=time.time()):",
             "def create_order(items, order_id=uuid.uuid4()):",
@@ -95,11 +99,12 @@ PATTERNS: list[Pattern] = [
         "py-builtin-hash-persisted",
         "hash() randomized between processes | python hash randomization"
         " | builtin hash for sharding | hash() not stable across runs"
-        " | string hash changes between runs"
+        " | string hash changes between runs | hash randomised process | built-in hash stable"
         " | sharded by hash | string hashing salted per process",
         "python",
         r"(?<![\w.])hash\([^()\n]*(?:\([^()\n]*\)[^()\n]*)?\)\s*\)?\s*%"
-        r"|\bstr\(\s*hash\(|\bf['\"][^'\"\n]*\{\s*hash\(",
+        r"|\bstr\(\s*hash\(|\bf['\"][^'\"\n]*\{\s*hash\("
+        r"|\.(?:set|setex|hset|put|save|write|insert)\([^\n]*(?<![\w.])hash\(",
         hits=(
             "shard = hash(user_id) % NUM_SHARDS",
             "bucket = abs(hash(key)) % 16",
@@ -160,7 +165,8 @@ PATTERNS: list[Pattern] = [
         " | sort compares as strings | array sorted 10 before 9"
         " | sort pass (a, b) => a - b",
         _JS,
-        _NUMS + r"(?:\([^()\n]*\))?\]?\.(?:sort|toSorted)\(\s*\)"
+        _NUMS + r"(?:\([^()\n]*\))?\]?(?:\.(?:slice|concat)\(\s*\))?\.(?:sort|toSorted)\(\s*\)"
+        r"|\b(?P<a>\w+)\s*:\s*(?:number\[\]|Array<number>)[\s\S]{0,300}?\b(?P=a)\.sort\(\s*\)"
         r"|\[\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+\s*\]\.(?:sort|toSorted)\(\s*\)",
         hits=(
             "const ranked = scores.sort()",
@@ -341,7 +347,8 @@ PATTERNS: list[Pattern] = [
         r"\b(?:if|elseif|while)\s*\(\s*!?\s*(?:stri?pos|strr?i?pos|mb_stri?pos|array_search)"
         r"\((?:[^()\n]|\([^()\n]*\))*\)\s*(?:\)|&&|\|\||and\b|or\b)"
         r"|(?:[=(,]|\breturn)\s*!?\s*(?:stri?pos|strr?i?pos|mb_stri?pos|array_search)"
-        r"\((?:[^()\n]|\([^()\n]*\))*\)\s*\?(?![?>])",
+        r"\((?:[^()\n]|\([^()\n]*\))*\)\s*\?(?![?>])|(?:stri?pos|strr?i?pos|mb_stri?pos|array_search)"
+        r"\((?:[^()\n]|\([^()\n]*\))*\)\s*[!=]=(?!=)\s*(?i:false|0)\b",
         hits=(
             "if (strpos($haystack, 'admin')) {",
             "if (!strpos($email, '@')) {",

@@ -46,7 +46,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rails-permit-all",
         "permit bang | params permit all | mass assignment | permitted all parameters"
-        " | strong parameters | to_unsafe_h | unpermitted params",
+        " | strong parameters | to_unsafe_h | unpermitted params | permit every attribute",
         "ruby",
         r"\.permit!|\bto_unsafe_h(?:ash)?\b|\bpermit_all_parameters\s*=\s*true",
         "",
@@ -144,7 +144,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "rb-dynamic-dispatch-input",
-        "constantize params | send params | public_send user input | constantize user input"
+        "constantize params | send params method | public_send params | public_send user input"
+        " | constantize user input"
         " | eval user input | dynamic method call input | remote code execution ruby",
         "ruby",
         r"\b(?:eval|instance_eval|class_eval|module_eval|send|public_send|__send__|constantize"
@@ -286,7 +287,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "rails-change-column",
-        "change_column | change column type | column type change locked | table rewrite"
+        "change_column migration | change column type | column type change locked | table rewrite"
         " migration | altered column type",
         "ruby",
         r"\bchange_column\s*\(?\s*:|\bt\.change\s+:",
@@ -305,7 +306,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "rb-command-injection",
         "command injection | shell injection | system interpolation | backticks"
-        " interpolation | kernel open | shell command interpolated",
+        " interpolation | kernel open | shell command interpolated | shell command built string",
         "ruby",
         r"\b(?:system|exec|spawn|IO\.popen|Open3\.\w+|Kernel\.open)\s*\(?\s*\"[^\"\n]*#\{"
         r"|`[^`\n]*#\{|%x[{(\[][^\n]*#\{|\bopen\s*\(\s*(?:params\b|\"\|)",

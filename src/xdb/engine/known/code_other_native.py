@@ -10,8 +10,10 @@ from xdb.engine.known.model import Pattern, pattern
 # A postfix ``!`` (force unwrap, null assertion) where an expression goes on.
 _BANG = r"[\w)\]]!(?=\.|\)|,|\]|;|$|\s*(?:\)|,|\}|;|$|[-+*/]\s|==|!=|\?\?|as\b))"
 # A variable (not a literal, not a MACRO constant) as the whole format argument.
-_FORMAT_VAR = r"(?![A-Z][A-Z0-9_]*\s*\))[A-Za-z_][\w.\->\[\]]*\s*\)"
-_SECRET_KEY = r"(?i:token|password|passwd|secret|api_?key|credential|session_?id|jwt)"
+_FORMAT_VAR = r"(?![A-Z][A-Z0-9_]*\s*\))[A-Za-z_][\w.\->\[\]]*(?:\.c_str\(\))?\s*\)"
+_SECRET_KEY = (
+    r"(?i:token|password|passwd|secret|api_?key|credential|session_?id|jwt|passcode|pin(?:code)?\b)"
+)
 
 PATTERNS: list[Pattern] = [
     pattern(
@@ -115,7 +117,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "c-unbounded-string-copy",
-        "strcpy | strcat | sprintf | buffer overflow | unbounded copy | snprintf instead"
+        "strcpy | strcat | sprintf overflow | buffer overflow | unbounded copy"
+        " | snprintf instead of sprintf"
         " | strlcpy instead | fgets instead gets | scanf %s overflow",
         "c cpp",
         r"\b(?:strcpy|strcat|wcscpy|wcscat|stpcpy|sprintf|vsprintf|gets|lstrcpy\w*"
@@ -165,7 +168,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "c-system-injection",
         "command injection | shell injection | system call user input | popen injection"
-        " | system() injection | execvp instead system",
+        " | system() injection | execvp instead system | command string system popen",
         "c cpp",
         r"\b(?:system|popen)\s*\(\s*(?!\"[^\"\n]*\"\s*[,)]|NULL\b|nullptr\b|0\s*\))[^)\s]"
         r"|\bexeclp?\s*\(\s*\"(?:/bin/)?(?:ba)?sh\"\s*,\s*\"(?:ba)?sh\"\s*,\s*\"-c\"\s*,"
@@ -247,7 +250,7 @@ PATTERNS: list[Pattern] = [
         "sql injection | repo.query interpolation | sql string interpolation | interpolated"
         " sql | query parameters $1 | ecto raw sql",
         "elixir",
-        r"\b(?:Repo\.query!?|SQL\.query!?)\s*\(\s*(?:[\w.]+\s*,\s*)?\"[^\"\n]*#\{"
+        r"\b(?:Repo\.query!?|SQL\.query!?|fragment)\s*\(\s*(?:[\w.]+\s*,\s*)?\"[^\"\n]*#\{"
         r"|\"[^\"\n]*\b(?:SELECT\b[^\"\n]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b"
         r"[^\"\n]*#\{",
         "",

@@ -23,7 +23,8 @@ _PHP_SECRET_NAME = (
     + _PHP_SECRET
     + r"\w*|\$\w+(?:\[[^\]\n]*\])*\[\s*['\"][^'\"\]\n]*"
     + _PHP_SECRET
-    + r"[^'\"\]\n]*['\"]\s*\])(?:\[[^\]\n]*\])*"
+    + r"[^'\"\]\n]*['\"]\s*\])(?:\[[^\]\n]*\])*|->(?:header|input|get|query|cookie|post)\(\s*['\"]"
+    + r"[^'\"\n]*(?i:signature|token|hmac|secret|api[-_]?key)[^'\"\n]*['\"]\s*\)"
 )
 _PHP_HASH_CALL = r"\b(?:md5|sha1|hash|hash_hmac|crypt)\s*\((?:[^()\n]|\([^()\n]*\))*\)"
 _LOOSE_EQ = r"(?<![=!<>])[!=]=(?!=)"
@@ -37,7 +38,7 @@ PATTERNS: list[Pattern] = [
         _PHP_RUNS_SQL
         + r"(?:\$\w+\s*,\s*)?(?:\"[^\"\n]*"
         + _PHP_VAR
-        + r"|[\"'][^\"'\n]*[\"']\s*\.\s*\$)"
+        + r"|(?:\"[^\"\n]*\"|'[^'\n]*')\s*\.\s*\$)"
         r"|\"[^\"\n]*\b(?:SELECT\b[^\"\n]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM"
         r"|WHERE)\b[^\"\n]*"
         + _PHP_VAR
@@ -71,7 +72,10 @@ PATTERNS: list[Pattern] = [
         r"(?:\becho\b|\bprint\b|<\?=)[^\n]*(?:\$_(?:GET|POST|REQUEST|COOKIE)\b"
         r"|\$_SERVER\[\s*['\"](?:PHP_SELF|REQUEST_URI|QUERY_STRING|HTTP_REFERER"
         r"|HTTP_USER_AGENT))"
-        r"|\{!!\s*(?:\$\w+|request\(|old\()",
+        r"|\{!!\s*(?:\$\w+|request\(|old\()"
+        # (a variable read from the request, echoed raw further on)
+        r"|\$(?P<v>\w+)\s*=\s*\$_(?:GET|POST|REQUEST|COOKIE)\b[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*"
+        r"(?:\becho|\bprint|<\?=)\s+\$(?P=v)\b(?!\s*\))",
         "",
         hits=(
             "echo \"Results for: \" . $_GET['q'];",
@@ -178,12 +182,14 @@ PATTERNS: list[Pattern] = [
     pattern(
         "php-file-inclusion",
         "file inclusion | local file inclusion | include variable | include user input"
-        " | require variable path | lfi include",
+        " | require variable path | lfi include | lfi require | require path request input",
         "php",
-        r"\b(?:include|require)(?:_once)?\b\s*\(?\s*(?:[\"'][^\"'\n]*[\"']\s*\.\s*)?"
+        r"\b(?:include|require)(?:_once)?\b\s*\(?\s*(?:(?:__DIR__|[\"'][^\"'\n]*[\"'])\s*\.\s*)*"
         r"\$(?:page|template|tpl|view|module|lang|language|theme|section|action|controller"
-        r"|inc)\w*\b"
-        r"|\b(?:include|require)(?:_once)?\b[^;\n]*(?:\$_(?:GET|POST|REQUEST|COOKIE)\b"
+        r"|inc)\w*\b(?!\[)"
+        # (a path from the request; not a lookup in a map of allowed paths)
+        r"|\b(?:include|require)(?:_once)?\b(?!\s*\(?\s*\$(?!_)\w+\[)[^;\n]*"
+        r"(?:\$_(?:GET|POST|REQUEST|COOKIE)\b"
         r"|\"[^\"\n]*\{?\$(?:page|template|tpl|view|module|lang|theme|section)\w*)",
         r"\bin_array\s*\(|\bbasename\s*\(",
         hits=(
@@ -221,7 +227,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "php-mass-assignment",
-        "mass assignment | guarded empty | request all create | fillable guarded | unguarded model",
+        "mass assignment | guarded empty | request all create | fillable guarded | unguarded model"
+        " | request input update | define fillable",
         "php",
         r"\bprotected\s+\$guarded\s*=\s*\[\s*\]|\bModel::unguard\s*\(|(?:::|->)(?:create"
         r"|update|fill|forceFill|forceCreate|updateOrCreate|firstOrCreate|insert)\s*\(\s*"

@@ -42,6 +42,12 @@ _IN_ASYNC_LINE = (
     r"\basync def [^\n]*\n(?:(?!(?:async )?def\b)[^\n]*\n){0,80}?(?![^\n]*\basync for\b)[^\n]*"
 )
 _REQUESTS = r"\brequests\.(?:get|post|put|patch|delete|head|options|request)"
+# A method of a requests.Session bound by ``s = requests.Session()`` or ``with ... as s``
+# (a session has no default timeout either).
+_SESSION_CALL = (
+    r"(?:\b(\w+)\s*=\s*requests\.Session\(\)|\brequests\.Session\(\)\s+as\s+(\w+))[\s\S]{0,800}?"
+    r"\b(?:\1|\2)\.(?:get|post|put|patch|delete|head|request)"
+)
 _LOG = r"\b(?:logger|logging|log|_logger|_log|LOGGER|LOG|self\.logger|self\.log|app\.logger)"
 # An HTTP call on another client: httpx's functions, or a session or client object's.
 _HTTP_CLIENT = (
@@ -93,7 +99,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-swallowed-exception",
         "swallowed exception | swallow exception | silently ignored error | except exception"
-        " pass | silenced the exception | error swallowed | exceptions silently ignored",
+        " pass | silenced the exception | error swallowed | exceptions silently ignored"
+        " | except pass hid",
         "python",
         r"^except(?:\s+\(?\s*(?:Exception|BaseException)\b[^:\n]*)?\s*:\s*(?:#[^\n]*)?(?:\n\s*)?"
         r"(?:pass|\.\.\.|continue|return None|return)\s*(?:#[^\n]*)?$"
@@ -115,9 +122,11 @@ PATTERNS: list[Pattern] = [
         "requests.get timeout | request without timeout | no timeout http | http call without"
         " timeout | hung forever http | http call hung | urlopen timeout | missing timeout request",
         "python",
-        rf"{_REQUESTS}\(|\b(?:urlopen|httpx\.\w+)\(",
+        rf"{_REQUESTS}\(|\b(?:urlopen|httpx\.\w+)\(|{_SESSION_CALL}\(",
         none_of(
             call_without(_REQUESTS, "timeout")
+            + "|"
+            + call_without(_SESSION_CALL, "timeout")
             + "|"
             + call_without(r"\burlopen", "timeout")
             + r"|\btimeout\s*=\s*None\b"
@@ -182,8 +191,8 @@ PATTERNS: list[Pattern] = [
         "py-pytz-replace-tzinfo",
         "pytz localize | pytz tzinfo | lmt offset | pytz replace tzinfo | pytz wrong offset",
         "python",
-        r"\btzinfo\s*=\s*(?:pytz\.)?timezone\(\s*(?![\"']UTC[\"'])|^(\w+)\s*=\s*pytz\.timezone\("
-        r"\s*(?![\"']UTC[\"'])[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*\btzinfo\s*=\s*\1\b",
+        r"\btzinfo\s*=\s*(?:pytz\.)?timezone\(\s*(?![\"']UTC[\"'])|^(\w+)\s*=\s*(?:pytz\.timezone\("
+        r"|timezone\((?=\s*[\"']))\s*(?![\"']UTC[\"'])[^\n]*\n(?:[^\n]*\n){0,20}?[^\n]*\btzinfo\s*=\s*\1\b",
         hits=(
             "dt = naive.replace(tzinfo=pytz.timezone('America/New_York'))",
             "start = datetime(2024, 3, 1, 9, tzinfo=pytz.timezone(cfg.tz))",
@@ -225,7 +234,8 @@ PATTERNS: list[Pattern] = [
         "python",
         rf"(?:{_LOG}|\blogging\.getLogger\([^()\n]*\))\.error\(\s*(?:str\(\s*(?:e|ex|exc|err|error|exception)\s*\)|(?:e|ex|exc|err"
         r"|error|exception)|f[\"'][^\"'\n]*\{(?:e|ex|exc|err|error|exception)(?:!r)?\}[^\"'\n]*"
-        r"[\"']|[\"'][^\"'\n]*%[sr][^\"'\n]*[\"']\s*,\s*(?:e|ex|exc|err|error))\s*\)",
+        r"[\"']|[\"'][^\"'\n]*%[sr][^\"'\n]*[\"']\s*,\s*(?:[^,()\n]+,\s*){0,3}(?:e|ex|exc|err|error)"
+        r"|[\"'][^\"'\n]*[\"']\s*\+\s*(?:str|repr)\(\s*(?:e|ex|exc|err|error|exception)\s*\))\s*\)",
         hits=(
             "except Exception as e:\nlogger.error(e)",
             "except OSError as err:\nlog.error(f'upload failed: {err}')",

@@ -15,7 +15,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-global-statement",
         "global statement | global variable mutated | module level mutable state | global"
-        " mutable state | global keyword",
+        " mutable state | global keyword | global inside a function | global state function"
+        " | stop using global",
         "python",
         r"^global\s+\w",
         hits=(
@@ -84,7 +85,12 @@ PATTERNS: list[Pattern] = [
         r"(?:\.(?:append|connect|on|bind|register|subscribe|add_listener|add_handler|call_soon"
         r"|call_later|after|submit|add_command|insert|setdefault|add_done_callback)\(\s*(?:[^,()\n]+"
         r",\s*)*|\b(?:command|callback|target|handler)\s*=\s*|^\w+(?:\[[^\]\n]+\])?\s*=\s*)"
-        r"lambda(?![^:\n]*\b\1\b)[^:\n]*:[^\n]*\b\1\b",
+        r"lambda(?![^:\n]*\b\1\b)[^:\n]*:[^\n]*\b\1\b"
+        # a def in the loop body that reads the loop variable, then kept by name
+        r"|^for\s+\(?(?:\w+\s*,\s*)*?(\w+)(?:\s*,\s*\w+)*\)?\s+in\b[^\n]*:\n(?:[^\n]*\n){0,5}?"
+        r"(?:async\s+)?def\s+(\w+)\((?![^)\n]*\b\2\b)[^)\n]*\)[^\n]*:\n(?:[^\n]*\n){0,8}?[^\n]*\b\2\b"
+        r"[^\n]*\n(?:[^\n]*\n){0,8}?[^\n]*(?:\.(?:append|connect|register|subscribe|add_listener"
+        r"|add_handler|call_soon|call_later|submit|insert|add_done_callback)\(\s*|\]\s*=\s*)\3\b",
         hits=(
             "for i in range(3):\ncallbacks.append(lambda: print(i))",
             "for name in fields:\nhandlers[name] = lambda v: validate(name, v)",
@@ -121,9 +127,11 @@ PATTERNS: list[Pattern] = [
         "open default encoding | encoding utf-8 cp1252 | without encoding | locale encoding"
         " | default encoding windows | read_text encoding | open encoding windows",
         "python",
-        r"(?<![.\w])(?<!def )open\(|\.(?:read|write)_text\(",
+        r"(?<![.\w])(?:io\.)?(?<!def )open\(|\.(?:read|write)_text\(",
         none_of(
-            call_without(r"(?<![.\w])(?<!def )open", r"encoding|[\"'][rwxat+]*b[rwxat+]*[\"']")
+            call_without(
+                r"(?<![.\w])(?:io\.)?(?<!def )open", r"encoding|[\"'][rwxat+]*b[rwxat+]*[\"']"
+            )
             + "|"
             + call_without(r"\.(?:read|write)_text", "encoding")
         ),
@@ -191,7 +199,7 @@ PATTERNS: list[Pattern] = [
         "python",
         r"^[^#\n]*(?<![\w.])breakpoint\(\s*\)|^[^#\n]*\b(?:i?pdb|pudb)\.set_trace\("
         r"|^import\s+(?:i?pdb|pudb)\b"
-        r"|^from\s+(?:i?pdb|IPython)\s+import\s+(?:set_trace|embed)",
+        r"|^from\s+(?:i?pdb|pudb|IPython)\s+import\s+(?:set_trace|embed)|^[^#\n]*\bcode\.interact\(",
         hits=(
             "breakpoint()\nreturn total",
             "import pdb; pdb.set_trace()",
@@ -337,7 +345,13 @@ PATTERNS: list[Pattern] = [
         " | subprocess failure ignored | command failed silently",
         "python",
         r"\b(?:subprocess|sp)\.(?:run|call)\(",
-        none_of(call_without(r"\b(?:subprocess|sp)\.run", "check") + r"|^(?:subprocess|sp)\.call\(")
+        none_of(
+            call_without(r"\b(?:subprocess|sp)\.run", "check")
+            + r"|^(?:subprocess|sp)\.call\("
+            # a return code kept and never looked at
+            + r"|^(\w+)\s*=\s*(?:subprocess|sp)\.call\((?!(?:[^\n]*\n){0,8}?[^\n]*\b(?:if|assert"
+            r"|return|exit|raise)\b[^\n]*\b\1\b)"
+        )
         + r"|returncode",
         hits=(
             "subprocess.run(['alembic', 'upgrade', 'head'])",

@@ -18,7 +18,7 @@ SQL_WHERE = "sql role:migration"
 _REST = r"(?:(?!{stop})(?:'[^'\n]*'|[^;\"'`]))*(?:;|\"|'\s*[),]|`|\Z)"
 _NO_WHERE = _REST.format(stop=r"\bWHERE\b|\bCURRENT\s+OF\b")
 # A column clause that says neither DEFAULT nor GENERATED (a type's parentheses kept whole).
-_CLAUSE = r"(?:(?!\bDEFAULT\b|\bGENERATED\b)(?:\([^()\n]*\)|[^,;()\"'\n])){0,200}"
+_CLAUSE = r"(?:(?!\bDEFAULT\b|\bGENERATED\b)(?:\([^()\n]*\)|[^,;()\"'])){0,200}"
 
 PATTERNS: list[Pattern] = [
     pattern(
@@ -109,7 +109,7 @@ PATTERNS: list[Pattern] = [
         SQL_WHERE,
         r"(?i)\bDROP\s+(?:TABLE|COLUMN|SCHEMA|DATABASE)\b|\bALTER\s+TABLE\s+[\w.\"`]+\s+DROP\s+"
         r"(?!CONSTRAINT\b|INDEX\b|KEY\b|DEFAULT\b|NOT\b|PRIMARY\b|FOREIGN\b|CHECK\b|TRIGGER\b"
-        r"|COLUMN\b)[\w\"`]+|\bop\.drop_(?:table|column)\(|\bmigrations\.(?:RemoveField"
+        r"|COLUMN\b)[\w\"`]+|\b(?:op|batch|batch_op)\.drop_(?:table|column)\(|\bmigrations\.(?:RemoveField"
         r"|DeleteModel)\(|\b(?:remove_column|drop_table)\s+:",
         hits=(
             "ALTER TABLE orders DROP COLUMN coupon_code;",
@@ -185,7 +185,7 @@ PATTERNS: list[Pattern] = [
         "volatile default | default gen_random_uuid rewrite | column default rewrote"
         " | table rewrite default | default random() | default clock_timestamp",
         SQL_WHERE,
-        r"(?i)\bADD\s+(?:COLUMN\s+)?[^;]{0,1000}?\bDEFAULT\s+\(?\s*(?:gen_random_uuid|uuid_generate_v"
+        r"(?i)\bADD\s+(?:COLUMN\s+)?[^;]{0,1000}?\bDEFAULT\s+[^;,\n]{0,80}?\b(?:gen_random_uuid|uuid_generate_v"
         r"[1-4]\w*|random|clock_timestamp|timeofday|nextval)\s*\(|\bop\.add_column\([^\n]{0,300}"
         r"server_default\s*=\s*(?:sa\.)?text\(\s*[\"'](?:gen_random_uuid|uuid_generate_v4"
         r"|random|clock_timestamp)\(",
@@ -277,8 +277,9 @@ PATTERNS: list[Pattern] = [
         " | adding a foreign key locked | add foreign key lock | check constraint locked",
         SQL_WHERE,
         r"(?i)\bADD\s+(?:CONSTRAINT\s+[\"`]?\w+[\"`]?\s+)?(?:FOREIGN\s+KEY|CHECK)\b"
-        r"|\bop\.create_(?:foreign_key|check_constraint)\(",
+        r"|\bop\.create_(?:foreign_key|check_constraint)\(|^add_(?:foreign_key|check_constraint)\s+:",
         none_of(
+            r"^add_(?:foreign_key|check_constraint)\s+:(?![^\n]*\bvalidate:\s*false)|"
             r"(?i:\bADD\s+(?:CONSTRAINT\s+[\"`]?\w+[\"`]?\s+)?(?:FOREIGN\s+KEY|CHECK)\b(?![^;]{0,1000}"
             r"\bNOT\s+VALID\b))|"
             + call_without(r"\bop\.create_(?:foreign_key|check_constraint)", "not_valid")

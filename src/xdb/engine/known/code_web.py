@@ -47,10 +47,10 @@ PATTERNS: list[Pattern] = [
         "cleanup | interval never cleared | listener never removed | clean up listener | "
         "removeEventListener useEffect",
         _JSX,
-        _EFFECT + r"[\s\S]{0,800}?(?:\bsetInterval\(|\.addEventListener\(|\.subscribe\(|\bnew "
-        r"(?:WebSocket|EventSource|ResizeObserver|IntersectionObserver|MutationObserver)\(|"
+        _EFFECT + r"[\s\S]{0,800}?(?:\bset(?:Interval|Timeout)\(|\.addEventListener\(|\.subscribe\("
+        r"|\bnew (?:WebSocket|EventSource|ResizeObserver|IntersectionObserver|MutationObserver)\(|"
         r"""\.on\(\s*['"])""",
-        r"\breturn[ \t]*(?:\(\s*\)\s*=>|function\b|\w+[ \t]*;?$)|\bclearInterval\(|"
+        r"\breturn[ \t]*(?:\(\s*\)\s*=>|function\b|\w+[ \t]*;?$)|\bclear(?:Interval|Timeout)\(|"
         r"\.removeEventListener\(|\.unsubscribe\(|\.disconnect\(|\.close\(\)|\.off\(",
         hits=(
             "useEffect(() => {\nconst id = setInterval(poll, 5000)\n}, [])",
@@ -75,7 +75,8 @@ PATTERNS: list[Pattern] = [
         "useEffect | state update on an unmounted component"
         " | cancel request effect | abort the request effect",
         _JSX,
-        _EFFECT + r"[\s\S]{0,800}?(?:\bfetch\(|\baxios(?:\.\w+)?\()",
+        _EFFECT + r"[\s\S]{0,800}?(?:\bfetch\(|\baxios(?:\.\w+)?\(|\b(?:api|apiClient|client|http"
+        r"|httpClient|ky)\.(?:get|post|put|patch|delete|request)\()",
         r"\bAbortController\b|\bsignal\b|\b(?:ignore|cancell?ed|stale|active|mounted|isMounted|"
         r"isCurrent|didCancel)\s*=\s*(?:true|false)\b",
         hits=(
@@ -175,7 +176,11 @@ PATTERNS: list[Pattern] = [
         # (each stretch bounded: a long minified line must not be walked once per match)
         r"\b(?P<a>\w+)(?:\.\w+)*\.(?:push|pop|splice|shift|unshift|sort|reverse)\([\s\S]{0,300}?"
         r"\bset[A-Z]\w*\(\s*(?P=a)\s*\)|"
-        r"\b(?P<o>\w+)\.\w+\s*=(?!=)[^\n]{0,300}\n[\s\S]{0,200}?\bset[A-Z]\w*\(\s*(?P=o)\s*\)",
+        r"\b(?P<o>\w+)\.\w+\s*=(?!=)[^\n]{0,300}\n[\s\S]{0,200}?\bset[A-Z]\w*\(\s*(?P=o)\s*\)|"
+        # an element of the state array changed in place, then the same array set again
+        r"\b(?P<e>\w+)\s*=\s*(?P<l>\w+)\.(?:find|findLast|at)\([^\n]{0,300}\n[\s\S]{0,300}?\b(?P=e)"
+        r"\.\w+\s*=(?!=)[\s\S]{0,300}?\bset[A-Z]\w*\(\s*(?P=l)\s*\)|\b(?P<l2>\w+)\[[^\]\n]+\]\.\w+\s*"
+        r"=(?!=)[\s\S]{0,300}?\bset[A-Z]\w*\(\s*(?P=l2)\s*\)",
         hits=(
             "this.state.items.push(newItem)\nthis.setState({ items: this.state.items })",
             "this.state.count = this.state.count + 1",
@@ -380,8 +385,8 @@ PATTERNS: list[Pattern] = [
         "vue",
         r"\bprops\.\w+(?:\.\w+){0,6}\s*(?:=(?!=)|\+\+|--|[-+]=)|"
         r"\bprops\.\w+\.(?:push|splice|pop|shift|unshift|sort|reverse)\(|"
-        r"""\bprops\s*:\s*\[[^\]]{0,500}?['"](?P<p>\w+)['"][\s\S]{0,1500}?\bthis\.(?P=p)\s*"""
-        r"(?:=(?!=)|\+\+|--|[-+]=)",
+        r"""\bprops\s*:\s*\[[^\]]{0,500}?['"](?P<p>\w+)['"][\s\S]{0,1500}?\bthis\.(?P=p)(?:\s*"""
+        r"(?:=(?!=)|\+\+|--|[-+]=)|\.(?:push|splice|pop|shift|unshift|sort|reverse)\()",
         hits=("props.modelValue = newValue", "props.items.push(item)", "props.count++"),
         safe=(
             "emit('update:modelValue', newValue)",

@@ -12,7 +12,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "js-loose-equality",
         "loose equality | strict equality | triple equals | double equals comparison | "
-        "eslint eqeqeq | type coercion comparison",
+        "eslint eqeqeq | type coercion comparison | coerced types",
         _JS,
         # == / != between spaces (as formatters write them), == null excepted (the idiom
         # eqeqeq's "smart" option allows).
@@ -48,7 +48,7 @@ PATTERNS: list[Pattern] = [
         "Promise.all instead of loop | awaited one by one",
         _JS,
         # The loop body starts with an await (the requests run one after another).
-        r"^for\s*\([^\n]*\)\s*\{?\s*\n?(?:(?:(?:const|let|var)\s+)?[^\n=]{1,120}=\s*)?await\s",
+        r"^(?:for|while)\s*\([^\n]*\)\s*\{?\s*\n?(?:(?:(?:const|let|var)\s+)?[^\n=]{1,120}=\s*)?await\s",
         r"\bPromise\.(?:all|allSettled)\b|\bp-?[lL]imit\b|\bpLimit\b|\bsleep\(|\bdelay\(|"
         r"\bsetTimeout\(",
         hits=(
@@ -67,7 +67,7 @@ PATTERNS: list[Pattern] = [
         "js-unhandled-promise",
         "unhandled promise rejection | unhandledrejection promise | promise rejection not "
         "handled | floating promise | promise without catch | no-floating-promises | missing "
-        ".catch on promise",
+        ".catch on promise | unhandled rejection",
         _JS,
         # A statement that starts with a call chained into .then(, not returned, awaited or
         # kept.
@@ -205,7 +205,7 @@ PATTERNS: list[Pattern] = [
         "fetch without timeout | fetch timeout | AbortSignal.timeout | fetch hung | fetch "
         "never timed out | fetch has no default timeout",
         _JS,
-        r"(?<![\w.])fetch\(",
+        r"(?<![\w.])(?:(?:globalThis|window|self)\.)?fetch\(",
         r"\bsignal\s*[:,}]|\bAbortSignal\.timeout\(|\btimeout\b|\bAbortController\b",
         hits=(
             "const res = await fetch(`${API}/reports/${id}`)",
@@ -241,11 +241,12 @@ PATTERNS: list[Pattern] = [
     pattern(
         "js-date-month-off-by-one",
         "getMonth zero-based | month off by one | months are zero-indexed | zero-based month | "
-        "getMonth returns 0",
+        "getMonth returns 0 | getMonth 0-based | getMonth 0-indexed",
         _JS,
         r"""\.get(?:UTC)?Month\(\)(?:\s*\}|\s*\+\s*['"`]|\)\.padStart)|"""
         r"\bnew Date\(\s*\d{4}\s*,\s*12\s*[,)]|"
-        r"\[[^\[\]\n]*\.get(?:UTC)?Month\(\)\s*(?:,[^\[\]\n]*)?\]\.join\(",
+        r"\[[^\[\]\n]*\.get(?:UTC)?Month\(\)[\s)]*(?:,[^\[\]\n]*)?\]\.join\(|"
+        r"\b(?:pad|zeroPad|padZero|lpad|twoDigits?)\w*\(\s*[\w.]+\.get(?:UTC)?Month\(\)\s*[,)]",
         hits=(
             "const label = `${d.getDate()}/${d.getMonth()}/${d.getFullYear()}`",
             "return date.getMonth() + '-' + date.getDate()",
@@ -330,7 +331,7 @@ PATTERNS: list[Pattern] = [
         _JS,
         r"(?i)\b\w*(?:token|secret|passw(?:or)?d|nonce|salt|otp|session_?id|api_?key|csrf|"
         r"verification_?code|reset_?code|invite_?code)\w*\b[^\n]{0,80}?Math\.random\(|"
-        r"\bfunction\s+\w*(?:token|secret|password|nonce|salt|otp|code|key)\w*\s*\([^)]*\)"
+        r"\bfunction\s+\w*(?:token|secret|password|nonce|salt|otp|code|key|session_?id|csrf)\w*\s*\([^)]*\)"
         r"[\s\S]{0,200}?Math\.random\(",
         r"\bcrypto\.(?:randomBytes|randomUUID|getRandomValues|randomInt)\b|\bnanoid\b",
         hits=(
@@ -350,7 +351,7 @@ PATTERNS: list[Pattern] = [
         "eval | eval user input | code injection eval | Function constructor eval | dynamic "
         "code execution",
         _JS,
-        r"(?<![\w.$])eval\(|\bnew\s+Function\(|\b(?:window|globalThis)\.eval\(|"
+        r"(?<![\w.$])eval\(|\bnew\s+Function\(|(?<![\w.$])Function\(\s*['\"`]|\b(?:window|globalThis)\.eval\(|"
         r"\bvm\.runIn(?:New|This)?Context\(",
         hits=(
             "const result = eval(userExpr)",
@@ -367,7 +368,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "js-settimeout-string",
-        "setTimeout with a string | setTimeout string argument | setInterval string | implied eval",
+        "setTimeout with a string | setTimeout string argument | setInterval string | implied eval"
+        " | string to setTimeout | setTimeout string",
         _JS,
         r"""\b(?:setTimeout|setInterval|setImmediate)\(\s*(?:['"`]|\w+\s*\+\s*['"])""",
         hits=(

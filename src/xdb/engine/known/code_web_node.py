@@ -116,9 +116,15 @@ PATTERNS: list[Pattern] = [
     pattern(
         "node-open-redirect",
         "open redirect | unvalidated redirect | redirect to user-supplied url | redirect query "
-        "parameter | returnTo redirect",
+        "parameter | returnTo redirect | redirect query string | redirect phishing"
+        " | redirect allowlist",
         _JS,
-        r"\b(?:res|reply|response)\.redirect\(\s*(?:\d{3}\s*,\s*)?req\.(?:query|params|body)\b|"
+        r"\b(?:res|reply|response)\.redirect\(\s*(?:\d{3}\s*,\s*)?(?:[^,()\n]{0,80}?(?:\|\||\?\?)\s*)?"
+        r"req\.(?:query|params|body)\b|"
+        # the user's URL kept in a variable first, then redirected to
+        r"\b(?:const|let|var)\s+(?P<rd>\w+)\s*=\s*(?:req\.(?:query|params|body)\b|[^\n]{0,80}?(?:[pP]arams|"
+        r"query)\w*\.get\()[^\n]*\n[\s\S]{0,300}?(?:\.redirect\(\s*(?:\d{3}\s*,\s*)?|\blocation(?:\.href)?"
+        r"\s*=\s*|\blocation\.(?:assign|replace)\(\s*)(?P=rd)\b|"
         r"\bctx\.redirect\(\s*ctx\.(?:query|params|request\.(?:query|body))\b|"
         r"\bwindow\.location(?:\.href)?\s*=\s*(?:\w+\.)?(?:params|searchParams|query)"
         r"(?:\.get\(|\.)|\b(?:window\.)?location\.(?:assign|replace)\([^\n]*(?:[pP]arams|query)"
@@ -140,7 +146,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "node-mass-assignment",
         "mass assignment | req.body passed directly | spread req.body | whitelist fields from "
-        "req.body | pick allowed fields",
+        "req.body | pick allowed fields | passing req.body to create",
         _JS,
         r"\.(?:create|update|updateOne|updateMany|findByIdAndUpdate|findOneAndUpdate|insert|"
         r"insertOne|upsert|build|set|assign)\((?:[^()]*?,\s*)?(?:\{[^{}]*?\.\.\.req\.body\b|"
@@ -182,7 +188,7 @@ PATTERNS: list[Pattern] = [
         "jwt.decode instead of verify | jwt decode without verify | jwt decoded not verified "
         "| jwt signature not verified | verify the jwt signature",
         _JS,
-        r"\bjwt\.decode\(|(?<![\w.])(?:decodeJwt|jwt_?[dD]ecode)\(|\bjose\.decodeJwt\(|"
+        r"\bjwt\.decode\(|(?<![\w.])(?:decodeJwt|jwt_?[dD]ecode)(?:<[^>\n]*>)?\(|\bjose\.decodeJwt\(|"
         r"""\b(?:Buffer\.from|atob)\(\s*\w+\.split\(\s*['"]\.['"]\s*\)\[1\]""",
         r"\bjwt\.verify\(|\bjwtVerify\(",
         hits=(
@@ -202,7 +208,7 @@ PATTERNS: list[Pattern] = [
         "pin the jwt algorithm"
         " | pin algorithms | jwt allowed algorithms | hs256 public key",
         _JS,
-        r"\bjwt\.verify\(",
+        r"\bjwt\.verify\(|\bpromisify\(\s*jwt\.verify\s*\)",
         r"\balgorithms\s*:",
         hits=(
             "const payload = jwt.verify(token, publicKey)",
@@ -223,7 +229,8 @@ PATTERNS: list[Pattern] = [
         r"""\bjwt\.(?:sign|verify)\(\s*(?:[^,()]|\{[^{}]*\}|\([^()]*\))+,\s*['"`][^'"`]+"""
         r"""['"`]|process\.env\.\w*(?:SECRET|KEY|TOKEN|PASSWORD)\w*\s*(?:\|\||\?\?)\s*"""
         r"""['"`][^'"`]+['"`]|\b(?:const|let|var)\s+(?P<s>\w*(?:SECRET|[sS]ecret|KEY|[kK]ey)\w*)"""
-        r"""\s*=\s*['"`][^'"`\n]+['"`][\s\S]{0,600}?\bjwt\.(?:sign|verify)\([^\n]*\b(?P=s)\b""",
+        r"""\s*=\s*['"`][^'"`\n]+['"`][\s\S]{0,600}?\bjwt\.(?:sign|verify)\([^\n]*\b(?P=s)\b|"""
+        r"""\bsecretOrKey\s*:\s*['"`][^'"`\n]+['"`]""",
         hits=(
             "const token = jwt.sign({ sub: user.id, role }, 'supersecret')",
             "const SECRET = process.env.JWT_SECRET || 'dev-secret'",
@@ -243,7 +250,7 @@ PATTERNS: list[Pattern] = [
         _JS,
         r"\bbcrypt(?:js)?\.(?:hash|hashSync)\(\s*[^,]+,\s*[1-9]\s*[,)]|"
         r"\bbcrypt(?:js)?\.genSalt(?:Sync)?\(\s*[1-9]\s*[,)]|"
-        r"(?i:\bsalt_?rounds)\s*[:=]\s*[1-9]\b(?![\d.])",
+        r"(?i:\b(?:salt_?rounds|bcrypt_?(?:cost|rounds|work_?factor)|hash_?rounds))\s*[:=]\s*[1-9]\b(?![\d.])",
         hits=(
             "const hash = await bcrypt.hash(password, 8)",
             "const salt = bcrypt.genSaltSync(4)",

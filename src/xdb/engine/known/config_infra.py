@@ -97,7 +97,10 @@ PATTERNS: list[Pattern] = [
         " | add unpacks archive",
         "dockerfile",
         r"(?i)^ADD\s+(?:--(?!checksum)\S+\s+)*(?!-|\[|https?://|git@|\S+\.(?:tar|tgz|txz|tbz2?"
-        r"|tar\.(?:gz|bz2|xz|zst))\s)\S+\s+\S+",
+        r"|tar\.(?:gz|bz2|xz|zst))\s)\S+\s+\S+"
+        # (the exec form: ``ADD ["package.json", "yarn.lock", "./"]``)
+        r"|^ADD\s+(?:--(?!checksum)\S+\s+)*\[\s*\"(?!https?://|git@|[^\"\n]*\.(?:tar|tgz|txz"
+        r"|tbz2?|gz|bz2|xz|zst)\")[^\"\n]+\"\s*,",
         hits=(
             "ADD . /app",
             "ADD --chown=app:app requirements.txt /srv/",
@@ -238,7 +241,8 @@ PATTERNS: list[Pattern] = [
         "dockerfile",
         r"(?i)^(?:COPY|ADD)[ \t]+(?:--\S+[ \t]+)*(?:\S+[ \t]+)*?[\"']?(?:\S*/)?"
         r"(?:\.env(?:\.(?!example|sample|template|dist)\w+)?|id_rsa|id_ed25519|id_ecdsa|\.npmrc|\.pypirc|\.netrc"
-        r"|\.git-credentials|credentials\.json|service-account\.json|\S+\.pem|\S+\.key|\.aws"
+        r"|\.git-credentials|[\w.-]*credentials\.json|[\w.-]*service[-_]account[\w.-]*\.json|\S+\.pem"
+        r"|\S+\.key|\.aws"
         r"|\.ssh|\.docker/config\.json)[\"']?,?(?=[ \t]+\S)",
         hits=(
             "COPY .env /app/.env",

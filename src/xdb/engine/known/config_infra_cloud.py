@@ -89,7 +89,7 @@ PATTERNS: list[Pattern] = [
         r"|\"google_compute_firewall\"[\s\S]*?(?:ports\s*=\s*\[[^\]]*\"(?:22|3389)\"[\s\S]*?"
         r"source_ranges\s*=\s*\[[^\]]*\"0\.0\.0\.0/0\"|source_ranges\s*=\s*\[[^\]]*"
         r"\"0\.0\.0\.0/0\"[\s\S]*?ports\s*=\s*\[[^\]]*\"(?:22|3389)\")"
-        r"|\bsecurity_rule\s*\{(?=[^}]*access\s*=\s*\"Allow\")(?=[^}]*direction\s*=\s*\"Inbound\")"
+        r"|(?:\bsecurity_rule|\"azurerm_network_security_rule\"\s+\"[\w-]+\")\s*\{(?=[^}]*access\s*=\s*\"Allow\")(?=[^}]*direction\s*=\s*\"Inbound\")"
         r"(?=[^}]*destination_port_ranges?\s*=\s*\[?\s*\"(?:22|3389|\*)\")[^}]*"
         r"source_address_prefix\s*=\s*\"(?:\*|Internet|0\.0\.0\.0/0|Any)\"",
         hits=(
@@ -219,7 +219,9 @@ PATTERNS: list[Pattern] = [
         " database | public network access",
         "terraform",
         r"\bpublicly_accessible\s*=\s*true\b|\bpublic_network_access_enabled\s*=\s*true\b"
-        r"|\bauthorized_networks\s*\{[^}]*\bvalue\s*=\s*\"0\.0\.0\.0/0\"",
+        r"|\bauthorized_networks\s*\{[^}]*\bvalue\s*=\s*\"0\.0\.0\.0/0\""
+        # (a firewall rule from 0.0.0.0 to 255.255.255.255: every address)
+        r"|\bstart_ip_address\s*=\s*\"0\.0\.0\.0\"(?=[^}]*\bend_ip_address\s*=\s*\"255\.255\.255\.255\")",
         hits=(
             'resource "aws_db_instance" "main" {\n  publicly_accessible = true\n}',
             "public_network_access_enabled = true",

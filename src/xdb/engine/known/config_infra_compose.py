@@ -19,8 +19,10 @@ PATTERNS: list[Pattern] = [
         "compose-docker-socket",
         "docker socket | docker.sock | mounted docker sock | socket mount | docker socket proxy",
         "yaml",
-        r"(?:^-\s*[\"']?|^(?:source|path|hostPath):\s*[\"']?|[\[,]\s*[\"']?"
-        r"|[{,]\s*(?:source|path):\s*[\"']?)/(?:var/)?run/docker\.sock\b",
+        r"(?:^-\s*[\"']?(?:\$\{\w+:?-)?|^(?:source|path|hostPath):\s*[\"']?|[\[,]\s*[\"']?"
+        r"|[{,]\s*(?:source|path):\s*[\"']?)/(?:var/)?run/docker\.sock\b"
+        # (another socket mounted where the container looks for Docker's)
+        r"|^-\s*[\"']?[^\s:\"']+:/(?:var/)?run/docker\.sock\b",
         r"(?i)socket-proxy",
         hits=(
             "volumes:\n- /var/run/docker.sock:/var/run/docker.sock",

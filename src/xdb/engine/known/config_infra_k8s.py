@@ -253,7 +253,10 @@ PATTERNS: list[Pattern] = [
         " | sealed secrets | external secrets | sops secret | stringData committed",
         "yaml",
         r"^kind:\s*[\"']?Secret\b[\s\S]*?^(?:stringData|data):\s*$\n^[\w.-]+:\s*[\"']?"
-        r"(?!\{\{|\$|ENC\[)[^\s\"'{]{3,}",
+        r"(?!\{\{|\$|ENC\[)[^\s\"'{]{3,}"
+        # (the data first, the kind after it in the same document)
+        r"|^(?:stringData|data):\s*$\n^[\w.-]+:\s*[\"']?(?!\{\{|\$|ENC\[)[^\s\"'{]{3,}"
+        r"(?:(?!^(?:---|kind:))[\s\S])*^kind:\s*[\"']?Secret[\"']?\s*$",
         r"^sops:|ENC\[AES256",
         hits=(
             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n"
@@ -339,7 +342,8 @@ PATTERNS: list[Pattern] = [
         " | rbac overly permissive | rbac too broad | role verbs wildcard | rbac rules wildcard"
         " | clusterrole verbs | role verbs | enumerate verbs | clusterrole wildcard",
         "yaml",
-        r"^(?:-\s*)?(?:verbs|resources):\s*(?:\[[^\]\n]*[\"']\*[\"']|\n-\s*[\"']\*[\"'])",
+        r"(?:^(?:-\s*)?|[{,]\s*)(?:verbs|resources):\s*(?:\[[^\]\n]*[\"']\*[\"']"
+        r"|\n-\s*[\"']\*[\"'])",
         hits=(
             'rules:\n- apiGroups: [""]\n  resources: ["*"]\n  verbs: ["get"]',
             '- apiGroups: [apps]\nresources: [deployments]\nverbs: ["*"]',

@@ -7,7 +7,7 @@ the vendors' hardening guides flag."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.model import Pattern, near, pattern
 
 # A shell word's start, or a config line's: what a setting follows in a command line
 # (``sed -i 's/.../PermitRootLogin yes/'``, ``echo "..." >>``) and in the file itself.
@@ -75,7 +75,8 @@ PATTERNS: list[Pattern] = [
         " | redis exposed | redis no auth | unauthenticated redis | redis open to internet",
         "shell ini other yaml",
         r"(?i)(?:^|[\s'\"\[,])(?:--)?protected-mode[\"',\s]+no\b",
-        r"(?i)\brequirepass\b|--requirepass\b|\baclfile\b",
+        r"(?i)\brequirepass\b|--requirepass\b|\baclfile\b"
+        r"|^bind(?:[ \t]+-?(?:127\.\d+\.\d+\.\d+|::1|localhost))+[ \t]*$",
         hits=(
             "bind 0.0.0.0\nprotected-mode no",
             "redis-server --protected-mode no --bind 0.0.0.0",
@@ -112,7 +113,8 @@ PATTERNS: list[Pattern] = [
         "systemd-no-restart",
         "restart=on-failure | restart policy systemd | systemd unit restart"
         " | service stayed dead | systemd service crashed not restarted"
-        " | unit without restart | service not restarted after crash",
+        " | unit without restart | service not restarted after crash | systemd stayed dead"
+        " | systemd never brought back",
         "other ini",
         r"^\[Service\][\s\S]*?^ExecStart[ \t]*=",
         r"^Restart[ \t]*=[ \t]*(?!no\b)\S|^Type[ \t]*=[ \t]*oneshot\b",
@@ -328,7 +330,11 @@ PATTERNS: list[Pattern] = [
         " | http_tokens required | http_tokens optional | ec2 metadata ssrf",
         "terraform yaml json",
         r"\bhttp_tokens\s*=\s*\"optional\"|\"?HttpTokens\"?\s*:\s*[\"']?optional\b"
-        r"|\bmetadata_options\s*\{(?![^}]*\b(?:http_tokens\b|http_endpoint\s*=\s*\"disabled\"))",
+        r"|\bmetadata_options\s*\{(?![^}]*\b(?:http_tokens\b|http_endpoint\s*=\s*\"disabled\"))"
+        # (CloudFormation's MetadataOptions with no HttpTokens among the next lines)
+        r"|^\"?MetadataOptions\"?:\s*$(?!(?:\n[^\n]*){0,5}\n\"?(?:HttpTokens\"?:"
+        r"|HttpEndpoint\"?:\s*[\"']?disabled))"
+        r"|\"MetadataOptions\"\s*:\s*\{(?![^}]*\"(?:HttpTokens\"|disabled\"))",
         hits=(
             'resource "aws_instance" "web" {\n  metadata_options {\n'
             '    http_endpoint = "enabled"\n    http_tokens   = "optional"\n  }\n}',
@@ -376,7 +382,10 @@ PATTERNS: list[Pattern] = [
         r"^kind:\s*[\"']?PodDisruptionBudget\b"
         + _NOT_KIND
         + r"(?:^|[{,][ \t]*)(?:maxUnavailable:\s*[\"']?0%?[\"']?|minAvailable:\s*[\"']?100%[\"']?)"
-        r"\s*(?:$|[,}])",
+        r"\s*(?:$|[,}])"
+        # (a chart's values: ``podDisruptionBudget:`` with ``maxUnavailable: 0``)
+        r"|^(?:podDisruptionBudget|pdb):\s*$(?:\n(?!(?:enabled|create):\s*false)[^\n]*){0,4}?"
+        r"\n(?:maxUnavailable:\s*[\"']?0%?[\"']?|minAvailable:\s*[\"']?100%[\"']?)\s*$",
         hits=(
             "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: api\nspec:\n"
             "  maxUnavailable: 0\n  selector:\n    matchLabels:\n      app: api",
@@ -399,8 +408,11 @@ PATTERNS: list[Pattern] = [
         " | ingress https | tls secretname | ingress without https | ingress served over http"
         " | ingress tls hosts",
         "yaml",
-        r"^kind:\s*[\"']?Ingress[\"']?\s*(?:#[^\n]*)?$",
-        r"^(?:-\s*)?tls:|certificate-arn|pre-shared-cert|ssl-cert",
+        r"^kind:\s*[\"']?Ingress[\"']?\s*(?:#[^\n]*)?$"
+        # (a chart's values: ``ingress:`` with ``enabled: true``)
+        r"|^ingress:\s*$(?:\n[^\n]*){0,2}?\nenabled:\s*true\s*$",
+        r"^(?:-\s*)?tls:(?!\s*(?:\[\s*\]|\{\s*\}|null|~|false)\s*$)|certificate-arn"
+        r"|pre-shared-cert|ssl-cert",
         hits=(
             "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n"
             "  rules:\n    - host: shop.acme.io\n      http:\n        paths:\n"
@@ -427,7 +439,13 @@ PATTERNS: list[Pattern] = [
         "ini role:infrastructure",
         r"(?i)add_header\s+[\"']?Access-Control-Allow-Origin[\"']?\s+[\"']?(?:\$http_origin\b"
         r"|\*[\"']?[\s\S]*?add_header\s+[\"']?Access-Control-Allow-Credentials[\"']?\s+[\"']?true)"
-        r"|more_set_headers\s+[\"']Access-Control-Allow-Origin:\s*\$http_origin\b",
+        r"|more_set_headers\s+[\"']Access-Control-Allow-Origin:\s*\$http_origin\b|"
+        # (ingress-nginx's annotations: any origin, with credentials)
+        + near(
+            r"cors-allow-origin[\"']?:\s*[\"']?\*[\"']?\s*$",
+            r"cors-allow-credentials[\"']?:\s*[\"']?true\b",
+            400,
+        ),
         r"(?i)\bmap\s+\$http_origin\b|\$http_origin\s*~",
         hits=(
             "location /api/ {\n  add_header Access-Control-Allow-Origin $http_origin always;\n"

@@ -18,6 +18,8 @@ from __future__ import annotations
 from xdb.engine.known.model import Pattern, pattern
 
 _DB_PORT = r"(?:5432|3306|6379|27017|9200|5672|9092|2379|11211|1433|22)"
+# A Service's port, or a chart's ``service.ports`` map (``postgresql: 5432``).
+_PORT_KEY = r"(?:port|targetPort|postgres(?:ql)?|mysql|mariadb|redis|mongodb?|elasticsearch)"
 _SECRET = r"(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)"
 # The rest of an output block up to its closing brace, with no ``sensitive = true`` in it:
 # a map value or up to three ``${...}`` interpolations may come before the attribute.
@@ -25,7 +27,8 @@ _NOT_SENSITIVE = r"(?:(?!sensitive\s*=\s*true)[^{}])"
 _BRACES = r"(?:\{[^{}]{0,400}\}" + _NOT_SENSITIVE + r"{0,300})?"
 _REST_OF_OUTPUT = _NOT_SENSITIVE + r"{0,600}" + _BRACES * 3 + r"\}"
 _SECRET_VALUE = (
-    r"(?:random_password\.|\.password\b|private_key_pem|\.secret\b|secret_string|\.token\b)"
+    r"(?:random_password\.|\.password\b|private_key_pem|\.secret\b|secret_string|\.token\b"
+    r"|\.kube_(?:admin_)?config(?:_raw)?\b)"
 )
 _SHA_UPLOAD = "actions/upload-artifact@65462800fd760344b1a7b4382951275a0abb4808  # v4.3.3"
 
@@ -37,7 +40,7 @@ PATTERNS: list[Pattern] = [
         " | cd in a dockerfile run"
         " | run cd workdir",
         "dockerfile",
-        r"(?i)^RUN\s+cd\s+[^\s;&|\\]+\s*$",
+        r"(?i)^RUN\s+cd\s+[^\s;&|\\#]+\s*(?:#[^\n]*)?$",
         hits=(
             "FROM node:20\nRUN cd /app\nRUN npm ci",
             "RUN cd /src",
@@ -101,9 +104,13 @@ PATTERNS: list[Pattern] = [
         " | loadbalancersourceranges missing | internal load balancer annotation"
         " | loadbalancer database public ip",
         "yaml",
-        r"^type:\s*[\"']?LoadBalancer\b(?:[^\n]*\n){0,25}?(?:-\s*)?(?:port|targetPort):\s*[\"']?"
+        r"^type:\s*[\"']?LoadBalancer\b(?:[^\n]*\n){0,25}?(?:-\s*)?"
+        + _PORT_KEY
+        + r":\s*[\"']?"
         + _DB_PORT
-        + r"\b|^(?:-\s*)?(?:port|targetPort):\s*[\"']?"
+        + r"\b|^(?:-\s*)?"
+        + _PORT_KEY
+        + r":\s*[\"']?"
         + _DB_PORT
         + r"\b(?:[^\n]*\n){0,25}?type:\s*[\"']?LoadBalancer\b",
         r"loadBalancerSourceRanges|load-balancer-(?:scheme|type)[\"']?:\s*[\"']?(?:internal|Internal)"
@@ -154,7 +161,7 @@ PATTERNS: list[Pattern] = [
         " | in-flight requests dropped on pod shutdown"
         " | grace period 0 killed pods | shutdown grace zero",
         "yaml",
-        r"^(?:-\s*)?terminationGracePeriodSeconds:\s*[\"']?0\b",
+        r"(?:^(?:-\s*)?|[{,]\s*)terminationGracePeriodSeconds:\s*[\"']?0\b",
         hits=(
             "terminationGracePeriodSeconds: 0",
             "spec:\n  terminationGracePeriodSeconds: 0\n  serviceAccountName: api",
@@ -175,7 +182,7 @@ PATTERNS: list[Pattern] = [
         " | output credentials as sensitive",
         "terraform",
         r"^output\s+\"\w*(?i:password|passwd|secret|token|private_key|api_key|access_key"
-        r"|connection_string|credential)\w*\"\s*\{"
+        r"|connection_string|credential|kubeconfig|kube_config)\w*\"\s*\{"
         + _REST_OF_OUTPUT
         + r"|^output\s+\"[^\"\n]+\"\s*\{"
         + _NOT_SENSITIVE
@@ -225,7 +232,7 @@ PATTERNS: list[Pattern] = [
         r"actions/upload-artifact@(?:[^\n]*\n){1,8}?(?:-\s*)?path:\s*"
         # (or the first lines of a ``path: |`` block)
         r"(?:\|[-+]?\n(?:[^\n:]*\n){0,5}?)?[\"']?(?:\.|\./|\.\/\*\*?"
-        r"|\*\*?|\$\{\{\s*github\.workspace\s*\}\}/?)[\"']?\s*$",
+        r"|\*\*?|\$\{\{\s*github\.workspace\s*\}\}(?:/\*{0,2})?)[\"']?\s*$",
         hits=(
             "- uses: " + _SHA_UPLOAD + "\n  with:\n    name: build\n    path: .",
             "- uses: " + _SHA_UPLOAD + "\n  with:\n    name: repo\n"
@@ -270,7 +277,9 @@ PATTERNS: list[Pattern] = [
         " | secret hardcoded systemd service file",
         "ini other",
         r"^Environment\s*=(?:[^\n]*?[\s\"'])?[A-Z0-9_]*" + _SECRET + r"[A-Z0-9_]*(?<!_FILE)"
-        r"(?<!_PATH)=(?![\s\"'$%])",
+        r"(?<!_PATH)=(?![\s\"'$%])"
+        # (a URL with its password: ``DATABASE_URL=postgres://api:S3cret@db/api``)
+        r"|^Environment\s*=[^\n]*?=[\"']?[a-z][\w+.-]*://[^\s:/@\"'$%]+:(?![$%])[^\s/@\"']+@",
         hits=(
             '[Service]\nEnvironment="DB_PASSWORD=hunter2"\nExecStart=/opt/api/bin/api\nRestart=always',
             "Environment=STRIPE_SECRET_KEY=sk_test_4eC39HqLyjWDarjtT1",

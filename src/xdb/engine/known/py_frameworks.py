@@ -32,7 +32,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "py-skipped-test",
         "skipped the flaky test | skip failing test | marked xfail | disabled the failing test"
-        " | pytest.mark.skip | skipped failing tests",
+        " | pytest.mark.skip | skipped failing tests | skipped test hid | test was skipped",
         "python",
         r"\bpytest\.mark\.(?:skip\b|xfail\b(?![^\n]*strict\s*=\s*True))|@unittest\.skip\("
         r"|^(?:async\s+)?def test_\w*\([^\n]*\n(?:(?:[rbuf]?[\"']{3}|#)[^\n]*\n)?(?:pytest\.skip"
@@ -58,7 +58,8 @@ PATTERNS: list[Pattern] = [
         "python",
         r"^assert\s+(?:not\s+)?(?:request\.|(?:[\w.]*\.)?(?:has_perm\w*|has_permission"
         r"|is_authenticated|is_authorized|is_admin|is_superuser|is_staff|is_owner|can_\w+"
-        r"|check_password|verify_\w+)\b|[^\n]*\b(?:request|payload|form|params|body)\b[.\[][^\n]*,"
+        r"|check_password|verify_\w+)\b|[\w.]*\b(?:role|roles|permissions?|scopes?|owner(?:_id)?"
+        r"|user_id|tenant_id)\s*(?:[!=]=|\bin\b|\bnot\s+in\b)|[^\n]*\b(?:request|payload|form|params|body)\b[.\[][^\n]*,"
         r"\s*f?[\"'])|^(?:async\s+)?def (?!test)\w+\([^\n]*\n(?:[rbuf]?[\"']{3}[^\n]*\n)?"
         r"(?:assert[^\n]*\n){0,2}?assert\s+(?!isinstance\(|type\(|len\()[^\n]*?(?:[<>]=?|\bnot\s+in\b"
         r"|\bin\b)",
@@ -96,7 +97,8 @@ PATTERNS: list[Pattern] = [
         "flask debug | werkzeug debugger | app.run debug | debug mode production"
         " | werkzeug console",
         "python",
-        r"\.run\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?\bdebug\s*=\s*True|\bapp\.debug\s*=\s*True|\.config\["
+        r"\.run\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?\bdebug\s*=\s*True|\b(?:app|application)\.run\("
+        r"\s*[^,()\n]+,\s*[^,()\n]+,\s*True\b|\bapp\.debug\s*=\s*True|\.config\["
         r"[\"']DEBUG[\"']\]\s*=\s*True|\.config\.(?:update|from_mapping)\([^()]*\bDEBUG\s*=\s*True",
         hits=(
             "app.run(host='0.0.0.0', debug=True)",

@@ -67,7 +67,8 @@ PATTERNS: list[Pattern] = [
         "python",
         r"\b(?:subprocess|sp)\.(?:run|call|check_call|check_output|Popen)\(\s*(?:f[\"']|"
         rf"{_STR}\s*(?:%|\+|\.format(?=\())|[A-Za-z_][\w.]*\s*[,+%)])"
-        r"(?:[^()]|\([^()]*\))*?\bshell\s*=\s*True|\bsubprocess\.(?:getoutput|getstatusoutput)"
+        r"(?:[^()]|\([^()]*\))*?\bshell\s*=\s*True|\bcreate_subprocess_shell\(\s*(?:f[\"']|"
+        rf"{_STR}\s*(?:%|\+|\.format\())|\bsubprocess\.(?:getoutput|getstatusoutput)"
         r"\(\s*(?![\"'][^\"'\n]*[\"']\s*\))",
         r"\bshlex\.(?:quote|join)\(",
         hits=(
@@ -126,7 +127,8 @@ PATTERNS: list[Pattern] = [
         "python",
         r"\b(?:c?[Pp]ickle|_pickle|pkl|dill|cloudpickle|marshal|jsonpickle)\.(?:loads?|Unpickler"
         r"|decode)\(|^from\s+(?:c?pickle|dill|cloudpickle|marshal)\s+import\s+[^\n]*\b(?:loads?"
-        r"|Unpickler)\b|\b(?:pd|pandas)\.read_pickle\(|\bjoblib\.load\(",
+        r"|Unpickler)\b|\b(?:pd|pandas)\.read_pickle\(|\bjoblib\.load\("
+        r"|\b(?:np|numpy)\.load\([^)\n]*\ballow_pickle\s*=\s*True",
         hits=(
             "obj = pickle.loads(request.body)",
             "with open(p, 'rb') as f:\nmodel = pickle.load(f)",
@@ -345,7 +347,8 @@ PATTERNS: list[Pattern] = [
         "tempfile.mktemp | mktemp race | insecure temporary file | temp file race | mkstemp"
         " instead",
         "python",
-        r"\btempfile\.mktemp\(|(?<![\w.])mktemp\(|\bos\.(?:tempnam|tmpnam)\(",
+        r"\btempfile\.mktemp\(|(?<![\w.])mktemp\(|\bos\.(?:tempnam|tmpnam)\("
+        r"|^import tempfile as (\w+)[\s\S]{0,5000}?\b\1\.mktemp\(",
         hits=(
             "path = tempfile.mktemp(suffix='.csv')",
             "from tempfile import mktemp\nout = mktemp()",
@@ -429,7 +432,8 @@ PATTERNS: list[Pattern] = [
         r"\bjwt\.decode\(",
         none_of(
             r"[\"']verify_signature[\"']\s*:\s*False|\bverify\s*=\s*False|algorithms\s*=\s*\["
-            r"[^\]\n]*[\"']none[\"']|" + call_without(r"\bjwt\.decode", "algorithms")
+            r"[^\]\n]*[\"']none[\"']|algorithms\s*=\s*\[?\s*[\w.]+(?:\[\s*[\"']alg[\"']|\.get\(\s*[\"']alg)|"
+            + call_without(r"\bjwt\.decode", "algorithms")
         ),
         hits=(
             "claims = jwt.decode(token, options={'verify_signature': False})",

@@ -32,12 +32,24 @@ PATTERNS: list[Pattern] = [
         "git-merge-take-side",
         "merge -X theirs | merge -X ours | strategy option theirs | strategy-option ours"
         " | took theirs for every conflict | lost our side of the conflicts"
-        " | take one side wholesale | resolve conflicts file by file",
+        " | take one side wholesale | resolve conflicts file by file"
+        " | merge with theirs | resolved with theirs | resolved with ours",
         "shell",
         GIT
         + r"(?:merge|pull|rebase|cherry-pick|revert)\b"
         + S
-        + r"*?\s(?:-X\s*|--strategy-option(?:=|\s+))['\"]?(?:theirs|ours)\b",
+        + r"*?\s(?:-X\s*|--strategy-option(?:=|\s+))['\"]?(?:theirs|ours)\b"
+        # the ``ours`` strategy (the other side dropped whole); one side checked out for the
+        # whole tree
+        + r"|"
+        + GIT
+        + r"(?:merge|pull)\b"
+        + S
+        + r"*?\s(?:-s\s*|--strategy(?:=|\s+))['\"]?ours\b"
+        + r"|"
+        + GIT
+        + r"(?:checkout|restore)\s+(?:-\S+\s+)*?--(?:ours|theirs)\s+(?:-\S+\s+)*"
+        r"['\"]?\.['\"]?(?=\s|$|[;&|)])",
         hits=(
             "git merge -X theirs origin/main",
             "git pull --strategy-option=ours upstream develop",
@@ -55,9 +67,12 @@ PATTERNS: list[Pattern] = [
         "sh-script-no-errexit",
         "script without set -e | set -euo pipefail | set -o errexit"
         " | script kept running after a failed | script continued after a failed command"
-        " | kept going after the build failed",
+        " | kept going after the build failed"
+        " | enable errexit | carries on after errors",
         "shell",
-        r"^#!\s*/(?:usr/)?bin/(?:env\s+)?(?:ba|z|k)?sh\b(?![^\n]*\s-[a-zA-Z]*e)",
+        # A script's first line, or one printf/echo writes: ``printf '#!/bin/bash\\n...'``.
+        r"(?:^|\b(?:printf|echo)(?:\s+-[a-zA-Z]+)*\s+['\"])"
+        r"#!\s*/(?:usr/)?bin/(?:env\s+)?(?:ba|z|k)?sh\b(?![^\n]*\s-[a-zA-Z]*e)",
         r"(?:^|[\s;&|(])set\s+(?:[-+][a-zA-Z]+\s+)*(?:-[a-zA-Z]*e[a-zA-Z]*(?=\s|$|;)"
         r"|-o\s+errexit\b)",
         hits=(
@@ -76,7 +91,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sh-set-e-no-pipefail",
         "set -o pipefail | without pipefail | failure inside a pipe | failed inside a pipe"
-        " | pipe failure ignored | set -e did not stop pipe",
+        " | pipe failure ignored | set -e did not stop pipe"
+        " | pipeline exit status",
         "shell",
         r"(?s)(?:^|[\s;&('\"])set\s+(?:[-+][a-zA-Z]+\s+)*(?:-[a-zA-Z]*e[a-zA-Z]*|-o\s+errexit)"
         r"(?=\s|$|;).*?[^|\n]\|(?![|&])",
@@ -100,7 +116,8 @@ PATTERNS: list[Pattern] = [
         " | check the package contents before publishing",
         "shell",
         B + r"(?:(?:npm|pnpm)\s+publish|yarn\s+(?:npm\s+)?publish|cargo\s+publish|twine\s+upload"
-        r"|poetry\s+publish|uv\s+publish|gem\s+push|dotnet\s+nuget\s+push)\b",
+        r"|poetry\s+publish|uv\s+publish|gem\s+push|dotnet\s+nuget\s+push"
+        r"|(?:flit|hatch|pdm)\s+publish)\b",
         r"--dry-run\b|\btestpypi\b|test\.pypi\.org",
         hits=(
             "npm publish --access public",
@@ -120,10 +137,14 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-pip-extra-index-url",
         "extra-index-url | extra index url | dependency confusion | pip_extra_index_url"
-        " | public package with the same name | same name as our internal package",
+        " | public package with the same name | same name as our internal package"
+        " | extra index",
         "shell",
         r"--extra-index-url\b|\b(?:PIP|UV)_EXTRA_INDEX_URL\s*="
-        r"|\bpip3?\s+config\s+(?:--\S+\s+)*set\s+[\w.]*extra-index-url\b",
+        r"|\bpip3?\s+config\s+(?:--\S+\s+)*set\s+[\w.]*extra-index-url\b"
+        # poetry: a source searched besides PyPI
+        r"|\bpoetry\s+source\s+add\b" + S + r"*?\s(?:--priority(?:=|\s+)['\"]?(?:supplemental"
+        r"|secondary)\b|--secondary\b)",
         hits=(
             "pip install --extra-index-url https://pypi.acme.internal/simple acme-billing",
             "PIP_EXTRA_INDEX_URL=https://nexus.acme.dev/simple pip install -r requirements.txt",
@@ -141,7 +162,8 @@ PATTERNS: list[Pattern] = [
         "k8s-cli-port-forward-all-interfaces",
         "port-forward --address 0.0.0.0 | port-forward all interfaces"
         " | port-forward exposed | port forward exposed | kubectl proxy exposed"
-        " | port-forward on localhost",
+        " | port-forward on localhost"
+        " | port-forward 0.0.0.0",
         "shell",
         KUBECTL
         + S
@@ -167,8 +189,13 @@ PATTERNS: list[Pattern] = [
         " | file server on all interfaces | served files to the network | php -s 0.0.0.0",
         "shell",
         B + r"(?:python(?:3(?:\.\d+)?)?\s+-m\s+(?:http\.server|SimpleHTTPServer)\b"
-        r"|php\s+-S\s+0\.0\.0\.0|(?:npx\s+)?http-server\b)",
-        r"\s(?:-b|--bind|-a)(?:=|\s+)['\"]?(?:127\.0\.0\.1|localhost|::1)\b",
+        r"|php\s+-S\s+0\.0\.0\.0|(?:npx\s+)?http-server\b"
+        # vercel's ``serve`` listens on every interface unless -l names localhost.
+        r"|(?:npx|bunx|pnpm\s+dlx)\s+(?:-y\s+|--yes\s+)?serve\b"
+        r"|ruby\s+-run\s+-e\s*httpd\b|busybox\s+httpd\b)",
+        r"\s(?:-b|--bind(?:-address)?|-a|-l|--listen)(?:=|\s+)['\"]?(?:tcp://)?"
+        r"(?:127\.0\.0\.1|localhost|::1)\b"
+        r"|\s-p\s*(?:127\.0\.0\.1|localhost):",
         hits=(
             "python3 -m http.server 8000",
             "cd ~ && python -m http.server",
@@ -208,9 +235,17 @@ PATTERNS: list[Pattern] = [
     pattern(
         "docker-mount-host-root",
         "host root filesystem | mount host filesystem"
-        " | host's root into a container | bind-mounted root filesystem",
+        " | host's root into a container | bind-mounted root filesystem"
+        " | container whole host disk | host disk into container",
         "shell",
-        DOCKER + r"(?:container\s+)?(?:run|create)\b" + S + r"*?\s(?:(?:-v|--volume)(?:=|\s+)"
+        r"(?:"
+        + DOCKER
+        + r"|"
+        + B
+        + r"(?:nerdctl|finch)\s+)"
+        + r"(?:container\s+)?(?:run|create)\b"
+        + S
+        + r"*?\s(?:(?:-v|--volume)(?:=|\s+)"
         r"['\"]?/:|--mount(?:=|\s+)['\"]?\S*?\b(?:source|src)=/(?=[,\s'\"]|$))",
         hits=(
             "docker run -v /:/host --rm alpine chroot /host",
@@ -249,7 +284,8 @@ PATTERNS: list[Pattern] = [
         "fs-overwrote-system-config",
         "tee without -a | tee overwrote | tee /etc/hosts | overwrote /etc/hosts"
         " | overwrote fstab | overwrote bashrc | overwrote authorized_keys"
-        " | replaced the whole hosts file",
+        " | replaced the whole hosts file"
+        " | written instead of appended | authorized_keys overwritten",
         "shell",
         r"(?:(?<![>&\d])>\|?|\btee(?:\s+-(?![a-z]*a)[a-z]+|\s+--(?!append)[\w-]+)*)\s*['\"]?"
         + SHARED_FILE,
@@ -276,7 +312,7 @@ PATTERNS: list[Pattern] = [
         B
         + r"aws\s"
         + S
-        + r"*?\biam\s+(?:attach|put)-(?:user|role|group)-policy\b"
+        + r"*?\biam\s+(?:(?:attach|put)-(?:user|role|group)-policy|create-policy(?:-version)?)\b"
         + S
         + r"*?(?:policy/(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b"
         r"|[\"']?Action[\"']?\s*:\s*\[?\s*[\"']\*[\"'])",
@@ -381,9 +417,11 @@ PATTERNS: list[Pattern] = [
         B
         + r"az\s+role\s+assignment\s+create\b(?:"
         + S
-        + r"*?--role(?:=|\s+)['\"]?(?:Owner|User Access Administrator)\b|(?="
+        # (or their ids: Owner's, User Access Administrator's, Contributor's)
+        + r"*?--role(?:=|\s+)['\"]?(?:Owner|User Access Administrator"
+        r"|8e3af657-a8ff-443c-a75c-2fe8c4bcb635|18d7d88d-d35e-4fb5-a5c3-7773c20a72d9)\b|(?="
         + S
-        + r"*?--role(?:=|\s+)['\"]?Contributor\b)(?="
+        + r"*?--role(?:=|\s+)['\"]?(?:Contributor|b24988ac-6180-42a0-ab88-20f7382dd24c)\b)(?="
         + S
         + r"*?--scope(?:=|\s+)['\"]?/subscriptions/[^/\s'\"]+/?['\"]?(?=\s|$|[;&|])))",
         hits=(
@@ -405,7 +443,10 @@ PATTERNS: list[Pattern] = [
         "gh-cli-secret-literal",
         "gh secret set | gh secret --body | github secret shell history | secret body literal",
         "shell",
-        B + r"gh\s+secret\s+set\b" + S + r"*?\s(?:-b|--body)(?:=|\s+)(?![\"']?\$)",
+        B + r"gh\s+secret\s+set\b" + S + r"*?\s(?:-b|--body(?=[=\s]))(?![=\s]*[\"']?\$)"
+        # a literal piped in: ``echo -n abc123 | gh secret set NAME``
+        r"|\b(?:echo|printf)\s+(?:-[a-zA-Z]+\s+)*['\"]?(?![$%])[^\s|;&'\"$]+['\"]?\s*\|\s*"
+        r"gh\s+secret\s+set\b",
         hits=(
             "gh secret set NPM_TOKEN --body npm_abc123",
             "gh secret set -b 'sk_live_42' STRIPE_KEY --repo acme/api",
@@ -426,7 +467,9 @@ PATTERNS: list[Pattern] = [
         GIT + r"config\b" + S + r"*?\scredential(?:\.\S+?)?\.helper(?:=|\s+)['\"]?store\b"
         # git -c credential.helper=store <command>: the same helper for one command
         r"|(?<![\w./-])git\s+(?:-\S+\s+(?!-)\S+\s+)*?-c\s+['\"]?credential(?:\.\S+?)?\.helper=['\"]?"
-        r"store\b",
+        r"store\b"
+        # the store's file written by hand
+        r"|>>?\s*['\"]?(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.git-credentials\b",
         hits=(
             "git config --global credential.helper store",
             "git config credential.helper 'store --file ~/.creds'",

@@ -31,14 +31,19 @@ PATTERNS: list[Pattern] = [
     # ---------------------------------------------------------------- docker
     pattern(
         "docker-system-prune",
-        "docker system prune | system prune | docker prune | image prune all | container prune",
+        "docker system prune | system prune | docker prune | image prune all | container prune"
+        " | removed unused docker images",
         "shell",
         DOCKER
         + r"(?:system\s+prune\b|container\s+prune\b|image\s+prune\b"
         + S
-        + r"*\s(?:-[a-zA-Z]*a[a-zA-Z]*|--all)\b|rmi\b[^\n]*\$\((?:docker|podman)\s+images\b)",
+        + r"*\s(?:-[a-zA-Z]*a[a-zA-Z]*|--all)\b"
+        + r"|(?:rmi|image\s+rm)\b[^\n]*\$\((?:docker|podman)\s+(?:images|image\s+ls)\b"
+        + r"|(?:images|image\s+ls)\b(?:[^\n;&|]*\|){1,3}\s*xargs\b[^\n;&|]*"
+        + r"\s(?:docker|podman)\s+(?:rmi|image\s+rm)\b)",
         r"\sprune\b" + S + r"*--filter\b",
         hits=(
+            "docker image ls -q --filter reference='acme/*' | xargs -r docker image rm -f",
             "docker system prune -af --volumes",
             "sudo docker system prune -f",
             "docker image prune --all --force",
@@ -123,7 +128,10 @@ PATTERNS: list[Pattern] = [
         "privileged container | docker privileged | run --privileged | privileged mode"
         " | privileged flag",
         "shell",
-        DOCKER + r"(?:container\s+)?(?:run|create|exec)\b" + S + r"*\s--privileged\b(?!=false)",
+        B
+        + r"(?:docker|podman)(?:-compose\s+|\s+(?:container\s+|compose\s+)?)(?:run|create|exec)\b"
+        + S
+        + r"*\s--privileged\b(?!=false)",
         hits=(
             "docker run --privileged -it ubuntu bash",
             "docker run --rm --privileged=true -v /dev:/dev tools",
@@ -179,7 +187,14 @@ PATTERNS: list[Pattern] = [
         "latest tag | docker push latest | untagged image | mutable image tag | tagged latest",
         "shell",
         DOCKER + r"(?:image\s+)?push\b(?:\s+-\S+)*\s+(?:[^\s;&|]*:latest\b|"
-        r"(?:[^\s;&|:]*(?::\d+)?/)?(?:[\w.-]+/)*[\w.-]+(?=\s*(?:$|[;&|)]|['\"]+(?:\s|$|[;&|)]))))",
+        r"(?:[^\s;&|:]*(?::\d+)?/)?(?:[\w.-]+/)*[\w.-]+(?=\s*(?:$|[;&|)]|['\"]+(?:\s|$|[;&|)]))))"
+        + r"|"
+        + DOCKER
+        + r"(?:buildx\s+)?build\b(?="
+        + S
+        + r"*\s--push\b)"
+        + S
+        + r"*\s(?:-t|--tag)[=\s]+['\"]?[^\s;&|'\"]*:latest\b",
         r"\spush\b" + S + r"*(?:--all-tags|\s-a)\b",
         hits=(
             "docker push acme/api:latest",

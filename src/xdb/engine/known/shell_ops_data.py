@@ -231,7 +231,11 @@ PATTERNS: list[Pattern] = [
         + B
         + r"redis-cli\b"
         + S
-        + r"*\s-a\s+\S",
+        + r"*\s(?:-a|--pass)[=\s]+\S|"
+        + B
+        + r"(?:mongosh|mongo|mongodump|mongorestore|mongoimport|mongoexport)\b"
+        + S
+        + r"*\s(?:-p|--password)[=\s]+(?![\"']?\$)[^\s;&|-]",
         hits=(
             "mysql -u root -pS3cret shop",
             "mysqldump --password=hunter2 -u app shop > shop.sql",
@@ -291,10 +295,10 @@ PATTERNS: list[Pattern] = [
         + S
         + r"*--(?:accept-data-loss|force-reset)\b)"
         r"|(?:(?:\./)?bin/)?(?:rails|rake)\s+db:(?:drop|reset|purge|schema:load)\b"
-        r"|manage\.py\s+(?:flush|reset_db)\b|sequelize(?:-cli)?\s+db:drop\b"
+        r"|manage\.py\s+(?:flush|reset_db)\b|sequelize(?:-cli)?\s+db:(?:drop|migrate:undo:all)\b"
         r"|knex\s+migrate:rollback\b" + S + r"*--all\b"
         r"|artisan\s+(?:migrate:(?:fresh|reset|refresh)|db:wipe)\b"
-        r"|drizzle-kit\s+drop\b|supabase\s+db\s+reset\b)",
+        r"|drizzle-kit\s+(?:drop\b|push\b" + S + r"*\s--force\b)|supabase\s+db\s+reset\b)",
         r"\b(?:RAILS_ENV|RACK_ENV|NODE_ENV|APP_ENV)=[\"']?test\b|--env[=\s]+test\b",
         hits=(
             "npx prisma migrate reset --force",
@@ -364,7 +368,13 @@ PATTERNS: list[Pattern] = [
         + S
         + r"*\s--public\b|edit\b"
         + S
-        + r"*\s--visibility[=\s]+[\"']?public\b)",
+        + r"*\s--visibility[=\s]+[\"']?public\b)|"
+        + B
+        + r"gh\s+api\b(?="
+        + S
+        + r"*\s(?:-X|--method)[=\s]*PATCH\b)"
+        + S
+        + r"*\s-[fF]\s*['\"]?(?:visibility=public|private=false)\b",
         hits=(
             "gh repo create acme/internal-tools --public --source=. --push",
             "gh repo create tools --public",
@@ -413,7 +423,7 @@ PATTERNS: list[Pattern] = [
         " | openssl iter",
         "shell",
         B + r"openssl\s+(?:enc\b" + S + r"*\s-(?:aes|des|bf|camellia|chacha|rc4|aria|sm4|cast"
-        r"|seed)[\w-]*|(?:aes|des|bf|camellia|rc4)-[\w-]+\b)",
+        r"|seed)[\w-]*|(?:aes|des|bf|camellia|rc4)-[\w-]+\b|(?:bf|des3?|rc4|cast5?|aes(?:128|192|256))\s)",
         r"-pbkdf2\b|\s-iter\s+\d",
         hits=(
             "openssl enc -aes-256-cbc -salt -in backup.tar -out backup.tar.enc -pass env:KEY",

@@ -128,8 +128,9 @@ PATTERNS: list[Pattern] = [
         "kubectl edit | edited live | live edit cluster | kubectl set image"
         " | configuration drift cluster | drift from git",
         "shell",
-        KUBECTL + r"(?:edit|set\s+(?:image|env|resources))\b",
+        KUBECTL + r"(?:edit|patch|set\s+(?:image|env|resources))\b",
         hits=(
+            "kubectl -n shop patch svc cart --type=json --patch-file=nodeport.json",
             "kubectl edit deploy api -n shop",
             "kubectl -n shop edit configmap app-config",
             "kubectl set image deploy/api api=acme/api:1.5.0 -n shop",
@@ -318,9 +319,16 @@ PATTERNS: list[Pattern] = [
         KUBECTL
         + r"delete\b"
         + S
-        + r"*?\s(?:crds?|customresourcedefinitions?(?:\.apiextensions\.k8s\.io)?)(?=[/\s,]|$)",
+        + r"*?\s(?:crds?|customresourcedefinitions?(?:\.apiextensions\.k8s\.io)?)(?=[/\s,]|$)"
+        + r"|\sget\s+(?:crds?|customresourcedefinitions?)\b(?:[^\n;&|]*\|){1,3}\s*xargs\b[^\n;&|]*"
+        + r"\s(?:kubectl|oc)\s+delete\b|"
+        + KUBECTL
+        + r"delete\b"
+        + S
+        + r"*?\s(?:-f|--filename)[=\s]+['\"]?[^\s;&|'\"]*\bcrds?\b",
         DRY_RUN,
         hits=(
+            "kubectl get crds -o name | grep cattle.io | xargs -n1 kubectl delete",
             "kubectl delete crd certificates.cert-manager.io",
             "kubectl delete customresourcedefinition/kafkatopics.kafka.strimzi.io",
             "kubectl delete crds -l app.kubernetes.io/name=prometheus-operator",

@@ -178,9 +178,10 @@ PATTERNS: list[Pattern] = [
         "terraform workspace | wrong terraform workspace | default workspace terraform"
         " | workspace select | tofu workspace",
         "shell",
-        TF + r"(?:apply|destroy|import)\b",
+        TF + r"(?:apply|destroy|import|taint|state\s+(?:rm|mv|push))\b",
         r"workspace\s+(?:select|new|show)\b|\bTF_WORKSPACE=",
         hits=(
+            "terraform state mv aws_s3_bucket.a aws_s3_bucket.b",
             "terraform apply tfplan",
             "terraform apply -var-file=prod.tfvars",
             "terraform destroy -target=aws_instance.tmp",

@@ -80,10 +80,12 @@ PATTERNS: list[Pattern] = [
         " | parameter store plain string | type securestring kms",
         "shell",
         AWS + r"ssm\s+put-parameter\b(?=" + S + r"*?(?i:password|passwd|secret|token"
-        r"|api[_-]?key|credential|private[_-]?key))(?="
+        r"|api[_-]?key|credential|private[_-]?key|(?:signing|encryption|master|hmac)[_-]?key|passphrase"
+        r"|(?<![a-zA-Z])(?:pass|pwd|dsn)(?![a-zA-Z])|database_url|conn(?:ection)?_?str))(?="
         + S
         + r"*?--type[=\s]+['\"]?String(?!List)\b)",
         hits=(
+            "aws ssm put-parameter --name /prod/webhook/hmac_key --type String --value $HMAC",
             'aws --profile prod ssm put-parameter --name /prod/db/password --value "$DB_PASSWORD"'
             " --type String",
             'aws ssm put-parameter --name /app/stripe_api_key --type String --value "$KEY"'
@@ -107,7 +109,7 @@ PATTERNS: list[Pattern] = [
         "gcp-firewall-open-world",
         "gcloud firewall rule open | source-ranges 0.0.0.0/0 | gcloud firewall 0.0.0.0/0"
         " | gcp firewall rule allowed any source | firewall-rules create 0.0.0.0/0"
-        " | gcp firewall rule internet",
+        " | gcp firewall rule internet | gcp firewall rule open | gcp firewall 0.0.0.0/0",
         "shell",
         GCLOUD + r"compute\s+(?:--?[\w-]+(?:[=\s]+(?!-)[^\s;&|]+)?\s+){0,4}?firewall-rules\s+"
         r"(?:create|update)\b(?=" + S + r"*?--source-ranges[=\s]+['\"]?(?:[\d./]+,)*0\.0\.0\.0/0)",
@@ -136,7 +138,8 @@ PATTERNS: list[Pattern] = [
         "az-nsg-open-world",
         "nsg rule open to the internet | source-address-prefixes * | nsg allowed any source"
         " | azure nsg 0.0.0.0/0 | nsg rule source any"
-        " | nsg rule internet | azure rule source internet",
+        " | nsg rule internet | azure rule source internet | nsg anywhere"
+        " | network security group anywhere | network security group internet",
         "shell",
         AZ
         + r"network\s+nsg\s+rule\s+(?:create|update)\b(?="
@@ -203,7 +206,7 @@ PATTERNS: list[Pattern] = [
         B
         + r"pulumi\s+(?:"
         + S
-        + r"*?\s)?(?:destroy\b|stack\s+rm\b"
+        + r"*?\s)?(?:destroy\b|down\b|stack\s+rm\b"
         + S
         + r"*?\s--force\b|state\s+delete\b)",
         hits=(
@@ -271,7 +274,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "k8s-cli-remove-finalizers",
         "removed the finalizers | finalizers null | patched out the finalizer"
-        " | stuck terminating namespace finalizer | force removed finalizers | deleted finalizers",
+        " | stuck terminating namespace finalizer | force removed finalizers | deleted finalizers"
+        " | removed finalizers",
         "shell",
         KUBECTL
         + r"(?:patch|replace)\b"
@@ -299,7 +303,7 @@ PATTERNS: list[Pattern] = [
         "docker-run-cap-add",
         "docker run sys_admin | docker run seccomp unconfined | seccomp=unconfined"
         " | docker security-opt unconfined | disabled seccomp for the container"
-        " | container sys_admin capabilities",
+        " | container sys_admin capabilities | container sys_admin",
         "shell",
         RUN + S + r"*?\s(?:--cap-add[=\s]+['\"]?(?i:ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|NET_ADMIN"
         r"|DAC_READ_SEARCH)\b|--security-opt[=\s]+['\"]?(?:seccomp|apparmor)[=:]unconfined\b"
@@ -350,15 +354,16 @@ PATTERNS: list[Pattern] = [
         B
         + r"(?:ngrok\s+(?:http|tcp|tls)\b|cloudflared\s+(?:tunnel\s+)?(?:"
         + S
-        + r"*?\s)?--url\b|lt\s+(?:"
+        + r"*?\s)?--url\b|(?:lt|localtunnel)\s+(?:"
         + S
-        + r"*?\s)?--port\b|ssh\b"
+        + r"*?\s)?(?:--port\b|-p\s*\d)|ssh\b"
         + S
         + r"*?\s-R\s"
         + S
         + r"*?(?:serveo\.net|localhost\.run|pinggy\.io))",
         r"--basic-auth\b|--oauth\b|--oidc\b|--cidr-allow\b|--traffic-policy-file\b",
         hits=(
+            "npx localtunnel -p 5173",
             "ngrok tcp 5432",
             "ngrok http 3000",
             "cloudflared tunnel --url http://localhost:8080",

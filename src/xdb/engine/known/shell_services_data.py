@@ -28,6 +28,8 @@ PATTERNS: list[Pattern] = [
         + r"*?(?:-X\s*|--request[=\s]+)['\"]?DELETE\b)(?="
         + S
         + r"*?(?::9200\b|:9243\b|elastic|opensearch|/_all\b|/_data_stream/))",
+        r"/_(?:doc|update|create|snapshot|ilm|security|ingest|scroll|tasks|aliases|alias"
+        r"|(?:index_|component_)?template|query|pit)\b",
         hits=(
             "curl -X DELETE http://localhost:9200/orders",
             "curl -XDELETE 'https://es.acme.internal:9243/logs-*'",
@@ -47,9 +49,12 @@ PATTERNS: list[Pattern] = [
         "deleted the kafka topic | kafka topic deleted | kafka-topics --delete"
         " | rpk topic delete | lost the messages in the topic | delete kafka topic",
         "shell",
-        B + r"(?:kafka-topics(?:\.sh)?\b" + S + r"*?\s--delete\b|rpk\s+topic\s+delete\b"
-        r"|kafka-delete-records(?:\.sh)?\b)",
+        B
+        + r"(?:[\w.~/-]*/)?(?:kafka-topics(?:\.sh)?\b"
+        + S
+        + r"*?\s--delete\b|rpk\s+topic\s+delete\b|kafka-delete-records(?:\.sh)?\b)",
         hits=(
+            "/opt/kafka/bin/kafka-topics.sh --bootstrap-server k1:9092 --delete --topic tmp",
             "kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic orders",
             "kafka-topics --bootstrap-server localhost:9092 --topic 'payments.*' --delete",
             "rpk topic delete audit-events",
@@ -151,7 +156,7 @@ PATTERNS: list[Pattern] = [
         "vault-kv-destroy",
         "vault kv metadata delete | vault kv destroy | destroyed all versions of the secret"
         " | vault secrets disable | secret versions permanently destroyed"
-        " | deleted the secrets engine",
+        " | deleted the secrets engine | vault secret versions destroyed",
         "shell",
         B + r"vault\s+(?:kv\s+(?:metadata\s+delete|destroy)\b|secrets\s+disable\b"
         r"|delete\s+(?:-\S+\s+)*\S*/metadata/)",

@@ -21,12 +21,14 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-stop-sshd",
         "stopped sshd | stopped sshd over ssh | disabled sshd | ssh service stopped"
-        " | systemctl stop ssh | masked sshd | disable the ssh service",
+        " | systemctl stop ssh | masked sshd | disable the ssh service"
+        " | stopped the ssh daemon",
         "shell",
         B + r"(?:systemctl\s+(?:--\S+\s+)*(?:stop|disable|mask|kill)\s+(?:--?\S+\s+){0,3}"
         r"(?:[\w@.-]+\s+){0,4}?['\"]?(?:sshd?|openssh-server|ssh\.socket)(?:\.service)?['\"]?"
         + END
-        + r"|service\s+sshd?\s+stop\b|/etc/init\.d/sshd?\s+stop\b)",
+        + r"|service\s+sshd?\s+stop\b|/etc/init\.d/sshd?\s+stop\b"
+        r"|(?:pkill|killall)\s+(?:-\S+\s+)*sshd" + END + r")",
         hits=(
             "sudo systemctl stop sshd",
             "systemctl disable --now ssh",
@@ -45,7 +47,8 @@ PATTERNS: list[Pattern] = [
         "took the network interface down | ip link set down | ifdown over ssh"
         " | brought down the network interface | network interface down remotely"
         " | disabled networking over ssh"
-        " | ifdown remotely | bounce the nic remotely",
+        " | ifdown remotely | bounce the nic remotely"
+        " | ifdown | cut off my own connection",
         "shell",
         B + r"(?:ip\s+link\s+set\s+(?:dev\s+)?['\"]?(?:eth|ens|enp|eno|wlan|wlp|bond|br)\w*['\"]?"
         r"\s+down\b|ifdown\s+(?:-\S+\s+)*[\w-]|ifconfig\s+(?:eth|ens|enp|eno|bond|br)\w*\s+down\b"
@@ -72,8 +75,10 @@ PATTERNS: list[Pattern] = [
         " | journal logs deleted | lost the system logs | vacuum-time"
         " | trimmed the systemd journal | purged the journal logs",
         "shell",
-        B + r"journalctl\s+(?:-\S+\s+)*?--vacuum-(?:time[=\s]+['\"]?\d+\s*(?:s|sec|m|min|h|hours?)"
-        r"\b|size[=\s]+['\"]?\d+\s*[KkMm]\b|files[=\s]+['\"]?[01]\b)",
+        B + r"journalctl\s+(?:-\S+\s+)*?--vacuum-(?:time[=\s]+['\"]?"
+        r"(?:\d+\s*(?:s|sec|m|min|h|hours?)|[1-6]\s*(?:d|days?))\b"
+        r"|size[=\s]+['\"]?\d+\s*[KkMm]\b|files[=\s]+['\"]?[01]\b)"
+        r"|(?<![\w./-])rm\s+(?:-\S+\s+)*['\"]?/var/log/journal\b",
         hits=(
             "sudo journalctl --vacuum-time=1s",
             "journalctl --rotate --vacuum-time=1h",
@@ -110,7 +115,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-empty-password",
         "empty password account | passwd -d | deleted the user's password"
-        " | account password deleted | user password removed | blank password account",
+        " | account password deleted | user password removed | blank password account"
+        " | account without password | cleared the password",
         "shell",
         B + r"(?:passwd\s+(?:-\S+\s+)*(?:-d|--delete)(?=\s)"
         r"|usermod\s+(?:-\S+\s+)*?(?:-p\s+|--password[=\s]+)(?:''|\"\")"
@@ -133,7 +139,7 @@ PATTERNS: list[Pattern] = [
         "setuid bit | suid bit | chmod u+s | chmod 4755 | setuid root binary"
         " | setuid binary exploited",
         "shell",
-        r"\bchmod\s+(?:-\S+\s+)*(?:[ua]*\+[rwx]*s[rwx]*|0?[4-7][0-7]{3})(?=\s)"
+        r"\bchmod\s+(?:-\S+\s+)*(?:(?:[ugo]*[ua][ugoa]*)?\+[rwxX]*s[rwxX]*|0?[4-7][0-7]{3})(?=\s)"
         r"|\binstall\s+(?:[^\n;&|]{0,80}?\s)?(?:-m\s*|--mode[=\s]+)0?[4-7][0-7]{3}(?=\s)",
         hits=(
             "sudo chmod u+s /usr/local/bin/backup",
@@ -152,7 +158,10 @@ PATTERNS: list[Pattern] = [
         "sys-umask-permissive",
         "umask 000 | umask 0 | permissive umask | umask too permissive | umask too open",
         "shell",
-        r"(?:^|[\s;&|(`'\"])umask\s+(?=[01])0{0,3}[01]?" + END,
+        r"(?:^|[\s;&|(`'\"])umask\s+(?=[01])0{0,3}[01]?"
+        + END
+        # symbolic: others (or all) may write, ``umask u=rwx,g=rwx,o=rwx``
+        + r"|(?:^|[\s;&|(`'\"])umask\s+(?:-S\s+)?[^\s;&|]*\b[ug]*[oa][ugo]*=[rx]*w",
         hits=(
             "umask 000",
             "umask 0 && npm run build",
@@ -164,10 +173,13 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-replace-system-python",
         "replaced system python | system python replaced | update-alternatives python3"
-        " | broke apt by changing python | /usr/bin/python3 symlink | changed the default python3",
+        " | broke apt by changing python | /usr/bin/python3 symlink | changed the default python3"
+        " | pointing /usr/bin/python3 | os tools system interpreter"
+        " | replaced python3 system scripts",
         "shell",
         r"\bln\s+(?:-[a-zA-Z]+\s+)*\S+\s+['\"]?/usr/bin/python3?['\"]?" + END + r"|\bupdate-"
-        r"alternatives\s+(?:--\S+\s+)*?--(?:install\s+/usr/bin/python3?\s|set\s+python3?\s+/)"
+        r"alternatives\s+(?:--\S+\s+)*?--(?:install\s+/usr/bin/python3?\s|set\s+python3?\s+/"
+        r"|config\s+python3?" + END + r")"
         r"|(?<![\w./-])rm\s+(?:-\S+\s+)*/usr/bin/python3?" + END + r"|\bapt(?:-get)?\s+(?:-\S+\s+)*"
         r"(?:remove|purge)\s+(?:-\S+\s+)*python3(?:-minimal)?" + END,
         hits=(
@@ -208,7 +220,8 @@ PATTERNS: list[Pattern] = [
         "fs-chmod-private-key-readable",
         "private key readable | chmod 644 private key | unprotected private key file"
         " | ssh private key world-readable | private key readable by others"
-        " | tls key world-readable | private key world-readable",
+        " | tls key world-readable | private key world-readable | permissions are too open"
+        " | private key others can read",
         "shell",
         r"\bchmod\s+(?:-\S+\s+)*(?:0?[0-7][1-7][0-7]|0?[0-7][0-7][1-7]|(?:[ugo]*[goa][ugoa]*)?"
         r"\+[rwx]*r[rwx]*)\s+(?:\S+\s+){0,5}?['\"]?[^\s'\";&|]*(?:id_(?:rsa|dsa|ecdsa|ed25519)"
@@ -233,7 +246,9 @@ PATTERNS: list[Pattern] = [
         " | first file became the archive"
         " | tar clobbered the first",
         "shell",
-        r"\btar\s+(?:-\S+\s+)*-?[a-zA-Z]*c[a-zA-Z]*f\s+['\"]?[^\s;&|'\"]*\*",
+        # c (create) in any of the flags, f the last before the glob: ``tar -c -z -f *.log``
+        r"\btar\s+(?=(?:-\S+\s+)*?(?:-?[a-zA-Z]*c[a-zA-Z]*|--create)\s)(?:-\S+\s+)*"
+        r"-?[a-zA-Z]*f\s+['\"]?[^\s;&|'\"]*\*",
         hits=(
             "tar -czvf *.log",
             "tar cf *.csv",
@@ -251,11 +266,17 @@ PATTERNS: list[Pattern] = [
         "sh-path-overwritten",
         "export path overwritten | path variable overwritten | overwrote the path variable"
         " | path environment variable replaced | append to path not replace"
-        " | setx path truncated"
-        " | env path original search path",
+        " | setx path truncated | path without appending | replaced the search path"
+        " | env path original search path"
+        " | path single directory",
         "shell",
         r"(?:^|[\s;&|(`'\"])(?:(?:export|ENV)\s+PATH(?:=|[ \t]+(?=['\"]?/))"
-        r"|setx\s+(?:/M\s+)?PATH\s)(?![^\n]*(?:\$\{?PATH\b|%PATH%))",
+        r"|setx\s+(?:/M\s+)?PATH\s)(?![^\n]*(?:\$\{?PATH\b|%PATH%))"
+        # ``PATH=/one/dir cmd``: a single directory (no ``:``) put before a command.
+        r"|(?:^|[\s;&|(`'\"])PATH=['\"]?[/~][^\s:$;&|'\"]*['\"]?(?=\s|$|;)"
+        # fish's ``set -gx PATH dir`` and PowerShell's ``$env:Path = "dir"``, without the old one
+        r"|(?:^|[\s;&|(])set\s+(?:-[a-zA-Z]+\s+)+PATH\s+(?![^\n]*\$PATH\b)"
+        r"|(?i:\$env:path\s*=(?![^\n]*\$env:path\b))",
         hits=(
             "export PATH=/opt/tools/bin",
             "ENV PATH=/opt/venv/bin",

@@ -69,9 +69,10 @@ PATTERNS: list[Pattern] = [
         "branch --force moved | git branch -f moved | moved the branch pointer"
         " | reset the branch with checkout -B | lost commits when moving the branch"
         " | git update-ref"
-        " | git checkout -B discarded commits",
+        " | git checkout -B discarded commits"
+        " | branch pointer reset | recreated the branch",
         "shell",
-        GIT + r"(?:branch\s+(?:-f|--force)\s+(?!-)[^\s;&|]+\s+(?!-)[^\s;&|]"
+        GIT + r"(?:branch\s+(?:-f|--force)\s+(?!-)[^\s;&|]"
         r"|(?:checkout\s+-B|switch\s+(?:-C|--force-create))\s+(?!-)[^\s;&|]+"
         r"|update-ref\s+(?:-d\s+)?refs/heads/)",
         hits=(
@@ -92,7 +93,16 @@ PATTERNS: list[Pattern] = [
         "gh api delete | deleted branch protection | removed branch protection with gh api"
         " | gh api -x delete | glab api delete",
         "shell",
-        B + r"(?:gh|glab)\s+api\b" + S + r"*?\s(?:-X|--method)(?:\s*|=)['\"]?DELETE\b",
+        B
+        + r"(?:gh|glab)\s+api\b"
+        + S
+        + r"*?\s(?:-X|--method)(?:\s*|=)['\"]?DELETE\b"
+        # The same request sent with curl to GitHub's or GitLab's API.
+        + r"|\bcurl\b(?="
+        + S
+        + r"*\s(?:-X|--request)(?:\s*|=)['\"]?DELETE\b)"
+        + S
+        + r"*?https?://(?:api\.github\.com|[\w.-]*gitlab[\w.-]*/api)/",
         hits=(
             "gh api -X DELETE repos/acme/api/branches/main/protection",
             "gh api --method DELETE /repos/acme/web/environments/production",
@@ -132,10 +142,20 @@ PATTERNS: list[Pattern] = [
         "make -j without a number | unlimited parallel jobs | make -j unbounded"
         " | build ran out of memory with make -j | make spawned unlimited jobs"
         " | -j without job count"
-        " | -j without a count | cmake --build -j oom",
+        " | -j without a count | cmake --build -j oom"
+        " | make -j no limit | unlimited jobs",
         "shell",
         B + r"(?:make\s+(?:" + S + r"*?\s)?-[a-zA-Z]*j|(?:make\s+(?:" + S + r"*?\s)?--jobs)"
-        r"|cmake\s+--build\b" + S + r"*?\s(?:-j|--parallel))(?!\s*['\"]?[\d$])(?!=)" + END,
+        r"|cmake\s+--build\b"
+        + S
+        + r"*?\s(?:-j|--parallel))(?!\s*['\"]?[\d$])(?!=)"
+        + END
+        + r"|"
+        + B
+        + r"ninja\b"
+        + S
+        + r"*?\s-j\s*0"
+        + END,
         hits=(
             "make -j",
             "make -j all",
@@ -155,8 +175,9 @@ PATTERNS: list[Pattern] = [
         "cmake in-source build | cmake . polluted | cmakecache in the source tree"
         " | cmake out-of-source build | cmake -b build directory",
         "shell",
-        B + r"cmake\b" + S + r"*?\s\./?" + END,
-        r"\s-B\s*\S|--build\b|--install\b",
+        B + r"cmake\b" + S + r"*?\s(?:-[HS]\s*)?\./?" + END,
+        # a build directory other than the source's own ``.``
+        r"\s-B\s*(?!\./?(?=[\s;&|)'\"]|$))\S|--build\b|--install\b",
         hits=(
             "cmake .",
             "cmake -DCMAKE_BUILD_TYPE=Release .",
@@ -193,7 +214,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-unpublish",
         "npm unpublish | gem yank | unpublished the package | unpublished a version"
-        " | deprecate instead of unpublish | yanked the gem | nuget delete",
+        " | deprecate instead of unpublish | yanked the gem | nuget delete"
+        " | removed a published version | deleted a published version",
         "shell",
         B + r"(?:(?:npm|pnpm|yarn)\s+(?:npm\s+)?unpublish\b|gem\s+yank\b|dotnet\s+nuget\s+delete\b"
         r"|nuget(?:\.exe)?\s+delete\b)",
@@ -221,7 +243,10 @@ PATTERNS: list[Pattern] = [
         r"--allow-unauthenticated\b|--allow-insecure-repositories\b|--force-yes\b"
         r"|Allow(?:Insecure|Unauthenticated|Downgrade\w*)Repositories\w*['\"]?\s*(?:=|\s)\s*"
         r"['\"]?(?:true|1|yes)\b|AllowUnauthenticated['\"]?\s*(?:=|\s)\s*['\"]?(?:true|1|yes)\b"
-        r"|\bdeb\s+\[[^\]\n]*\btrusted=yes\b",
+        r"|\bdeb\s+\[[^\]\n]*\btrusted=yes\b"
+        # rpm's: signatures not checked
+        r"|\b(?:yum|dnf|microdnf|zypper|rpm)\b" + S + r"*\s--no(?:gpgcheck|signature|-gpg-checks)\b"
+        r"|\bgpgcheck\s*=\s*0\b",
         hits=(
             "sudo apt-get install -y --allow-unauthenticated acme-agent",
             "echo 'deb [trusted=yes] http://repo.acme.dev/apt stable main'"

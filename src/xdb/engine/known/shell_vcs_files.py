@@ -48,7 +48,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-push-main-directly",
         "pushed directly to main | push directly to master | push straight to main"
-        " | direct push to main | bypassed pull request | open a pull request instead",
+        " | direct push to main | bypassed pull request | open a pull request instead"
+        " | push master pr | push main pr",
         "shell",
         GIT + r"push\b(?:\s+-\S+)*\s+(?!-)[^\s;&|]+\s+(?:[^\s;&|]+\s+)*?(?:[^\s;&|]*:)?"
         r"(?:refs/heads/)?(?:main|master|trunk)" + END,
@@ -110,7 +111,8 @@ PATTERNS: list[Pattern] = [
         "git-checkout-discard",
         "discarded local changes | discard uncommitted changes | git checkout discarded"
         " | git restore discarded | threw away uncommitted | lost uncommitted changes"
-        " | overwrote local edits",
+        " | overwrote local edits"
+        " | threw away modifications | git restore threw away",
         "shell",
         GIT + r"(?:checkout\b" + S + r"*?\s(?:--(?=\s)|-f\b|--force\b|\.(?=\s|$|[;&|)]))"
         r"|switch\b" + S + r"*?\s(?:--discard-changes|-f|--force)\b"
@@ -134,7 +136,9 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-add-everything",
         "committed everything | staged everything | committed secret | committed env file"
-        " | committed node_modules | committed build artifacts | stage specific files",
+        " | committed node_modules | committed build artifacts | stage specific files"
+        " | stages every file | staged all files | stage all changes"
+        " | git add repo root",
         "shell",
         GIT + r"(?:add\b" + S + r"*?\s(?:-A\b|--all\b|\.(?=\s|$|[;&|)])|\*(?=\s|$))"
         r"|commit" + ARGS + r"(?:-[a-zA-Z]*a[a-zA-Z]*\b|--all\b))",
@@ -160,9 +164,8 @@ PATTERNS: list[Pattern] = [
         "shell",
         GIT + r"add\b" + S + r"*?\s(?:-[a-zA-Z]*f[a-zA-Z]*\b|--force\b|['\"]?[^\s;&|'\"]*"
         r"(?:\.env(?:\.(?!example|sample|template|dist)\w+)?|\.pem|\.key|\.p12|\.pfx|id_rsa"
-        r"|id_ed25519|credentials\.json|\.npmrc|\.pypirc|secrets?\.(?:ya?ml|json|toml))"
-        + END
-        + r")",
+        r"|id_ed25519|credentials\.json|\.npmrc|\.pypirc|secrets?\.(?:ya?ml|json|toml)"
+        r"|\.tfstate(?:\.backup)?|\.jks|\.keystore)" + END + r")",
         hits=(
             "git add .env",
             "git add -f dist/bundle.js",
@@ -212,10 +215,11 @@ PATTERNS: list[Pattern] = [
         "rebased shared branch | rebase shared branch | rebased pushed commits"
         " | rebase published branch | rewrote shared history | merge instead of rebase"
         " | rebase rewrote commits | rebase unpublished commits"
-        " | rebased teammates commits",
+        " | rebased teammates commits"
+        " | rewrote history rebasing",
         "shell",
         GIT + r"rebase\b(?!" + S + r"*\s--(?:continue|abort|skip|quit|edit-todo"
-        r"|show-current-patch)\b)" + S + r"*\s(?!-)\S",
+        r"|show-current-patch)\b)" + S + r"*\s(?:(?!-)\S|--root\b)",
         hits=(
             "git rebase main",
             "git rebase -i HEAD~5",
@@ -249,10 +253,24 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-branch-force-delete",
         "git branch -D | force deleted branch | force delete branch | deleted unmerged branch"
-        " | unmerged commits lost | not fully merged",
+        " | unmerged commits lost | not fully merged"
+        " | deleted branch never merged",
         "shell",
-        GIT + r"branch\b" + S + r"*?\s(?:-[a-zA-Z]*D[a-zA-Z]*\b|--delete\s+--force\b"
-        r"|--force\s+--delete\b|-d\s+-f\b|-f\s+-d\b|-df\b|-fd\b)",
+        # -D, or a delete flag and a force flag anywhere in the command, in either order.
+        GIT
+        + r"branch\b(?:"
+        + S
+        + r"*?\s-[a-zA-Z]*D[a-zA-Z]*"
+        + END
+        + r"|(?="
+        + S
+        + r"*?\s(?:-[a-zA-Z]*d[a-zA-Z]*|--delete)"
+        + END
+        + r")"
+        + S
+        + r"*?\s(?:-[a-zA-Z]*f[a-zA-Z]*|--force)"
+        + END
+        + r")",
         hits=(
             "git branch -D feature/cart",
             "git branch -rD origin/old",
@@ -321,7 +339,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "git-filter-branch",
         "filter-branch | filter-repo | rewrote git history | rewrite repository history"
-        " | bfg repo-cleaner | purged file from history",
+        " | bfg repo-cleaner | purged file from history"
+        " | rewrote the repo history | rewrote repository history",
         "shell",
         GIT
         + r"filter-(?:branch|repo)\b|(?:^|[\s;&|('\"])(?:java\s+-jar\s+\S*)?bfg(?:[\w.-]*\.jar)?"
@@ -344,7 +363,7 @@ PATTERNS: list[Pattern] = [
         "recurse-submodules | submodules empty | submodule not initialized"
         " | empty submodule directory | submodule update --init",
         "shell",
-        GIT + r"clone\b",
+        GIT + r"clone\b|(?:^|[\s;&|(])gh\s+repo\s+clone\b",
         r"--recurse-submodules|--recursive|\bsubmodule\s+update\b",
         hits=(
             "git clone git@github.com:acme/firmware.git",
@@ -363,7 +382,10 @@ PATTERNS: list[Pattern] = [
         " | reflog gone"
         " | gc aggressive | pruned unreachable objects | git gc prune",
         "shell",
-        GIT + r"(?:reflog\s+expire\b" + S + r"*--expire(?:-unreachable)?=(?:now|all|0)\b"
+        GIT
+        + r"(?:reflog\s+delete\b|reflog\s+expire\b"
+        + S
+        + r"*--expire(?:-unreachable)?=(?:now|all|0)\b"
         r"|gc\b" + S + r"*--prune=(?:now|all)\b|prune\b(?!" + S + r"*\s(?:-n\b|--dry-run)))",
         hits=(
             "git reflog expire --expire=now --all",

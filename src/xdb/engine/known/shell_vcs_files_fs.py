@@ -21,11 +21,15 @@ PATTERNS: list[Pattern] = [
         "rm -rf unset variable | empty variable rm | unset variable deleted | rm -rf $var"
         " | variable was empty rm | deleted home directory"
         " | unset variable removed | unset variable deleted | variable unset wiped"
-        " | rm -rf was empty | rm -rf empty variable | rm -rf while empty",
+        " | rm -rf was empty | rm -rf empty variable | rm -rf while empty"
+        " | blank variable rm",
         "shell",
         RMR
         + S
-        + r"*?(?<=\s)['\"]?\$(?:\{[A-Za-z_\d]\w*\}|[A-Za-z_\d]\w*)['\"]?/?['\"]?\*?['\"]?"
+        + r"*?(?<=\s)['\"]?\$(?:\{[A-Za-z_\d]\w*\}|[A-Za-z_\d]\w*)['\"]?"
+        # ``$VAR/lib``: a system directory's name under it is that directory when it is empty.
+        + r"(?:/(?:usr|etc|var|home|bin|sbin|lib|lib64|opt|boot|root|srv))?"
+        + r"/?['\"]?\*?['\"]?"
         + END,
         r"\$\{\w+:\?|\bset\s+-[a-zA-Z]*u|\bset\s+-o\s+nounset|\[\[?\s+-[nz]\s",
         hits=(
@@ -70,7 +74,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-rm-glob",
         "rm -rf glob | rm star | rm glob wrong directory | deleted everything in current directory"
-        " | unquoted glob rm",
+        " | unquoted glob rm"
+        " | rm wildcard",
         "shell",
         RM + r"(?=(?:" + S + r"*?\s)?-[a-zA-Z]*[rRf])" + S + r"*?\s['\"]?(?:\./)?(?:\*|\.\*)" + END,
         hits=("rm -rf *", "cd dist; rm -f ./*", "sudo rm -Rf .*", "rm -r -f * .o"),
@@ -98,10 +103,13 @@ PATTERNS: list[Pattern] = [
     pattern(
         "fs-chmod-777",
         "chmod 777 | world-writable | world writable | 777 permissions | chmod a+rwx"
-        " | permissions too open",
+        " | permissions too open"
+        " | rwx for everyone | writable by everyone",
         "shell",
-        r"\bchmod\s+(?:-\S+\s+)*(?:0?777|0?666|[ugo]*a[ugo]*\+(?:rwx|rw|w)|o\+r?w|ugo\+rwx|\+rwx)"
-        r"(?=\s)",
+        # A mode that others may write: the last digit 2, 3, 6 or 7 (not /tmp's 1777), or
+        # o/a given w (``a+rwX``, ``u=rwx,g=rwx,o=rwx``).
+        r"\bchmod\s+(?:-\S+\s+)*(?:0?[0-7]{2}[2367]|(?:[ugoa]*[-+=][rwxXst]*,)*[ugoa]*[oa][ugoa]*"
+        r"[+=][rwxXst]*w[rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*|\+rwx)(?=\s)",
         hits=(
             "chmod 777 /var/www/uploads",
             "sudo chmod -R 0777 storage",
@@ -143,7 +151,8 @@ PATTERNS: list[Pattern] = [
         "fs-chown-recursive-system",
         "chown -R | recursive chown | changed ownership of system directories"
         " | chown /usr/local | broke sudo permissions"
-        " | ownership recursively | chowned recursively | chown system directory",
+        " | ownership recursively | chowned recursively | chown system directory"
+        " | changed the owner recursively | chown recursively",
         "shell",
         r"\bchown\s+(?=(?:"
         + S
@@ -169,7 +178,8 @@ PATTERNS: list[Pattern] = [
         " | find deleted whole directory"
         " | find -delete came first | find -delete last | find deleted the whole tree",
         "shell",
-        r"\bfind\s(?:(?:(?!-(?:i?name|i?path|i?wholename|i?regex|type|mtime|mmin|atime|ctime"
+        # (-type alone scopes nothing: ``find . -type f -delete`` deletes every file.)
+        r"\bfind\s(?:(?:(?!-(?:i?name|i?path|i?wholename|i?regex|mtime|mmin|atime|ctime"
         r"|newer|size|empty|user|perm|links)\b)" + S + r")*?\s(?:-delete\b|-exec(?:dir)?\s+rm\b)"
         r"|" + S + r"*?\s(?:-delete\b|-exec(?:dir)?\s+rm\b)" + S + r"*?\s-(?:i?name|i?path"
         r"|i?regex|type|mtime|mmin|newer|size)\b)",
@@ -214,7 +224,8 @@ PATTERNS: list[Pattern] = [
         "sed -i macos | sed -i bsd | invalid command code | sed in-place backup"
         " | sed -i without backup | sed -i.bak",
         "shell",
-        r"\bsed\s+(?:" + S + r"*?\s)?(?:-[a-zA-Z]*i|--in-place)(?=\s)",
+        # (``-i""`` is ``-i`` once the shell drops the empty quotes)
+        r"\bsed\s+(?:" + S + r"*?\s)?(?:-[a-zA-Z]*i|--in-place)(?=\s|(?:''|\"\")\s)",
         r"\s-[a-zA-Z]*i\s+(?:''|\"\"|'\.\w+'|\.\w+\s)",
         hits=(
             "sed -i 's/3000/8080/' config/app.yml",
@@ -234,7 +245,8 @@ PATTERNS: list[Pattern] = [
         "truncated the input file | redirect output to the same file | same file redirect"
         " | redirected output to input file | file emptied by redirect | use sponge"
         " | shell truncates the output | sort emptied the file | jq emptied the file"
-        " | redirect into the same file",
+        " | redirect into the same file"
+        " | zero bytes file | empties the file",
         "shell",
         r"(?:^|[\s'\"])([\w./~-]*[\w~]\.\w+|[\w./~-]*/[\w.-]+|\.\w[\w.-]*)(?=[\s'\"])[^\n;&>]{0,300}?"
         r"(?:(?<![>&])>|\btee\s+(?!-a\b|--append\b))\s*['\"]?\1(?=['\"]?(?:\s|$|[;&|)]))",
@@ -260,7 +272,8 @@ PATTERNS: list[Pattern] = [
         r"\bdd\s" + S + r"*\bof=/dev/(?!null\b|zero\b|stdout\b|stderr\b|fd/)\w+"
         r"|\bmkfs(?:\.\w+)?\s" + S + r"*/dev/\w+|\bwipefs\s|\bsgdisk\s+(?:-\S+\s+)*(?:-Z|--zap-all)"
         r"|\bshred\s" + S + r"*/dev/\w+|(?<![>&])>\s*/dev/(?:sd[a-z]|nvme\d|disk\d|mmcblk\d|hd[a-z]"
-        r"|xvd[a-z]|vd[a-z])",
+        r"|xvd[a-z]|vd[a-z])"
+        r"|\bparted\s+(?:-\S+\s+)*/dev/\w+\s+(?:-\S+\s+)*(?:mklabel|mktable|rm)\b",
         hits=(
             "sudo dd if=ubuntu.iso of=/dev/sdb bs=4M status=progress",
             "mkfs.ext4 /dev/nvme1n1",
@@ -283,9 +296,9 @@ PATTERNS: list[Pattern] = [
         "shell",
         r"\btar\s+(?=-?[a-zA-Z]*x[a-zA-Z]*\s|"
         + S
-        + r"*?\s-[a-zA-Z]*x[a-zA-Z]*\s|"
+        + r"*?\s-[a-zA-Z]*x[a-zA-Z]*\s|(?:"
         + S
-        + r"*\s--(?:extract|get)\b)"
+        + r"*\s)?--(?:extract|get)\b)"
         + S
         + r"*?(?:(?<=\s)(?:-C\s*|--directory[=\s]\s*)['\"]?/['\"]?"
         + END
@@ -330,10 +343,16 @@ PATTERNS: list[Pattern] = [
         "fs-overwrote-dotenv",
         "overwrote .env | overwrote env file | overwritten .env | replaced existing .env"
         " | lost env secrets | clobbered .env"
-        " | wiped .env | cp .env.example | .env wiped | create .env if missing",
+        " | wiped .env | cp .env.example | .env wiped | create .env if missing"
+        " | example env over real env | copied the example env",
         "shell",
         r"(?:\bcp|\bmv)\s+(?:-\S+\s+)*['\"]?\S*\.env[.\w-]*['\"]?\s+['\"]?(?:\S*/)?\.env"
-        r"(?:\.local)?['\"]?" + END + r"|(?<![>&])>\s*['\"]?(?:\S*/)?\.env(?:\.local)?['\"]?" + END,
+        r"(?:\.local)?['\"]?"
+        + END
+        + r"|(?<![>&])>\s*['\"]?(?:\S*/)?\.env(?:\.local)?['\"]?"
+        + END
+        + r"|\btee\s+(?!-a\b|--append\b)(?:-\S+\s+)*['\"]?(?:\S*/)?\.env(?:\.local)?['\"]?"
+        + END,
         r"\s-[a-zA-Z]*n\b|--no-clobber|--update=none|\[\s+!?\s*-[ef]\s+\S*\.env|\btest\s+!?\s*-[ef]\s"
         r"|\bset\s+-o\s+noclobber",
         hits=(
@@ -379,8 +398,8 @@ PATTERNS: list[Pattern] = [
         "shell",
         r"\b(?:find|ls|grep\s+(?:-\S+\s+)*-[a-zA-Z]*l)\b[^\n;&]*\|\s*(?:sudo\s+)?xargs\s+"
         r"(?!(?:-\S+\s+(?:\d+\s+)?)*(?:-0|--null|-d\b|--delimiter))(?:-\S+\s+(?:\d+\s+)?)*"
-        r"(?:sudo\s+(?:-\S+\s+)*)?(?:rm|mv|cp|chmod|chown|sed"
-        r"|git\s+rm)\b",
+        r"(?:sudo\s+(?:-\S+\s+)*)?(?:rm|mv|cp|chmod|chown|sed|perl|unlink|shred|touch|ln"
+        r"|git\s+(?:rm|add|checkout|restore|mv))\b",
         hits=(
             "find . -name '*.tmp' | xargs rm -f",
             "ls *.log | xargs rm",

@@ -38,7 +38,8 @@ PATTERNS: list[Pattern] = [
         "pkg-pip-outside-venv",
         "outside the virtualenv | outside venv | installed into system python"
         " | global site-packages | without a virtual environment | activate the venv first"
-        " | polluted interpreter | install into a venv | installed into the venv",
+        " | polluted interpreter | install into a venv | installed into the venv"
+        " | virtualenv not activated | venv not activated",
         "shell",
         r"(?:^|[;&|(]\s*|\b(?:sudo|time|nohup|command|exec)\s+(?:-\S+\s+)*|\benv\s+(?:-\S+\s+)*"
         r"|\b(?:ba|z|da)?sh\s+-[a-z]*c\s+['\"]\s*|\bssh\s+[^'\"\n;&|]*?\s['\"]\s*)"
@@ -67,6 +68,7 @@ PATTERNS: list[Pattern] = [
         " | pep 668 | deleted externally-managed",
         "shell dockerfile",
         r"--break-system-packages\b|\bPIP_BREAK_SYSTEM_PACKAGES=['\"]?(?:1|true)"
+        r"|\bbreak-system-packages\s*[=\s]\s*['\"]?(?:1|true|yes|on)\b"
         r"|\brm\s" + S + r"*EXTERNALLY-MANAGED",
         hits=(
             "pip install --break-system-packages httpx",
@@ -100,7 +102,8 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "pkg-js-upgrade-everything",
-        BULK + " | yarn upgrade --latest | npm update everything | ncu -u | pnpm update --latest",
+        BULK + " | yarn upgrade --latest | npm update everything | ncu -u | pnpm update --latest"
+        " | npm update every package | update one dependency at a time",
         "shell",
         r"\bnpm\s+(?:update|upgrade|up)(?![\w-])"
         + NO_ARG
@@ -110,7 +113,7 @@ PATTERNS: list[Pattern] = [
         + NO_ARG
         + r"|\b(?:npm-check-updates|ncu)\b"
         + S
-        + r"*\s-[a-zA-Z]*u\b",
+        + r"*\s(?:-[a-zA-Z]*u|--upgrade)\b",
         hits=(
             "npm update",
             "yarn upgrade --latest",
@@ -145,12 +148,14 @@ PATTERNS: list[Pattern] = [
         "pkg-npm-force-legacy-peer-deps",
         "legacy-peer-deps | npm install --force conflict | peer dependency conflict"
         " | peer dependencies conflict | unable to resolve dependency tree"
-        " | npm install --force | npm i --force | eresolve error | fix peer dependencies",
+        " | npm install --force | npm i --force | eresolve error | fix peer dependencies"
+        " | peer dependency errors | ignored peer dependency",
         "shell",
         r"\b(?:npm|pnpm)\s+(?:install|i|ci|add|update)\b"
         + S
         + r"*\s(?:--force|-f|--legacy-peer-deps)\b|\bnpm_config_legacy_peer_deps=['\"]?true"
-        r"|\bnpm\s+config\s+set\s+legacy-peer-deps\s+true\b",
+        r"|\bnpm\s+config\s+set\s+legacy-peer-deps\s+true\b"
+        r"|\blegacy-peer-deps\s*=\s*true\b['\"]?\s*>>?\s*\S*\.npmrc\b",
         hits=(
             "npm install --legacy-peer-deps",
             "npm i react-query@5 --force",
@@ -205,7 +210,7 @@ PATTERNS: list[Pattern] = [
         "shell",
         r"\bpoetry\s+(?:update|up)\b"
         + NO_ARG
-        + r"|\bpipenv\s+update\b"
+        + r"|\b(?:pipenv|pdm)\s+update\b"
         + NO_ARG
         + r"|\buv\s+(?:lock|sync)\b"
         + S
@@ -243,12 +248,14 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-system-upgrade-all",
         "apt upgrade | apt-get upgrade | dist-upgrade | unattended upgrade"
-        " | upgraded all system packages | yum update",
+        " | upgraded all system packages | yum update"
+        " | dnf upgrade | full system upgrade",
         "shell",
         r"\b(?:apt|apt-get|aptitude)\s+(?:-\S+\s+)*(?:upgrade|dist-upgrade|full-upgrade"
         r"|safe-upgrade)\b|\b(?:yum|dnf|microdnf)\s+(?:-\S+\s+)*(?:update|upgrade|distro-sync)\b"
         + NO_ARG
-        + r"|\bapk\s+(?:-\S+\s+)*upgrade\b|\bpacman\s+-Syu\b",
+        + r"|\bapk\s+(?:-\S+\s+)*upgrade\b|\bpacman\s+-Syu\b"
+        r"|\bzypper\s+(?:-\S+\s+)*(?:up|update|dup|dist-upgrade)\b" + NO_ARG,
         hits=(
             "sudo apt-get upgrade -y",
             "apt-get update && apt-get dist-upgrade -y",
@@ -266,7 +273,8 @@ PATTERNS: list[Pattern] = [
         "pkg-pip-unpinned",
         "unpinned pip install | pin package versions | versions not pinned"
         " | unpinned dependencies | pinned versions | pin exact versions"
-        " | pip install without version | pip without a version | pin pip versions",
+        " | pip install without version | pip without a version | pin pip versions"
+        " | requirements without versions",
         "shell",
         r"\bpip[\d.]*\s+install\s+(?:(?:-r|-c|-e|-i|-t|--requirement|--constraint|--editable"
         r"|--index-url|--extra-index-url|--target|--prefix|--root)\s+\S+\s+"
@@ -300,7 +308,10 @@ PATTERNS: list[Pattern] = [
         r"|\b(?:npm|pnpm|yarn)\s+(?:install|i|add)\b"
         + S
         + r"*?\s['\"]?(?:github|gitlab|bitbucket):"
-        r"[^\s'\"#;&|]+['\"]?(?=\s|$|[;&|)])",
+        r"[^\s'\"#;&|]+['\"]?(?=\s|$|[;&|)])"
+        # go get of a module at a branch; cargo add --git without --rev or --tag.
+        r"|\bgo\s+get\b" + S + r"*?\s\S+@(?:main|master|develop|dev|trunk|HEAD)(?=\s|$|[;&|)])"
+        r"|\bcargo\s+add\b(?!" + S + r"*\s--(?:rev|tag)\b)" + S + r"*\s--git\b",
         hits=(
             "pip install git+https://github.com/acme/sdk.git",
             "pip install git+ssh://git@github.com/acme/sdk@main",
@@ -352,7 +363,7 @@ PATTERNS: list[Pattern] = [
     pattern(
         "pkg-ci-install-ignores-lockfile",
         "npm ci lockfile | frozen-lockfile | frozen lockfile | lockfile drift"
-        " | immutable lockfile | lockfile ignored in ci",
+        " | immutable lockfile | lockfile ignored in ci | ci installed different versions",
         "role:ci dockerfile",
         r"\b(?:npm\s+(?:install|i)|yarn(?:\s+install)?|pnpm\s+(?:install|i))"
         r"(?=\s*(?:$|[;&|)'\"])|(?:\s+-[-\w=]+)+\s*(?:$|[;&|)'\"]))",

@@ -25,7 +25,8 @@ PATTERNS: list[Pattern] = [
         "sys-restart-without-config-test",
         "nginx -t before reload | apachectl configtest | sshd -t before restart"
         " | config test before restart | test config before reload | validate config before"
-        " restart",
+        " restart"
+        " | restarted without testing config | reloaded without testing config",
         "shell",
         r"\bsystemctl\s+(?:-\S+\s+)*(?:restart|reload|reload-or-restart|try-restart"
         r"|try-reload-or-restart)\s+(?:[^\s;&|]+\s+)*?"
@@ -57,12 +58,15 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-restart-instead-of-reload",
         "restart instead of reload | reload instead of restart | restart dropped connections"
-        " | graceful reload | restarting dropped active connections",
+        " | graceful reload | restarting dropped active connections"
+        " | restart drops connections | reload gracefully",
         "shell",
-        r"\bsystemctl\s+(?:-\S+\s+)*restart\s+(?:[^\s;&|]+\s+)*?(?:nginx|apache2|httpd|haproxy"
+        r"\bsystemctl\s+(?:-\S+\s+)*(?:try-)?restart\s+(?:[^\s;&|]+\s+)*?"
+        r"(?:nginx|apache2|httpd|haproxy"
         r"|php[\d.]*-fpm|caddy|varnish|postgresql)(?:@[\w-]+)?(?:\.service)?"
         + END
-        + r"|\bservice\s+(?:nginx|apache2|httpd|haproxy|php[\d.]*-fpm)\s+restart\b"
+        + r"|(?:\bservice\s+|/etc/init\.d/|\brc-service\s+)(?:nginx|apache2|httpd|haproxy"
+        r"|php[\d.]*-fpm)\s+restart\b"
         r"|\bapache2?ctl\s+(?:-k\s+)?restart\b",
         hits=(
             "sudo systemctl restart nginx",
@@ -113,9 +117,12 @@ PATTERNS: list[Pattern] = [
         "kill -9 | sigkill | sigterm first | graceful shutdown skipped | killed with -9",
         "shell",
         r"\b(?:kill|pkill|killall)\s+(?:-\S+\s+)*?(?:-9|-KILL|-SIGKILL|-s\s+(?:KILL|SIGKILL|9)"
-        r"|--signal[=\s](?:KILL|SIGKILL|9))(?=\s)",
-        r"\b(?:kill|pkill|killall)\s+(?:-(?:TERM|SIGTERM|15|INT|SIGINT|2|s\s+TERM)\s+)?"
-        r"(?:-f\s+)?[^-\s;&|]",
+        r"|--signal[=\s](?:KILL|SIGKILL|9))(?=\s)"
+        # ``docker kill`` sends SIGKILL unless given another signal.
+        r"|\b(?:docker|podman)\s+(?:container\s+)?kill\b(?!" + S + r"*\s(?:-s|--signal))",
+        r"(?<!docker\s)(?<!podman\s)(?<!container\s)\b(?:kill|pkill|killall)\s+"
+        r"(?:-(?:TERM|SIGTERM|15|INT|SIGINT|2|s\s+TERM)\s+)?(?:-f\s+)?[^-\s;&|]"
+        r"|\b(?:docker|podman)\s+(?:container\s+)?stop\b",
         hits=(
             "kill -9 4312",
             "sudo pkill -9 -f gunicorn",
@@ -155,7 +162,7 @@ PATTERNS: list[Pattern] = [
         " | policy drop locked out | nft flush ruleset",
         "shell",
         r"\b(?:ip6?tables|iptables-legacy|iptables-nft)\s+(?:-t\s+\w+\s+)?(?:-F|--flush|-X"
-        r"|--delete-chain)\b|\bip6?tables\s+(?:-\S+\s+)*-P\s+INPUT\s+DROP\b"
+        r"|--delete-chain)\b|\bip6?tables\s+(?:-\S+\s+)*(?:-P|--policy)\s+INPUT\s+DROP\b"
         r"|\bnft\s+flush\s+ruleset\b|\bufw\s+(?:--force\s+)?reset\b",
         hits=(
             "sudo iptables -F",
@@ -173,7 +180,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-ufw-enable-without-ssh",
         "ufw enable locked out | locked out of ssh | allow ssh before enabling"
-        " | firewall locked us out | ufw allow ssh",
+        " | firewall locked us out | ufw allow ssh"
+        " | locked out ufw",
         "shell",
         r"\bufw\s+(?:--force\s+)?enable\b|\bufw\s+default\s+deny\s+incoming\b",
         r"\bufw\s+(?:allow|limit)\s+(?:in\s+)?(?:ssh|22|OpenSSH|\"OpenSSH\"|'OpenSSH')\b"
@@ -261,11 +269,14 @@ PATTERNS: list[Pattern] = [
     pattern(
         "sys-disable-security",
         "disabled selinux | setenforce 0 | disabled the firewall | turned off apparmor"
-        " | selinux permissive | disabled security to make it work",
+        " | selinux permissive | disabled security to make it work"
+        " | disabled firewalld | firewalld off | turned off selinux",
         "shell",
         r"\bsetenforce\s+(?:0|[Pp]ermissive)\b|\bSELINUX=(?:disabled|permissive)\b|\bufw\s+disable\b"
         r"|\bsystemctl\s+(?:-\S+\s+)*(?:stop|disable|mask)\s+(?:--now\s+)?(?:firewalld|ufw"
-        r"|apparmor|auditd|fail2ban|nftables|iptables)\b|\baa-(?:disable|complain)\b"
+        r"|apparmor|auditd|fail2ban|nftables|iptables)\b|\baa-(?:disable|complain|teardown)\b"
+        r"|\bSet-MpPreference\s+-Disable\w+\s+(?:\$true|1)\b"
+        r"|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off\b"
         r"|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b",
         hits=(
             "sudo setenforce 0",
@@ -312,7 +323,11 @@ PATTERNS: list[Pattern] = [
         r"\b(?:curl|wget)\b[^\n;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)?"
         r"(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+(?:-s\s+)?<\(\s*(?:curl|wget)\b"
         r"|\b(?:ba|z)?sh\s+-c\s+['\"]?\$\((?:curl|wget)\b"
-        r"|\b(?:curl|wget)\b[^\n;&]*\|\s*(?:sudo\s+)?(?:python[\d.]*|node|perl|ruby)\b(?!\s+-[mce]\b)",
+        r"|\b(?:curl|wget)\b[^\n;&]*\|\s*(?:sudo\s+)?(?:python[\d.]*|node|perl|ruby)\b(?!\s+-[mce]\b)"
+        # PowerShell: ``iwr URL | iex``, ``iex (irm URL)``.
+        r"|(?i:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n;&]*\|\s*"
+        r"(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\s*\(?\s*"
+        r"(?:\(?new-object\s+net\.webclient\)?\.downloadstring|iwr|irm)\b)",
         hits=(
             "curl -fsSL https://get.docker.com | sh",
             "wget -qO- https://deb.nodesource.com/setup_20.x | sudo -E bash -",
@@ -330,7 +345,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "net-download-without-checksum",
         "verify checksum | unverified download | checksum before running"
-        " | downloaded binary without checksum | sha256sum verify | chmod +x downloaded",
+        " | downloaded binary without checksum | sha256sum verify | chmod +x downloaded"
+        " | without sha256 check | downloaded binary not verified",
         "shell",
         # A download saved to a file (wget saves by default), then made executable,
         # installed as a package or unpacked or copied into a bin directory ...
@@ -367,7 +383,8 @@ PATTERNS: list[Pattern] = [
         "net-tls-verification-disabled",
         "curl -k | curl --insecure | disabled certificate verification"
         " | disable tls verification | skip certificate check | no-check-certificate"
-        " | sslverify false | strict-ssl false",
+        " | sslverify false | strict-ssl false"
+        " | certificate errors silenced",
         "shell dotenv",
         r"\bcurl\b"
         + S
@@ -375,7 +392,7 @@ PATTERNS: list[Pattern] = [
         + S
         + r"*--no-check-certificate\b|\bhttp\.sslVerify[=\s]+['\"]?false\b"
         r"|\bGIT_SSL_NO_VERIFY=['\"]?(?:1|true)\b|\bNODE_TLS_REJECT_UNAUTHORIZED=['\"]?0\b"
-        r"|\bstrict-ssl\s+false\b|--trusted-host\b|\bPYTHONHTTPSVERIFY=['\"]?0\b"
+        r"|\bstrict-ssl\s+false\b|(?:--|\.|\bPIP_)trusted[-_]host\b|\bPYTHONHTTPSVERIFY=['\"]?0\b"
         r"|--insecure-skip-tls-verify(?:=true)?\b|--tls-verify=false\b|--skip-tls-verify\b",
         hits=(
             "curl -sk https://internal.acme.local/api/health",
@@ -394,7 +411,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "net-ssh-host-key-check-off",
         "stricthostkeychecking | disabled host key checking | host key verification disabled"
-        " | known_hosts dev null | skip host key check",
+        " | known_hosts dev null | skip host key check"
+        " | host key checking turned off | accepted unknown host key",
         "shell ini yaml",
         r"StrictHostKeyChecking[=\s]+['\"]?(?:no|off)\b|UserKnownHostsFile[=\s]+['\"]?/dev/null"
         r"|\bhost_key_checking\s*=\s*False\b|ANSIBLE_HOST_KEY_CHECKING[=:]\s*['\"]?(?:False|false|0)\b",
@@ -413,7 +431,8 @@ PATTERNS: list[Pattern] = [
     pattern(
         "net-secret-on-command-line",
         "password on the command line | password in shell history | secret in command line"
-        " | credentials in shell history | password visible in ps | password-stdin",
+        " | credentials in shell history | password visible in ps | password-stdin"
+        " | visible in ps",
         "shell",
         r"\b(?:mysql|mysqldump|mariadb|mysqladmin)\b" + S + r"*\s-p[^\s$'\"-]\S*"
         r"|\b(?:curl|wget)\b" + S + r"*\s(?:-u|--user)\s*['\"]?[^\s:$'\"-][^\s:$'\"]*:[^\s$'\"]+"
@@ -421,7 +440,18 @@ PATTERNS: list[Pattern] = [
         + S
         + r"*\s(?:-p|--password)(?:=|\s)"
         r"|\b[a-z][\w+.-]*://[^\s:/@$'\"]+:[^\s@/$'\"{]+@[\w.-]+"
-        r"|--password[=\s]['\"]?(?!\$)[^\s'\"-]\S*|\bwget\b" + S + r"*--(?:http-)?password=",
+        r"|--password[=\s]['\"]?(?!\$)[^\s'\"-]\S*|\bwget\b" + S + r"*--(?:http-)?password="
+        # A token typed into a request's header.
+        # Clients' password variables and flags given a literal; a chart's password value.
+        r"|\b(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH|AWS_SECRET_ACCESS_KEY|GH_TOKEN|GITHUB_TOKEN"
+        r"|NPM_TOKEN)=(?![\"']?\$)[^\s'\"]{4}|\bredis-cli\b"
+        + S
+        + r"*\s(?:-a|--pass)\s+(?![\"']?\$)[^\s-]"
+        r"|--set(?:-string)?[=\s](?:[^\s=]*[.,])?"
+        r"(?i:(?!existing)[\w-]*(?:password|passwd|secret|token"
+        r"|api_?key))=(?![\"']?\$)[^\s,'\"]"
+        r"|(?:-H|--header)[=\s]*['\"]?(?i:(?:proxy-)?authorization:\s*(?:bearer|basic|token)\s+"
+        r"|(?:x-api-key|x-auth-token|private-token):\s*)(?![\"']?\$)[^\s'\"$]{6}",
         hits=(
             "mysql -u root -pS3cretPass shop",
             "curl -u admin:hunter2 https://ci.acme.local/api/json",

@@ -6,11 +6,22 @@ the same mistake."""
 
 from __future__ import annotations
 
-from xdb.engine.known.lessons import code1, code2, infra, shell
+from xdb.engine.known.lessons import (
+    code1,
+    code2,
+    infra,
+    shell,
+    wave5_c1,
+    wave5_c2,
+    wave5_i1,
+    wave5_s1,
+    wave5_s2,
+)
 
 __all__ = ["LESSONS"]
 
 # (pattern name or "", question, answer), every area's.
 LESSONS: tuple[tuple[str, str, str], ...] = (
-    *shell.LESSONS, *code1.LESSONS, *code2.LESSONS, *infra.LESSONS,
+    *shell.LESSONS, *code1.LESSONS, *code2.LESSONS, *infra.LESSONS, *wave5_s1.LESSONS,
+    *wave5_s2.LESSONS, *wave5_c1.LESSONS, *wave5_c2.LESSONS, *wave5_i1.LESSONS,
 )  # fmt: skip
