@@ -28,10 +28,8 @@ from xdb.timeutil import now_us
 _EVENT_SQL = (
     f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ? AND event_id = ? ORDER BY tick"
 )
-_INSERT_TIMESTEP = (
-    "INSERT INTO timesteps (seq, session_id, tick, ts_us, event_type, role, content, token_id,"
-    " event_id, event_start, event_end, activations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-)
+# The row the audit body is written from has these columns (``audit.ROW``).
+_INSERT_TIMESTEP = f"INSERT INTO timesteps ({audit.ROW}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
 # A handle's default session: the most recently active one that no hook made (its origin).
@@ -166,22 +164,20 @@ class LogMethods:
                     made.access_policy_id = policy
                     episodes.insert(conn, made)
             if audit_by is not None:  # the audit log's copy, in the same transaction
-                # The activations as the rows have them: encoded once for both.
+                # Its body written from the rows as inserted (activations encoded once).
                 if lone:
                     audit_head = audit.append_timestep(
                         cursor,
                         items[0],
                         out[0],
-                        values[0][11],
+                        values[0],
                         audit_by,
                         audited_at,
                         tail.audit_head,
                         self.audit_key,
                     )
                 else:
-                    entries = audit.timestep_entries(
-                        items, out, audit_by, audited_at, [v[11] for v in values]
-                    )
+                    entries = audit.timestep_entries(items, out, audit_by, audited_at, values)
                     audit_head = audit.append(
                         cursor, SQLITE, entries, False, tail.audit_head, self.audit_key
                     )

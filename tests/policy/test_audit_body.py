@@ -1,0 +1,81 @@
+"""A timestep's audit body written from its row (``audit.row_step``, the record path's) is the
+JSON the encoder writes, byte for byte, and any text that needs escaping goes to the encoder:
+what the log keeps is the timestep as recorded, whatever its text. On both stores."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import xdb
+from xdb.store import audit
+from xdb.store.rows import activations_json
+from xdb.store.types import NewTimestep
+
+AUDITOR = xdb.Caller(id="audit", roles=("auditor",))
+
+PLAIN = ["tok ", "", "é中😀", "a/b {x}: [1, 2]", "'single'"]
+# Each needs escaping in JSON, or is not printable: the encoder writes it.
+ESCAPED = ['say "hi"', "back\\slash", "line\nbreak", "tab\there", "nul\x00", "del\x7f", "\u2028"]
+
+
+def _row(content: str, event_id: str | None = None, **acts: float) -> tuple[Any, ...]:
+    encoded = activations_json(acts) if acts else None
+    return (7, "s1", 3, 1_700_000_000_000_000, "output", "assistant", content, 42, event_id,
+            True, False, encoded)  # fmt: skip
+
+
+def _item(row: tuple[Any, ...], acts: dict[str, float]) -> NewTimestep:
+    return NewTimestep(row[1], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[10],
+                       acts)  # fmt: skip
+
+
+@pytest.mark.parametrize("content", PLAIN)
+@pytest.mark.parametrize("event_id", [None, "ev-1"])
+def test_a_plain_row_is_written_as_the_encoder_writes_it(content: str, event_id: Any) -> None:
+    for acts in ({}, {"c/x": 0.5, "org/é::Term1": 0.25}):
+        row = _row(content, event_id, **acts)
+        written = audit.row_step("ts_1", row)
+        assert written is not None
+        assert written == audit._step(_item(row, acts), "ts_1", 3, row[11])
+
+
+@pytest.mark.parametrize("content", [*ESCAPED, "lone \ud800"])
+def test_text_that_needs_escaping_is_left_to_the_encoder(content: str) -> None:
+    assert audit.row_step("ts_1", _row(content)) is None
+    assert audit.row_step("ts_1", _row("plain", event_id=content)) is None
+
+
+def test_a_field_of_another_type_is_left_to_the_encoder() -> None:
+    row = _row("plain")
+    for at, odd in ((7, True), (9, 1), (3, 1.5)):  # a bool token, an int flag, a float time
+        changed = (*row[:at], odd, *row[at + 1 :])
+        assert audit.row_step("ts_1", changed) is None
+
+
+def test_every_text_is_kept_as_recorded_lone_and_in_a_batch(target: str) -> None:
+    # (Content may not be empty, and PostgreSQL's text holds no NUL.)
+    texts = [t for t in PLAIN + ESCAPED if t and "\x00" not in t]
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        lone = [
+            db.record(event_type="output", content=t, concept_activations={"c/x": 0.5})
+            for t in texts
+        ]
+        batch = db.record_batch(
+            [{"event_type": "output", "content": t, "event_id": t} for t in texts]
+        )
+        auditor = db.as_caller(AUDITOR)
+        singles = auditor.audit_list(kind="timestep").records
+        (record,) = auditor.audit_list(kind="timesteps").records
+        assert auditor.audit_verify().ok
+    assert [s.body["content"] for s in singles] == texts
+    assert [s.body["timestep_id"] for s in singles] == [r.timestep_id for r in lone]
+    assert all(s.body["activations"] == {"c/x": 0.5} for s in singles)
+    steps = record.body["timesteps"]
+    assert [(s["content"], s["event_id"]) for s in steps] == [(t, t) for t in texts]
+    assert [s["timestep_id"] for s in steps] == [r.timestep_id for r in batch.results]
+    # Each step holds the same fields in the same order as a lone record's body.
+    assert [list(s) for s in steps] == [list(singles[0].body)] * len(texts)
+    assert json.loads(json.dumps(steps)) == steps
