@@ -37,7 +37,6 @@ from xdb.ops.fidelity import FidelityState
 from xdb.ops.registry import Context, Operation
 from xdb.paths import chosen_root, root_of
 from xdb.policy.access import readable as access_readable
-from xdb.policy.audit_calls import SELF_AUDITED as _SELF_AUDITED
 from xdb.policy.audit_calls import call_entry
 from xdb.policy.authorize import authorize
 from xdb.policy.export import exported
@@ -196,7 +195,7 @@ class Database(Operations):
             raise
         # A write's call record goes in its first write's transaction (the store appends it:
         # no write commits without it); one that wrote nothing is appended afterwards.
-        writes = self._settings["audit"] and not op.readonly and op.name not in _SELF_AUDITED
+        writes = self._settings["audit"] and not op.readonly and not op.self_audited
         pending: AbstractContextManager[PendingCall | None] = nullcontext(None)
         failed: Exception | None = None
         if writes:
@@ -210,7 +209,7 @@ class Database(Operations):
         if failed is not None:
             self._audit_call(who, op, payload, None, failed)
             raise failed
-        if op.name not in _SELF_AUDITED and not written:
+        if not op.self_audited and not written:
             self._audit_call(who, op, payload, response, None)
         return response
 
@@ -251,7 +250,7 @@ class Database(Operations):
         )
         # Reads run as the caller may read (access policies; the store's views). The log's
         # own writes read nothing back a caller could not see: they skip the policy read.
-        readable = None if op.name in _SELF_AUDITED else access_readable(ctx.policy_objects, who)
+        readable = None if op.self_audited else access_readable(ctx.policy_objects, who)
         with reading_as(readable):
             return self._handle(ctx, op, request)
 

@@ -49,3 +49,11 @@ def test_each_operations_facts_fit_it(op: Operation[Any, Any]) -> None:
     if op.readonly:
         assert not op.destructive
     assert not (op.destructive and not op.idempotent) or op.name.startswith("delete")
+
+
+def test_only_the_logs_writes_audit_themselves() -> None:
+    # A self-audited operation skips the call record and runs without the caller's read
+    # policy (its store write appends the audit record and reads nothing back): a new
+    # operation given the flag would read past the caller's access policies.
+    assert {op.name for op in operations() if op.self_audited} == {"record", "record_batch"}
+    assert all(not op.readonly for op in operations() if op.self_audited)

@@ -247,6 +247,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         summary="Record a timestep (token, message, tool call, ...) to the experience log.",
         positional="content",
         example='xdb record "What is the capital of France?" --event-type input',
+        self_audited=True,
     ),
     Operation(
         name="record_batch",
@@ -258,6 +259,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
         summary="Record many timesteps in order in one transaction (token streams).",
         example="xdb record-batch --file tokens.jsonl",
         bulk=True,
+        self_audited=True,
     ),
     Operation(
         name="tag",

@@ -154,6 +154,10 @@ class Operation(Generic[ReqT, RespT]):
     # collections that walk the caller's whole heap (20k tokens in batches of 1000 here:
     # 120-190 ms of 0.7-1.0 s, two full collections of 75-100 ms among them).
     bulk: bool = False
+    # Writes whose every timestep is its own audit record, in the write's transaction (the
+    # store appends it): no separate call record, and no policy read before them (the log's
+    # own writes read nothing back a caller could not see).
+    self_audited: bool = False
 
     @property
     def http_path(self) -> str:

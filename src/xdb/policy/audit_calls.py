@@ -15,9 +15,6 @@ from xdb.ops.registry import Operation
 from xdb.store.audit import AuditEntry
 from xdb.timeutil import now_us
 
-# Operations whose every timestep is its own audit record, in the write's transaction.
-SELF_AUDITED = frozenset({"record", "record_batch"})
-
 
 def digest_of(payload: Any) -> str:
     if isinstance(payload, BaseModel):
