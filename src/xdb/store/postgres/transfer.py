@@ -166,7 +166,8 @@ def _import_records(
 
     for number, raw in enumerate(records, 1):
         kind = raw.get("kind")
-        body = {k: v for k, v in raw.items() if k != "kind"}
+        body = dict(raw)
+        body.pop("kind", None)
         if kind == "timestep":
             if pending_episodes:
                 flush()

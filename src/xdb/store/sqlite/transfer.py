@@ -38,7 +38,12 @@ from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.types import Made
 from xdb.timeutil import to_us
 
-BATCH = 5000  # episodes inserted together (``episodes.insert_many``)
+# Episodes inserted together (``episodes.insert_many``). A new episode next to one of an
+# earlier batch of the same import re-indexes that one (its context changes): at 100k
+# episodes in imports of 20,000, batches of 20,000 took ~11% less than batches of 5,000
+# (two runs each, same machine).
+# A batch's records stay in memory until it is written (~4 kB each with a 384-d vector).
+BATCH = 20_000
 IMPORT_CACHE_KIB = 256 * 1024  # the page cache an import may fill (what it writes, at most)
 
 # Sessions with their uncounted timesteps added (``sessions``), in the order they were made.
@@ -111,7 +116,8 @@ def _import_records(
 
     for number, raw in enumerate(records, 1):
         kind = raw.get("kind")
-        body = {k: v for k, v in raw.items() if k != "kind"}
+        body = dict(raw)
+        body.pop("kind", None)
         if kind == "episode":
             record = _parse(EpisodeRecord, body, number, kind)
             dimensions.check(record, number)
@@ -221,7 +227,7 @@ def _insert_episodes(conn: sqlite3.Connection, batch: list[EpisodeRecord]) -> in
         batch,
         stored,
         partial(episodes.insert_many, conn),
-        partial(vector_rows.store_vectors, conn),
+        partial(vector_rows.insert_fresh, conn),  # the batch's own new episodes
     )
 
 

@@ -74,6 +74,21 @@ def store_vectors(
     return out
 
 
+def insert_fresh(
+    conn: sqlite3.Connection, model: str, rows: Sequence[tuple[int, bytes]]
+) -> list[int]:
+    """``store_vectors`` for episodes this transaction has just inserted, each once (an
+    import's): they exist and have no vector yet, so there is nothing to read first."""
+    if not rows:
+        return []
+    (first,) = conn.execute(_NEXT_VSEQ).fetchone()
+    vseqs = range(int(first), int(first) + len(rows))
+    conn.executemany(
+        _INSERT, [(vseq, seq, model, blob) for vseq, (seq, blob) in zip(vseqs, rows, strict=True)]
+    )
+    return list(vseqs)
+
+
 def load_vectors(
     conn: sqlite3.Connection, model: str, after_vseq: int = 0
 ) -> Iterator[tuple[int, int, bytes, str, int, int, str, str | None]]:
