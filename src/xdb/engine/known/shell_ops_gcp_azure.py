@@ -199,7 +199,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "az-resource-delete",
-        "az delete | deleted azure resource | az vm delete | az sql db delete"
+        "az delete | az vm delete | az sql db delete"
         " | deleted storage account | keyvault purge",
         "shell",
         AZ + r"(?:vm|vmss|aks|webapp|functionapp|cosmosdb|redis|keyvault|storage\s+account"

@@ -23,7 +23,7 @@ __all__ = ["CALL_FLOOR", "CALL_NEAREST", "FLOOR", "Index", "nearest"]
 
 # The least cosine a lesson's nearest pattern must reach to be taken: chosen by
 # ``bench.engine_naming`` (each blind lesson left out in turn, its siblings kept).
-FLOOR = 0.45
+FLOOR = 0.4
 # A lesson learned on a call: of its ``CALL_NEAREST`` nearest patterns at ``CALL_FLOOR``,
 # those whose detector finds the mistake in that call (the same bench chose it).
 CALL_NEAREST = 5
