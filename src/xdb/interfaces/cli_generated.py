@@ -119,7 +119,7 @@ def op_command(op: Operation[Any, Any]) -> click.Command:
         if not fields[positional].is_required():
             metavar = f"[{metavar}]"
         params.insert(0, click.Argument(["argument"], required=False, metavar=metavar))
-    if op.name == "record_batch":
+    if op.bulk and "timesteps" in fields:  # a token stream: from a file as well as --FIELD
         params.append(
             click.Option(
                 ["--file", "file"],
