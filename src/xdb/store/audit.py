@@ -151,6 +151,8 @@ def timestep_entries(
             row_step(tid, row) or _step(it, tid, tick, row[11])
             for it, (tid, tick), row in zip(items, ids, rows, strict=True)
         ]
+    if not steps:
+        return []  # (nothing recorded: nothing to audit)
     if len(steps) == 1:
         return [AuditEntry(at_us, "timestep", caller, operation, steps[0])]
     # The wrapping on the first and last step, then one join: a batch's body is made in one

@@ -202,7 +202,7 @@ PATTERNS: list[Pattern] = [
         "npm install in ci | npm install instead of npm ci | npm ci instead | lockfile ignored"
         " npm | package-lock ignored | lock file not respected npm",
         "role:ci dockerfile",
-        r"\bnpm\s+(?:install|i)(?:\s+(?!-g\b|--global\b)--?[\w-]+(?:=\S+)?)*[ \t]*"
+        r"\bnpm\s+(?:install|i)(?:\s+(?!-g\b|--global\b)--?\w[\w-]*(?:=\S+)?)*[ \t]*"
         r"(?:$|&&|;|\|\||\\)",
         hits=(
             "- run: npm install",

@@ -254,9 +254,11 @@ PATTERNS: list[Pattern] = [
         "yaml",
         r"^kind:\s*[\"']?Secret\b[\s\S]*?^(?:stringData|data):\s*$\n^[\w.-]+:\s*[\"']?"
         r"(?!\{\{|\$|ENC\[)[^\s\"'{]{3,}"
-        # (the data first, the kind after it in the same document)
+        # (the data first, the kind after it in the same document, within 1,000 characters:
+        # unbounded, every `data:` line of a long YAML with no Secret in it scanned to its
+        # end, quadratic: 0.76 s on a 16 KB piece of an OpenAPI file's `data:` keys)
         r"|^(?:stringData|data):\s*$\n^[\w.-]+:\s*[\"']?(?!\{\{|\$|ENC\[)[^\s\"'{]{3,}"
-        r"(?:(?!^(?:---|kind:))[\s\S])*^kind:\s*[\"']?Secret[\"']?\s*$",
+        r"(?:(?!^(?:---|kind:))[\s\S]){0,1000}^kind:\s*[\"']?Secret[\"']?\s*$",
         r"^sops:|ENC\[AES256",
         hits=(
             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n"

@@ -11,8 +11,8 @@ from xdb.engine.known.model import Pattern, pattern
 from xdb.engine.known.shell_ops import B, S
 
 # aws, gcloud and az with their global options (--profile p, --region r) before the service.
-AWS = B + r"aws(?:\s+--?[\w-]+(?:[=\s]+(?!-)[^\s;&|]+)?)*?\s+"
-GCLOUD = B + r"gcloud(?:\s+--?[\w-]+(?:[=\s]+(?!-)[^\s;&|]+)?)*?\s+(?:(?:alpha|beta)\s+)?"
+AWS = B + r"aws(?:\s+--?\w[\w-]*(?:[=\s]+(?!-)[^\s;&|]+)?)*?\s+"
+GCLOUD = B + r"gcloud(?:\s+--?\w[\w-]*(?:[=\s]+(?!-)[^\s;&|]+)?)*?\s+(?:(?:alpha|beta)\s+)?"
 GSUTIL = B + r"gsutil\b"
 AZ = B + r"az\s+"
 # A value that is not a variable's expansion: a literal typed on the command line.

@@ -199,8 +199,7 @@ PATTERNS: list[Pattern] = [
     ),
     pattern(
         "az-resource-delete",
-        "az delete | az vm delete | az sql db delete"
-        " | deleted storage account | keyvault purge",
+        "az delete | az vm delete | az sql db delete | deleted storage account | keyvault purge",
         "shell",
         AZ + r"(?:vm|vmss|aks|webapp|functionapp|cosmosdb|redis|keyvault|storage\s+account"
         r"|resource|disk|sql\s+(?:db|server|mi)|(?:postgres|mysql)\s+(?:flexible-server|server))"

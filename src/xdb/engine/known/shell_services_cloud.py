@@ -111,7 +111,7 @@ PATTERNS: list[Pattern] = [
         " | gcp firewall rule allowed any source | firewall-rules create 0.0.0.0/0"
         " | gcp firewall rule internet | gcp firewall rule open | gcp firewall 0.0.0.0/0",
         "shell",
-        GCLOUD + r"compute\s+(?:--?[\w-]+(?:[=\s]+(?!-)[^\s;&|]+)?\s+){0,4}?firewall-rules\s+"
+        GCLOUD + r"compute\s+(?:--?\w[\w-]*(?:[=\s]+(?!-)[^\s;&|]+)?\s+){0,4}?firewall-rules\s+"
         r"(?:create|update)\b(?=" + S + r"*?--source-ranges[=\s]+['\"]?(?:[\d./]+,)*0\.0\.0\.0/0)",
         r"--allow[=\s]+['\"]?tcp:(?:80|443)(?:,tcp:(?:80|443))*['\"]?" + END,
         hits=(

@@ -87,7 +87,7 @@ PATTERNS: list[Pattern] = [
         " | lost every cron job"
         " | removed crontab | removed whole crontab | crontab -ri",
         "shell",
-        r"\bcrontab\s+(?:-u\s+\S+\s+|-\S+\s+)*-[a-zA-Z]*r[a-zA-Z]*\b",
+        r"\bcrontab\s+(?:-u\s+\S+\s+|-(?!u\s)\S+\s+)*-[a-zA-Z]*r[a-zA-Z]*\b",
         hits=("crontab -r", "sudo crontab -u deploy -r", "crontab -ri"),
         safe=("crontab -l", "crontab -e", "crontab -l > cron.backup"),
     ),
