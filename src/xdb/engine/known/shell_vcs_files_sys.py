@@ -350,7 +350,9 @@ PATTERNS: list[Pattern] = [
         "shell",
         # A download saved to a file (wget saves by default), then made executable,
         # installed as a package or unpacked or copied into a bin directory ...
-        r"(?:\bcurl\b[^\n;&|]{0,300}?(?:\s-[a-zA-Z]*[oO]|--output|--remote-name|>)\s*\S+"
+        # (the output option read one way: a cluster ending in o/O, then one word, possessive:
+        # `curl -Looo...` otherwise split three ways under two 300-character spans, 2.3 s)
+        r"(?:\bcurl\b[^\n;&|]{0,300}?(?:\s-[a-zA-Z]*[oO]\b|--output\b|--remote-name\b|>)\s*+\S++"
         r"|\bwget\b(?!" + S + r"*\s-[a-zA-Z]*O\s*-(?:\s|$)))"
         r"[^\n]{0,300}?(?:\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+[rw]*x"
         r"|(?=[0-7]{3,4}\s)[0-7]*[1357][0-7]*)\b"
