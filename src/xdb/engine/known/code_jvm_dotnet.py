@@ -10,7 +10,7 @@ from __future__ import annotations
 from xdb.engine.known.model import Pattern, pattern
 
 # A block with nothing but comments in it.
-EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*\}"
+EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*+|/\*[\s\S]*?\*/)\s*)*\}"
 # Calls that run a SQL or JPQL string.
 _RUNS_SQL = (
     r"\b(?:createQuery|createNativeQuery|createSQLQuery|executeQuery|executeUpdate"
@@ -41,7 +41,7 @@ PATTERNS: list[Pattern] = [
         " ignored | catch block empty | exceptions silently swallowed | ignored exception",
         "java kotlin",
         r"\bcatch\s*\([^)]*\)\s*" + EMPTY_BLOCK + r"|\bcatch\s*\(\s*(?:final\s+)?"
-        r"(?:Exception|Throwable|RuntimeException)\s+\w+\s*\)\s*\{\s*(?://[^\n]*\s*)*return"
+        r"(?:Exception|Throwable|RuntimeException)\s+\w+\s*\)\s*\{\s*(?://[^\n]*+\s*)*return"
         r"(?:\s+(?:null|false|-1|Optional\.empty\(\)|List\.of\(\)))?\s*;\s*\}"
         r"|\bcatch\s*\(\s*\w+\s*:\s*(?:Exception|Throwable)\s*\)\s*\{\s*(?:null|false)\s*\}",
         "",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from xdb.engine.known.model import Pattern, pattern
 
-_EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*\}"
+_EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*+|/\*[\s\S]*?\*/)\s*)*\}"
 # An interpolated string's opening ($"...", $@"...", @$"...").
 _INTERPOLATED = r'(?:\$@?|@\$)"'
 
@@ -168,7 +168,7 @@ PATTERNS: list[Pattern] = [
         r"[^)]*\))?\s*(?:when\s*\((?:[^()]|\([^()]*\))*\)\s*)?"
         + _EMPTY_BLOCK
         + r"|\bcatch\s*(?:\(\s*(?:System\.)?Exception(?:\s+\w+)?\s*\))?\s*\{\s*"
-        r"(?://[^\n]*\s*)*return(?:\s+(?:null|false|default|-1))?\s*;\s*\}",
+        r"(?://[^\n]*+\s*)*return(?:\s+(?:null|false|default|-1))?\s*;\s*\}",
         "",
         hits=(
             "try\n{\nawait _bus.PublishAsync(evt);\n}\ncatch (Exception)\n{\n}",
