@@ -24,7 +24,7 @@ import argparse
 import itertools
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from xdb.engine.known import CATALOGUE, LINE_CHARS, pieces
 
@@ -48,19 +48,23 @@ def hostile(example: str) -> list[str]:
     return [line[:LINE_CHARS] for line in lines]
 
 
-def hostile_report(slow: float) -> None:
-    found = []
+def detectors() -> Iterator[tuple[str, str, re.Pattern[str], tuple[str, ...]]]:
+    """(pattern, "mistake" or "unless", its regular expression, its examples), each."""
     for p in CATALOGUE.values():
         for part in ("mistake", "unless"):
             source = getattr(p, part)
-            if not source:
-                continue
-            rx = re.compile(source, re.M)
-            for example in (*p.hits, *p.safe):
-                for line in hostile(example):
-                    took = _time(rx, [line])
-                    if took > slow:
-                        found.append((took, p.name, part, line[:60]))
+            if source:
+                yield p.name, part, re.compile(source, re.M), (*p.hits, *p.safe)
+
+
+def hostile_report(slow: float) -> None:
+    found = []
+    for name, part, rx, examples in detectors():
+        for example in examples:
+            for line in hostile(example):
+                took = _time(rx, [line])
+                if took > slow:
+                    found.append((took, name, part, line[:60]))
     found.sort(reverse=True)
     print(f"\nhostile lines of {LINE_CHARS:,} characters over {slow} s: {len(found)}")
     for took, name, part, line in found[:20]:
@@ -79,27 +83,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         hostile_report(args.slow)
         return
     rows = []
-    for p in CATALOGUE.values():
-        for part in ("mistake", "unless"):
-            source = getattr(p, part)
-            if not source:
-                continue
-            rx = re.compile(source, re.M)
-            worst = (0.0, 0.0)
-            for example in (*p.hits, *p.safe):
-                one = example.replace("\n", " ")
-                line = (one + " ") * max(1, args.line // (len(one) + 1))
-                lines = [example] * max(1, args.text // (len(example) + 1))
-                cut = _time(rx, pieces([line])) + _time(rx, pieces("\n".join(lines).split("\n")))
-                base = _time(rx, [(one + " ") * max(1, 1000 // (len(one) + 1))])
-                worst = max(worst, (cut, base))
-            rows.append((worst[0], worst[1], p.name, part))
+    for name, part, rx, examples in detectors():
+        worst = (0.0, 0.0)
+        for example in examples:
+            one = example.replace("\n", " ")
+            line = (one + " ") * max(1, args.line // (len(one) + 1))
+            lines = [example] * max(1, args.text // (len(example) + 1))
+            cut = _time(rx, pieces([line])) + _time(rx, pieces("\n".join(lines).split("\n")))
+            base = _time(rx, [(one + " ") * max(1, 1000 // (len(one) + 1))])
+            worst = max(worst, (cut, base))
+        rows.append((worst[0], worst[1], name, part))
     rows.sort(reverse=True)
     print(f"{len(rows)} detectors; a {args.line:,}-character line of an example, and"
           f" {args.text:,} characters of its lines, read in pieces\n")  # fmt: skip
     print(f"{'detector':<50} {'in pieces':>10} {'1,000 chars whole':>18}")
-    for cut, base, name, part in rows[: args.top]:
-        print(f"{name + ' (' + part + ')':<50} {cut * 1e3:>8.1f} ms {base * 1e3:>15.2f} ms")
+    for cut, base, pattern, part in rows[: args.top]:
+        print(f"{pattern + ' (' + part + ')':<50} {cut * 1e3:>8.1f} ms {base * 1e3:>15.2f} ms")
     total = sum(r[0] for r in rows)
     print(f"\nall detectors, every example: {total:.1f} s in pieces; the slowest"
           f" {rows[0][0] * 1e3:.0f} ms")  # fmt: skip
