@@ -50,7 +50,7 @@ from xdb.timeutil import now_us
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from xdb.embed.protocol import Embedder
+    from xdb.embed.embedder import Embedder
 
 
 class Database(Operations):

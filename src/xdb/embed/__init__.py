@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from xdb.errors import InvalidRequest, StoreError
 
 if TYPE_CHECKING:
-    from xdb.embed.protocol import Embedder
+    from xdb.embed.embedder import Embedder
 
 __all__ = ["SPECS", "Embedder", "get_embedder", "model_id"]
 
@@ -76,7 +76,7 @@ def _hash() -> Embedder:
 def __getattr__(name: str) -> Any:
     # ``Embedder`` lives with numpy; it is imported only when asked for.
     if name == "Embedder":
-        from xdb.embed.protocol import Embedder
+        from xdb.embed.embedder import Embedder
 
         return Embedder
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from xdb.embed.protocol import clip, normalise_rows
+from xdb.embed.embedder import clip, normalise_rows
 
 __all__ = ["HashEmbedder"]
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from xdb.embed.protocol import clip, normalise_rows
+from xdb.embed.embedder import clip, normalise_rows
 from xdb.errors import StoreError
 
 __all__ = ["FILES_SHA256", "WEIGHT_PACKAGES", "MiniLMEmbedder", "find_model_dir", "verify_files"]

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx
 import numpy as np
 
-from xdb.embed.protocol import MAX_CHARS, clip, normalise_rows
+from xdb.embed.embedder import MAX_CHARS, clip, normalise_rows
 from xdb.errors import StoreError
 
 __all__ = ["OpenAIEmbedder"]

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from xdb.errors import Conflict, PermissionDenied, XdbError
-from xdb.fidelity import records
+from xdb.fidelity import record_merge
 from xdb.fidelity.contract import effective
-from xdb.fidelity.records import Part
+from xdb.fidelity.record_merge import Part
 from xdb.models.fidelity import CompactResponse
 from xdb.store.access import reading
 from xdb.store.episode_row import default_summary
@@ -90,7 +90,7 @@ def group_replies(ticks: Sequence[Tick], batch_full: bool) -> list[list[Tick]]:
 
 
 def _ranges(session: str, ticks: Sequence[int]) -> list[list[Any]]:
-    return records.coalesce([session, t, t] for t in ticks)
+    return record_merge.coalesce([session, t, t] for t in ticks)
 
 
 @dataclass
@@ -135,7 +135,7 @@ def _reply(
     content = summarizer.summarize(
         texts if tokens_only else ["\n".join(texts)],
         level="reply",
-        max_chars=records.CONTENT_CHARS["reply"],
+        max_chars=record_merge.CONTENT_CHARS["reply"],
     )
     ticks = [t.tick for t in group]
     lo, hi = ticks[0], ticks[-1]
@@ -160,7 +160,7 @@ def _reply(
     found = adoptable.get(event) if event is not None and not notes.exemplars else None
     # An event's episode stands for one reply only, of its own policy.
     adopt = found[0] if found is not None and found[1] == group[0].policy else None
-    record, episode = records.build(
+    record, episode = record_merge.build(
         level="reply",
         parts=[part],
         summary=default_summary(content) if content else "",
@@ -235,7 +235,9 @@ def compact(
         # Each reply's concepts (max activation, ticks), aggregated by the store.
         reply_ticks = [[t.tick for t in g] for g in kept]
         concepts = (
-            ctx.store.reply_concepts(session, reply_ticks, records.TOP_K) if reply_ticks else []
+            ctx.store.reply_concepts(session, reply_ticks, record_merge.TOP_K)
+            if reply_ticks
+            else []
         )
         for group, reply_concepts in zip(kept, concepts, strict=True):
             # Annotations per group: a range tag or comment applies to what it covers.

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from xdb.errors import Conflict
-from xdb.fidelity import records
+from xdb.fidelity import record_merge
 from xdb.fidelity.compaction import guard, may_delete
 from xdb.fidelity.contract import DATABASE, effective, stored_contracts
 from xdb.models.fidelity import LEVELS, Level, MaintenanceResponse
@@ -139,23 +139,25 @@ class Run:
                 row = rows.get(c[0])
                 if row is None:
                     parts.append(
-                        records.part_of_episode(
+                        record_merge.part_of_episode(
                             stored.episode, tokens_of(stored.episode.content, None)
                         )
                     )
                 else:
-                    parts.append(records.part_of_record(row, stored.episode))
+                    parts.append(record_merge.part_of_record(row, stored.episode))
                     replaced.append((row.id, row.level))
             if not parts:
                 continue
             content = self.summarizer.summarize(
                 [p.text for p in parts],
                 level=target,
-                max_chars=records.CONTENT_CHARS.get(target, records.DEFAULT_CONTENT_CHARS),
+                max_chars=record_merge.CONTENT_CHARS.get(
+                    target, record_merge.DEFAULT_CONTENT_CHARS
+                ),
             )
             sessions = {c[2] for c in children}
             session = sessions.pop() if len(sessions) == 1 else None
-            record, episode = records.build(
+            record, episode = record_merge.build(
                 level=target,
                 parts=parts,
                 summary=default_summary(content) if content else "",

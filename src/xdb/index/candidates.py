@@ -6,7 +6,7 @@ read is not:
 
 - ``StoreCandidates``: everything from SQL (FTS5's BM25, no vectors). A context made
   without an embedding worker (a benchmark's, a test's) uses it.
-- ``IndexedCandidates``: BM25 from the tantivy index (``index/text.py``, FTS5 when it
+- ``IndexedCandidates``: BM25 from the tantivy index (``index/tantivy_index.py``, FTS5 when it
   cannot serve) and cosine similarity from the in-memory vector index (``index/vectors.py``)
   that this process loads from the store: SQLite.
 - ``DatabaseVectorCandidates``: as above, but vectors are ranked by the database itself
@@ -223,7 +223,7 @@ class IndexedCandidates(StoreCandidates):
         and SQLite), where the index applies the whole filter itself: it ranks the same
         episodes as with SQL's allowlist. A 1M corpus's bare question spent 20-30 ms in each
         of the text and the vector leg, one after the other."""
-        from xdb.index.text import answers
+        from xdb.index.tantivy_index import answers
 
         if not answers(flt):
             return None  # the index needs SQL's allowlist

@@ -44,8 +44,8 @@ from xdb.errors import InvalidRequest
 from xdb.store.access import reading_as
 
 if TYPE_CHECKING:
-    from xdb.embed.protocol import Embedder
-    from xdb.index.text import TextIndex
+    from xdb.embed.embedder import Embedder
+    from xdb.index.tantivy_index import TextIndex
     from xdb.index.vectors import VectorIndex
     from xdb.store.protocol import Store
     from xdb.store.types import EpisodeFilter
@@ -198,7 +198,7 @@ class Indexer:
         with self._lock:
             if self._text is None and not self._text_failed:
                 try:
-                    from xdb.index.text import TextIndex
+                    from xdb.index.tantivy_index import TextIndex
 
                     # Without a path (PostgreSQL) each process keeps its own index in
                     # memory, caught up from the shared, commit-ordered change log.

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.errors import InvalidRequest, NotReady
-from xdb.fidelity.records import level_of
+from xdb.fidelity.record_merge import level_of
 from xdb.models.episodes import (
     ConceptFilter,
     ConceptTag,

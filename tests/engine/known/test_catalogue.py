@@ -11,7 +11,7 @@ from tests.engine.known.everyday import CODE, COMMANDS
 from xdb.engine import known
 from xdb.engine.calls import parse_call
 from xdb.engine.known import CATALOGUE, named_in, verdict
-from xdb.engine.known.model import SHELL, Pattern
+from xdb.engine.known.pattern import SHELL, Pattern
 
 PATTERNS = sorted(CATALOGUE.values(), key=lambda p: p.name)
 

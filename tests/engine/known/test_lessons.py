@@ -12,7 +12,7 @@ from xdb.engine.known import CATALOGUE, catalogue, named_in
 from xdb.engine.known.lessons import code1 as lessons_code1
 from xdb.engine.known.lessons import code2 as lessons_code2
 from xdb.engine.known.lessons import infra as lessons_infra
-from xdb.engine.known.lessons import shell as lessons_shell
+from xdb.engine.known.lessons import shell_commands as lessons_shell
 from xdb.engine.known.lessons import wave5_c1, wave5_c2, wave5_i1, wave5_s1, wave5_s2
 
 # Each area's lessons, and the catalogue's modules it covers.

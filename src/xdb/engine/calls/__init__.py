@@ -14,7 +14,7 @@ tool call. ``files`` loads when an edit or write is parsed.
 
 from __future__ import annotations
 
-from xdb.engine.calls.model import Arg, Command, FileChange, Flag, Redirect, ToolCall
+from xdb.engine.calls.call_structure import Arg, Command, FileChange, Flag, Redirect, ToolCall
 from xdb.engine.calls.shell import parse_shell
 
 TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call

@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from xdb.engine.calls.model import Command
+    from xdb.engine.calls.call_structure import Command
 
 __all__ = ["reads"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from xdb.engine.calls.call_structure import FileChange
 from xdb.engine.calls.kinds import env_of, path_inside
-from xdb.engine.calls.model import FileChange
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -5,9 +5,9 @@ kinds (``kinds``)."""
 
 from __future__ import annotations
 
+from xdb.engine.calls.call_structure import Arg, Command, Flag
 from xdb.engine.calls.kinds import arg_kind, env_of, path_inside
 from xdb.engine.calls.lexer import Word
-from xdb.engine.calls.model import Arg, Command, Flag
 from xdb.engine.calls.programs import ANY, Spec, same_as, spec_of
 
 __all__ = ["command_of", "literal"]

@@ -7,7 +7,7 @@ from xdb.engine.calls.programs import same_as
 
 TYPE_CHECKING = False  # typing itself is not imported: this runs on every tool call
 if TYPE_CHECKING:
-    from xdb.engine.calls.model import Command
+    from xdb.engine.calls.call_structure import Command
 
 __all__ = ["apt_get", "package"]
 

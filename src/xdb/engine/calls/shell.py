@@ -9,9 +9,9 @@ its program's rules (``programs``) and its arguments given kinds (``kinds``).
 
 from __future__ import annotations
 
+from xdb.engine.calls.call_structure import Arg, Command, Flag, Redirect
 from xdb.engine.calls.kinds import arg_kind, env_of
 from xdb.engine.calls.lexer import RedirectOp, Word, lex
-from xdb.engine.calls.model import Arg, Command, Flag, Redirect
 from xdb.engine.calls.options import command_of, literal
 from xdb.engine.calls.programs import spec_of
 

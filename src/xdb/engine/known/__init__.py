@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from xdb.engine.calls import parse_shell
-from xdb.engine.calls.model import ToolCall
+from xdb.engine.calls.call_structure import ToolCall
 from xdb.engine.calls.programs import _SAME
 from xdb.engine.known.catalogue import CATALOGUE
-from xdb.engine.known.model import COMMAND_FILES, SHELL, Pattern
+from xdb.engine.known.pattern import COMMAND_FILES, SHELL, Pattern
 from xdb.engine.words import root
 
 __all__ = ["CATALOGUE", "Pattern", "named_in", "verdict"]

@@ -49,7 +49,7 @@ from xdb.engine.known import (
     shell_vcs_files_pkg,
     shell_vcs_files_sys,
 )
-from xdb.engine.known.model import Pattern
+from xdb.engine.known.pattern import Pattern
 
 _MODULES = (shell_vcs_files, shell_ops, code_python, code_python_idioms, code_sql,
             code_sql_schema, code_web, code_go_rust, code_jvm_dotnet, code_jvm_dotnet_sec_kotlin,

@@ -3,7 +3,7 @@ Rust: ``code_go_rust_rs``."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 PATTERNS: list[Pattern] = [
     pattern(

@@ -3,7 +3,7 @@ cargo-geiger, semgrep's rust rules). Go: ``code_go_rust``."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # A test (where unwrap, expect and panic! are fine).
 _TEST = r"#\[(?:cfg\(test\)|test|tokio::test|should_panic)"

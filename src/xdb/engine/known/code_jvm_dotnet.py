@@ -7,7 +7,7 @@ and Kotlin's: ``code_jvm_dotnet_sec_kotlin``; Spring: ``code_jvm_dotnet_spring``
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # A block with nothing but comments in it.
 EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*+|/\*[\s\S]*?\*/)\s*)*\}"

@@ -7,7 +7,7 @@ Security and the rest: ``code_jvm_dotnet_cs_sec``."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 _EMPTY_BLOCK = r"\{\s*(?:(?://[^\n]*+|/\*[\s\S]*?\*/)\s*)*\}"
 # An interpolated string's opening ($"...", $@"...", @$"...").

@@ -9,7 +9,7 @@ SonarC#, Security Code Scan and the ASP.NET Core docs warn about, and what agent
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, near, pattern
+from xdb.engine.known.pattern import Pattern, near, pattern
 
 _FAST_HASH = (
     r"(?:\b(?:MD5|SHA1|SHA256|SHA384|SHA512)\.(?:Create|HashData)\s*\("

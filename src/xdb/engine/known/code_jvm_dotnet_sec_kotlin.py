@@ -10,7 +10,7 @@ services are known to get wrong. The rest of Java's: ``code_jvm_dotnet``."""
 from __future__ import annotations
 
 from xdb.engine.known.code_jvm_dotnet import EMPTY_BLOCK
-from xdb.engine.known.model import Pattern, near, pattern
+from xdb.engine.known.pattern import Pattern, near, pattern
 
 # Fast hashes (fine for checksums, not for passwords).
 _FAST_HASH = (

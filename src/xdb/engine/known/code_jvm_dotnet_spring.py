@@ -5,7 +5,7 @@ Spring services are known to get wrong."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 PATTERNS: list[Pattern] = [
     pattern(

@@ -9,7 +9,7 @@ and reqwest clients that accept any certificate."""
 from __future__ import annotations
 
 from xdb.engine.known.code_python import args, call_without
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # A SQL statement's line that is not a ``--`` comment (added lines are stripped).
 _SQL_LINE = r"(?im)^(?!--)[^\n]*?"

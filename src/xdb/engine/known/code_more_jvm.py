@@ -4,7 +4,7 @@ PHPStan/psalm, CERT C and Scalastyle/WartRemover flag."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 _SHELLS = r"(?:cmd(?:\.exe)?|(?:/usr)?(?:/bin/)?(?:ba|z)?sh|powershell(?:\.exe)?|pwsh)"
 # A C# string built from input: interpolated with a hole, or concatenated.

@@ -14,7 +14,7 @@ variants: hits caught 36/45, safe left alone 30/30 before the detectors were wid
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 _JS = "javascript typescript vue svelte"
 _NUMS = (

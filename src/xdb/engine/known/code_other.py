@@ -4,7 +4,7 @@ strong_migrations flag, and what agents writing Rails backends are known to get 
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # Active Record methods that take a SQL fragment, and the connection's raw SQL methods.
 _AR_SQL = (

@@ -5,7 +5,7 @@ wrong in them."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # A postfix ``!`` (force unwrap, null assertion) where an expression goes on.
 _BANG = r"[\w)\]]!(?=\.|\)|,|\]|;|$|\s*(?:\)|,|\}|;|$|[-+*/]\s|==|!=|\?\?|as\b))"

@@ -6,7 +6,7 @@ are known to get wrong. Ruby and Rails: ``code_other``."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # PHP calls that run SQL (mysqli, PDO, pg, Laravel's query builder and DB facade,
 # WordPress's $wpdb).

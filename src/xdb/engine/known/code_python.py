@@ -11,7 +11,7 @@ all four."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 
 def args(without: str = "") -> str:

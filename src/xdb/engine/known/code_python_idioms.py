@@ -9,7 +9,7 @@ correctness, async and threading traps are in ``code_python``."""
 from __future__ import annotations
 
 from xdb.engine.known.code_python import call_without, none_of
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 PATTERNS: list[Pattern] = [
     pattern(

@@ -9,7 +9,7 @@ query choices that fail later: ``code_sql_schema``."""
 from __future__ import annotations
 
 from xdb.engine.known.code_python import call_without, none_of
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # Where SQL is read: ``.sql`` files and migrations (``code_sql_schema`` reads there too).
 SQL_WHERE = "sql role:migration"

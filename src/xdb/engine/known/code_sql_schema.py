@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xdb.engine.known.code_python import none_of
 from xdb.engine.known.code_sql import SQL_WHERE
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 PATTERNS: list[Pattern] = [
     pattern(

@@ -4,7 +4,7 @@ tests: ``code_web_node``."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 _JS = "javascript typescript vue svelte"
 

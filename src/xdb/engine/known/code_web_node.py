@@ -4,7 +4,7 @@ express rules, eslint-plugin-security, eslint-plugin-n, jest/vitest guides). Rea
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, near, pattern
+from xdb.engine.known.pattern import Pattern, near, pattern
 
 _JS = "javascript typescript"
 # CORS that allows any origin: "*", true, a callback that allows every one, or the request's

@@ -5,7 +5,7 @@ misplaced dependencies (CI pipelines are in ``config_infra_ci``)."""
 from __future__ import annotations
 
 from xdb.engine.known.config_infra_ci import BRANCHES
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # requirements.txt, line by line: a requirement (name, specifiers, markers, hashes,
 # comment) or an option, a comment, a URL or a path.

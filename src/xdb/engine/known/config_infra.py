@@ -7,7 +7,7 @@ and dependency manifests: ``config_infra_ci``. The secret-name and literal fragm
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # A secret's name in an environment variable (DB_PASSWORD, GITHUB_TOKEN, SECRET_KEY_BASE),
 # less the names that point at one (DB_PASSWORD_FILE, TOKEN_URL) or describe one

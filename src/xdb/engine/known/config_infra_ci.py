@@ -4,7 +4,7 @@ dependency manifests are in ``config_env_deps``."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # The attacker-controlled fields of an event (an issue's title, a PR's branch name...).
 _UNTRUSTED = (

@@ -5,7 +5,7 @@ in nginx."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 _WORLD = r"\"(?:0\.0\.0\.0/0|::/0)\""
 # SSH, RDP, all ports, and the databases' and caches' ports (never meant for the world).

@@ -6,7 +6,7 @@ health. Dockerfiles: ``config_infra``."""
 from __future__ import annotations
 
 from xdb.engine.known.config_infra import ENV_SECRET_NAME, LITERAL
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 _DB_PORTS = (
     r"(?:5432|5433|3306|3307|6379|6380|27017|9200|9300|5984|11211|9042|1433|1521|26257|8086"

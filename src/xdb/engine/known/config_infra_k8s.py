@@ -5,7 +5,7 @@ RBAC and images)."""
 from __future__ import annotations
 
 from xdb.engine.known.config_infra import ENV_SECRET_NAME, LITERAL
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # A container spec: a `containers:` list with an image (YAML nesting is flattened).
 CONTAINER = r"^(?:-\s*)?containers:\s*$[\s\S]*?^(?:-\s*)?image:\s*\S"

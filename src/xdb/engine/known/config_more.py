@@ -7,7 +7,7 @@ the vendors' hardening guides flag."""
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, near, pattern
+from xdb.engine.known.pattern import Pattern, near, pattern
 
 # A shell word's start, or a config line's: what a setting follows in a command line
 # (``sed -i 's/.../PermitRootLogin yes/'``, ``echo "..." >>``) and in the file itself.

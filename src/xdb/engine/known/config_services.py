@@ -15,7 +15,7 @@ variants: hits caught 36/39, safe left alone 26/26 before the detectors were wid
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 _DB_PORT = r"(?:5432|3306|6379|27017|9200|5672|9092|2379|11211|1433|22)"
 # A Service's port, or a chart's ``service.ports`` map (``postgresql: 5432``).

@@ -6,7 +6,7 @@ migrations), pandas traps (chained assignment, ``inplace``, ``iterrows``, whole-
 from __future__ import annotations
 
 from xdb.engine.known.code_python import call_without, none_of
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 PATTERNS: list[Pattern] = [
     # Tests.

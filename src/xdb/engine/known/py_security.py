@@ -6,7 +6,7 @@ python rules flag)."""
 from __future__ import annotations
 
 from xdb.engine.known.code_python import call_without, none_of
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # A test module's added lines: fixtures and fake credentials are no mistake there.
 _TEST_FILE = r"^(?:async\s+)?def test_|^import pytest\b|^from pytest\b|^import unittest\b"

@@ -10,7 +10,7 @@ plain-text credential store.
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import DOCKER, B, S
 
 # git with its global options (-C dir, -c key=value, --no-pager ...).

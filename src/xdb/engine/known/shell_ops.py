@@ -10,7 +10,7 @@ kubectl is in ``shell_ops_k8s``; terraform in ``shell_ops_tf``; the clouds' CLIs
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # Where a program's name starts: the line's start, a space, an operator, a subshell or a
 # quote (``bash -c '...'``, ``- run: ...``).

@@ -7,7 +7,7 @@ gcloud, gsutil and az are in ``shell_ops_gcp_azure``; terraform is in ``shell_op
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import B, S
 
 # aws, gcloud and az with their global options (--profile p, --region r) before the service.

@@ -9,7 +9,7 @@ curl -k, ssh without host key checking and curl | sh are ``shell_vcs_files_sys``
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import B, S
 
 # A table's name: plain, schema-qualified, or quoted as PostgreSQL, MySQL or SQL Server do.

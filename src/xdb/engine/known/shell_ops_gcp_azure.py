@@ -5,7 +5,7 @@ groups and resources deleted, no --subscription, public blob access (aws is in
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import B, S
 from xdb.engine.known.shell_ops_cloud import AZ, GCLOUD, GSUTIL
 

@@ -6,7 +6,7 @@ edits, scaling to zero, restarting every deployment, drains that stall or force,
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import PROD, B, S
 
 # kubectl (or oc) with its global options (-n ns, --context x, --kubeconfig=f) before the

@@ -5,7 +5,7 @@ lock overrides, init -upgrade, the wrong workspace, secrets typed into -var.
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import B, S
 
 # terraform (tofu, terragrunt) with its global options (-chdir=dir) before the subcommand.

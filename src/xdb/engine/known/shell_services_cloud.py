@@ -13,7 +13,7 @@ variants: hits caught 38/39, safe left alone 26/26 before the detectors were wid
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import PROD, RUN, B, S
 from xdb.engine.known.shell_ops_cloud import AWS, AZ, GCLOUD
 from xdb.engine.known.shell_ops_k8s import KUBECTL

@@ -12,7 +12,7 @@ variants: hits caught 21/21, safe left alone 14/14 before the detectors were wid
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import B, S
 from xdb.engine.known.shell_ops_cloud import AWS
 

@@ -12,7 +12,7 @@ variants: hits caught 33/36, safe left alone 23/24 before the detectors were wid
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_ops import B
 
 END = r"(?=\s|$|[;&|)'\"])"

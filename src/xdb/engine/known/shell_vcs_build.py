@@ -13,7 +13,7 @@ variants: hits caught 30/30, safe left alone 19/20 before the detectors were wid
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 from xdb.engine.known.shell_more import GIT
 from xdb.engine.known.shell_ops import B, S
 

@@ -8,7 +8,7 @@ in ``shell_vcs_files_sys``, package managers' in ``shell_vcs_files_pkg``.
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 # One simple command's text: no newline and no operator that starts another command.
 S = r"[^\n;&|]"

@@ -7,7 +7,7 @@ over .env; ln -sf; xargs without -0; rsync --delete).
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 S = r"[^\n;&|]"
 END = r"(?=\s|$|[;&|)'\"])"

@@ -7,7 +7,7 @@ deleted lockfile).
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 S = r"[^\n;&|]"
 END = r"(?=\s|$|[;&|)'\"])"

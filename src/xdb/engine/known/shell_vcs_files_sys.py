@@ -8,7 +8,7 @@ line, curl without --fail).
 
 from __future__ import annotations
 
-from xdb.engine.known.model import Pattern, pattern
+from xdb.engine.known.pattern import Pattern, pattern
 
 S = r"[^\n;&|]"
 END = r"(?=\s|$|[;&|)'\"])"

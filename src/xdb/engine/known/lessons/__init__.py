@@ -10,7 +10,7 @@ from xdb.engine.known.lessons import (
     code1,
     code2,
     infra,
-    shell,
+    shell_commands,
     wave5_c1,
     wave5_c2,
     wave5_i1,
@@ -22,6 +22,6 @@ __all__ = ["LESSONS"]
 
 # (pattern name or "", question, answer), every area's.
 LESSONS: tuple[tuple[str, str, str], ...] = (
-    *shell.LESSONS, *code1.LESSONS, *code2.LESSONS, *infra.LESSONS, *wave5_s1.LESSONS,
+    *shell_commands.LESSONS, *code1.LESSONS, *code2.LESSONS, *infra.LESSONS, *wave5_s1.LESSONS,
     *wave5_s2.LESSONS, *wave5_c1.LESSONS, *wave5_c2.LESSONS, *wave5_i1.LESSONS,
 )  # fmt: skip

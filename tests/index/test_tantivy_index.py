@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import xdb
-from xdb.index import text
+from xdb.index import tantivy_index
 from xdb.store.types import ConceptCondition, EpisodeFilter
 
 
@@ -193,16 +193,16 @@ def test_the_index_filters_by_concept_as_the_allowlist_does(
         ]
         for flt in cases:
             allowed = db.store.episode_seqs(flt)
-            monkeypatch.setattr(text, "FEW_IDS", 10**9)
+            monkeypatch.setattr(tantivy_index, "FEW_IDS", 10**9)
             by_ids = index.ranking(["river", "kayak"], 500, flt, allowed)
-            monkeypatch.setattr(text, "FEW_IDS", 0)
+            monkeypatch.setattr(tantivy_index, "FEW_IDS", 0)
             by_terms = index.ranking(["river", "kayak"], 500, flt, allowed)
             assert by_ids is not None  # this handle holds the writer: never behind
             assert sorted(s for s, _ in by_ids) == sorted(allowed), flt
             assert by_terms == by_ids, flt
         # A score threshold is SQL's: the index keeps to the ids then.
         strict = EpisodeFilter(concepts=[ConceptCondition("c/b", 0.95, None, False, True, False)])
-        assert not text.answers(strict) and index.ranking(["river"], 500, strict, []) == []
+        assert not tantivy_index.answers(strict) and index.ranking(["river"], 500, strict, []) == []
 
 
 def _documents(db: xdb.Database) -> list[int]:
