@@ -547,7 +547,7 @@ def test_it_imports_only_the_standard_library_and_the_parser() -> None:
         [sys.executable, "-S", "-c", code, src], capture_output=True, text=True, check=True
     )
     loaded = set(ast.literal_eval(out.stdout.strip()))
-    parser = {"model", "lexer", "kinds", "programs", "options", "shell", "effects"}
+    parser = {"call_structure", "lexer", "kinds", "programs", "options", "shell", "effects"}
     assert loaded == {
         "__future__", "xdb", "xdb.engine", "xdb.engine.readonly", "xdb.engine.calls",
         *(f"xdb.engine.calls.{name}" for name in parser),
