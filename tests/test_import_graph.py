@@ -42,7 +42,7 @@ SKIN_ENTRY_POINTS = frozenset(
         # The explorer is a web skin of its own outside ``interfaces``: its login and
         # pages take the HTTP skin's key check (``interfaces.auth``).
         "xdb.explorer.login",
-        "xdb.explorer.pages",
+        "xdb.explorer.routes",
     }
 )
 

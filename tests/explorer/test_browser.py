@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.explorer.conftest import CHAT
-from tests.explorer.test_pages import pages, partner_key
+from tests.explorer.test_routes import pages, partner_key
 from tests.policy.test_leak_hunter import LEARNED, cid, hidden_strings
 from tests.serving import served
 from xdb.interfaces.http import create_app
@@ -26,7 +26,7 @@ PHONE = 390  # px: the narrowest screen the pages are made for
 if CHROMIUM is None:
     pytest.skip(
         "no chromium on this machine: 'make test' installs Debian's chromium (apt) where it"
-        " may; the explorer's pages are tested over HTTP in test_pages.py and test_views.py",
+        " may; the explorer's pages are tested over HTTP in test_routes.py and test_views.py",
         allow_module_level=True,
     )
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra")
@@ -43,7 +43,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(autouse=True)
 def one_store(module_target: str) -> None:
     if module_target.startswith("postgres"):
-        pytest.skip("one store is enough for the browser; both serve the same pages (test_pages)")
+        pytest.skip("one store is enough for the browser; both serve the same pages (test_routes)")
 
 
 def every_page(episodes: list[str], lessons: dict[str, str]) -> list[str]:

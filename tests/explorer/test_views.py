@@ -18,11 +18,11 @@ import httpx
 import pytest
 
 from tests.explorer.conftest import CHAT
-from tests.explorer.test_pages import pages, partner_key
+from tests.explorer.test_routes import pages, partner_key
 from tests.policy.test_leak_hunter import ADMIN, PARTNER, cid, hidden_strings
 from tests.serving import served
 from xdb.api import Operations
-from xdb.explorer.concepts import usage_chart
+from xdb.explorer.concept_pages import usage_chart
 from xdb.explorer.render import human_bytes, term
 from xdb.interfaces.http import create_app
 from xdb.models.usage import UsageBucket

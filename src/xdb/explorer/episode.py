@@ -10,11 +10,11 @@ from fastapi import Request
 
 from xdb.errors import XdbError
 from xdb.explorer.render import Page, page
-from xdb.explorer.search import content_words
+from xdb.explorer.search_page import content_words
 from xdb.explorer.timeline import Mark, marks
 
 if TYPE_CHECKING:
-    from xdb.explorer.pages import Reader
+    from xdb.explorer.routes import Reader
 
 
 def episode_page(read: Reader, request: Request) -> Page:

@@ -13,7 +13,7 @@ from xdb.explorer import timeline
 from xdb.explorer.render import Page, page, session_href
 
 if TYPE_CHECKING:
-    from xdb.explorer.pages import Reader
+    from xdb.explorer.routes import Reader
 
 CHAT = "chat"
 SHORT = 1000  # a session of at most this many timesteps opens as the conversation

@@ -54,7 +54,7 @@ from starlette.types import ASGIApp
 from xdb import __version__
 from xdb.core import Database
 from xdb.errors import InvalidRequest, PermissionDenied, XdbError
-from xdb.explorer.pages import add_explorer
+from xdb.explorer.routes import add_explorer
 from xdb.fidelity.schedule import MaintenanceSchedule
 from xdb.interfaces import limits
 from xdb.interfaces.auth import HOOK_PATHS, LOCAL_HOSTS, ApiKeyAuth, has_keys

@@ -27,7 +27,7 @@ from xdb.models.learning import (
 )
 from xdb.ops import cursor
 from xdb.ops.datasets import build_dataset
-from xdb.ops.pages import every_member, made_order_page
+from xdb.ops.listing_pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, refuse_existing, root_of
 from xdb.policy.access import policy_named

@@ -16,7 +16,7 @@ from xdb.models.learning import (
     RemoveExemplarRequest,
     RemoveExemplarResponse,
 )
-from xdb.ops.pages import every_member, made_order_page
+from xdb.ops.listing_pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create, check_target, configured
 from xdb.store.exemplars import ExemplarRow

@@ -25,7 +25,7 @@ from xdb.models.sync import (
     SyncImportRequest,
     SyncImportResponse,
 )
-from xdb.ops.pages import every_member
+from xdb.ops.listing_pages import every_member
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, root_of
 from xdb.policy.access import both, policy_named

@@ -11,7 +11,7 @@ from fastapi import Request
 from xdb.explorer.render import Page, page
 
 if TYPE_CHECKING:
-    from xdb.explorer.pages import Reader
+    from xdb.explorer.routes import Reader
 
 BUD_STATUSES = ("collecting", "ready", "training", "validating", "promoted", "rejected")
 

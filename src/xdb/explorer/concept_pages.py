@@ -14,7 +14,7 @@ from xdb.explorer import charts
 from xdb.explorer.render import Page, node_href, node_label, page, term, with_params
 
 if TYPE_CHECKING:
-    from xdb.explorer.pages import Reader
+    from xdb.explorer.routes import Reader
 
 RELATIONS = ("NEXT", "TAGGED_BY", "CONTAINS", "INFLUENCED_BY", "CHILD_OF", "RELATED_CONCEPT")
 NODE_TYPES = ("Episode", "Concept", "Decision", "Tool", "Timestep")

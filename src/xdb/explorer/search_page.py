@@ -15,7 +15,7 @@ from xdb.explorer.render import Page, page, stem
 from xdb.text import STOPWORDS, words
 
 if TYPE_CHECKING:
-    from xdb.explorer.pages import Reader
+    from xdb.explorer.routes import Reader
 
 PAGE_SIZE = 20
 

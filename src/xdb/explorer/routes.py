@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from xdb.core import Database
 from xdb.errors import InvalidRequest, XdbError
-from xdb.explorer import concepts, episode, learning, search, session
+from xdb.explorer import concept_pages, episode, learning_pages, search_page, session
 from xdb.explorer.login import add_login
 from xdb.explorer.render import HERE, Page, page, render
 from xdb.interfaces.auth import request_caller
@@ -24,7 +24,7 @@ from xdb.ops.catalog import REGISTRY
 
 __all__ = ["Reader", "add_explorer", "search_request"]
 
-search_request = search.search_request  # (its old home)
+search_request = search_page.search_request  # (its old home)
 _STATUS = {"invalid_request": 400, "not_found": 404, "permission_denied": 403}
 
 
@@ -54,32 +54,32 @@ Build = Callable[[Reader, Request], Page]
 # (path, page, summary): the pages, as the API's reference lists them.
 ROUTES: list[tuple[str, Build, str]] = [
     ("/", lambda read, request: _home(read), "the overview: state and the latest episodes."),
-    ("/search", search.search_page,
+    ("/search", search_page.search_page,
      "search episodes (q, concept, without, kind, label, from, to, sort, cursor, size)."),
     ("/sessions/{session_id:path}", session.session_page,
      "a session as a conversation (view=chat, the default for short sessions) or its timeline"
      " (zoom: tick, 10, 100, 1000, minute, hour, day; from: a tick)."),
-    ("/concepts", concepts.hierarchy,
+    ("/concepts", concept_pages.hierarchy,
      "the concept hierarchy (parent), or concepts found by name"
      " (q; partial=1 answers the list alone, for find-as-you-type)."),
     ("/episodes/{episode_id:path}", episode.episode_page,
      "one episode, its tags, comments, labels, neighbours, similar ones (hl: words to mark)."),
-    ("/concepts/{concept_id:path}", concepts.concept_page,
+    ("/concepts/{concept_id:path}", concept_pages.concept_page,
      "one concept: usage over time, co-occurring concepts, exemplars, datasets."),
-    ("/buds/{bud:path}", learning.bud_page, "a bud (candidate concept) and its examples."),
-    ("/graph", concepts.graph_page,
+    ("/buds/{bud:path}", learning_pages.bud_page, "a bud (candidate concept) and its examples."),
+    ("/graph", concept_pages.graph_page,
      "the experience graph around a node (seed, depth, relation, type),"
      " each node a link to walk on."),
-    ("/learning", learning.learning_page,
+    ("/learning", learning_pages.learning_page,
      "buds by status, datasets and their versions, training runs,"
      " the quota and context-window gauges."),
-    ("/datasets/{dataset_id:path}", learning.dataset_page,
+    ("/datasets/{dataset_id:path}", learning_pages.dataset_page,
      "a dataset version: its concept, recipe and members (cursor)."),
-    ("/training-runs/{run_id:path}", learning.run_page,
+    ("/training-runs/{run_id:path}", learning_pages.run_page,
      "a training run: its concepts, datasets, metrics and artifacts."),
-    ("/lessons", learning.lessons_page,
+    ("/lessons", learning_pages.lessons_page,
      "the engine's lessons by tier, their stats, a topic's timeline."),
-    ("/lessons/{lesson_id:path}", learning.lesson_page,
+    ("/lessons/{lesson_id:path}", learning_pages.lesson_page,
      "one lesson: its tier, scope, counts and edges."),
 ]  # fmt: skip
 
@@ -125,6 +125,6 @@ def add_explorer(app: FastAPI, db: Database) -> None:
 
 def _home(read: Reader) -> Page:
     status = read("xdb.status", {})
-    latest = {"sort": {"by": "time_desc"}, "page": {"page_size": search.PAGE_SIZE}}
+    latest = {"sort": {"by": "time_desc"}, "page": {"page_size": search_page.PAGE_SIZE}}
     recent = read("experience.search_episodes", latest)
     return page("home.html", status=status, hits=recent.episodes)

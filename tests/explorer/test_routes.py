@@ -14,7 +14,7 @@ from jinja2.filters import do_urlencode
 import xdb
 from tests.policy.test_leak_hunter import ADMIN, cid, hidden_strings
 from tests.serving import served
-from xdb.explorer.pages import Reader
+from xdb.explorer.routes import Reader
 from xdb.interfaces.http import create_app
 
 
