@@ -147,10 +147,7 @@ def timestep_entries(
     if rows is None:
         steps = [_step(it, tid, tick, None) for it, (tid, tick) in zip(items, ids, strict=True)]
     else:
-        steps = [
-            row_step(tid, row) or _step(it, tid, tick, row[11])
-            for it, (tid, tick), row in zip(items, ids, rows, strict=True)
-        ]
+        steps = [_row_body(it, *at, row) for it, at, row in zip(items, ids, rows, strict=True)]
     if not steps:
         return []  # (nothing recorded: nothing to audit)
     if len(steps) == 1:
@@ -203,6 +200,11 @@ def row_step(tid: str, row: Sequence[Any]) -> str | None:
             f'"activations":{"{}" if acts is None else acts}}}'
         )
     return None
+
+
+def _row_body(it: Any, tid: str, tick: int, row: Sequence[Any]) -> str:
+    """A timestep's body from its inserted row, else the encoder's (the row's activations)."""
+    return row_step(tid, row) or _step(it, tid, tick, row[-1])
 
 
 def _step(it: Any, tid: str, tick: int, encoded: str | None) -> str:
@@ -364,7 +366,7 @@ def append_timestep(
         entries = timestep_entries([item], [recorded], by, at_us, [row])
         return append(conn, SQLITE, entries, False, known_head, key)
     seq, prev = known_head[0] + 1, known_head[1]
-    body = row_step(recorded[0], row) or _step(item, recorded[0], recorded[1], row[11])
+    body = _row_body(item, recorded[0], recorded[1], row)
     message = f"{prev}\x1f{seq}\x1f{at_us}\x1ftimestep\x1f{caller}\x1f{operation}\x1f{body}"
     h = hashlib.sha256(message.encode(errors="surrogatepass")).hexdigest()
     conn.execute(_INSERT_SQLITE, (seq, at_us, "timestep", caller, operation, body, prev, h))

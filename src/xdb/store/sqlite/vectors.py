@@ -59,19 +59,12 @@ def store_vectors(
         return []
     wanted = sorted({seq for seq, _ in rows})
     open_seqs = {int(r[0]) for r in rows_in(conn, SQLITE, _OPEN, wanted, (model,))}
-    (first,) = conn.execute(_NEXT_VSEQ).fetchone()
-    out: list[int] = []
-    inserts: list[tuple[int, int, str, bytes]] = []
-    for seq, blob in rows:
-        if seq in open_seqs:
-            open_seqs.discard(seq)
-            vseq = int(first) + len(inserts)
-            inserts.append((vseq, seq, model, blob))
-            out.append(vseq)
-        else:
-            out.append(0)
-    conn.executemany(_INSERT, inserts)
-    return out
+    kept = []
+    for seq, _ in rows:
+        kept.append(seq in open_seqs)
+        open_seqs.discard(seq)
+    vseqs = iter(insert_fresh(conn, model, [r for r, k in zip(rows, kept, strict=True) if k]))
+    return [next(vseqs) if k else 0 for k in kept]
 
 
 def insert_fresh(
