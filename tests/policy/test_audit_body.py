@@ -39,7 +39,7 @@ def test_a_plain_row_is_written_as_the_encoder_writes_it(content: str, event_id:
         row = _row(content, event_id, **acts)
         written = audit.row_step("ts_1", row)
         assert written is not None
-        assert written == audit._step(_item(row, acts), "ts_1", 3, row[11])
+        assert written == audit.step_body(_item(row, acts), "ts_1", 3, row[11])
 
 
 @pytest.mark.parametrize("content", [*ESCAPED, "lone \ud800"])

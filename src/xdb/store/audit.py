@@ -145,7 +145,7 @@ def timestep_entries(
     at about half the cost of encoding the timestep again."""
     caller, operation = by
     if rows is None:
-        steps = [_step(it, tid, tick, None) for it, (tid, tick) in zip(items, ids, strict=True)]
+        steps = [step_body(it, tid, tick, None) for it, (tid, tick) in zip(items, ids, strict=True)]
     else:
         steps = [_row_body(it, *at, row) for it, at, row in zip(items, ids, rows, strict=True)]
     if not steps:
@@ -169,7 +169,7 @@ _QUOTE = '"'  # (3.11: an f-string's expression may not hold the f-string's own 
 
 
 def row_step(tid: str, row: Sequence[Any]) -> str | None:
-    """``_step`` written from a timestep's row (``ROW``; its activations JSON, or None for
+    """``step_body`` written from a timestep's row (``ROW``; its activations JSON, or None for
     none): the same JSON, in ~0.55 us where the encoder takes ~1.0. None when a text needs
     escaping (a control character, a quote or a backslash: the encoder writes it then) or
     a field is not of the store's type (str, int, bool)."""
@@ -204,10 +204,10 @@ def row_step(tid: str, row: Sequence[Any]) -> str | None:
 
 def _row_body(it: Any, tid: str, tick: int, row: Sequence[Any]) -> str:
     """A timestep's body from its inserted row, else the encoder's (the row's activations)."""
-    return row_step(tid, row) or _step(it, tid, tick, row[-1])
+    return row_step(tid, row) or step_body(it, tid, tick, row[-1])
 
 
-def _step(it: Any, tid: str, tick: int, encoded: str | None) -> str:
+def step_body(it: Any, tid: str, tick: int, encoded: str | None) -> str:
     """One timestep's body: its fields, then its activations (``encoded``, when the store
     has them as JSON already), as compact JSON."""
     head = {

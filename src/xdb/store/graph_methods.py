@@ -32,6 +32,10 @@ class GraphMethods:
     def _graph_write(self, fn: Callable[[Any], T]) -> T:
         raise NotImplementedError
 
+    def settle_audit(self) -> None:
+        """Chain audit records a store keeps waiting (SQLite's ``audit_pending``) before
+        the log is read."""
+
     # ------------------------------------------------------------------ concept packs
 
     def import_concept_pack(
@@ -223,10 +227,12 @@ class GraphMethods:
         operation: str | None = None,
     ) -> list[audit.AuditRecord]:
         d = self._flavor.d
+        self.settle_audit()
         return self._graph_read(lambda c: audit.read(c, d, after, limit, kind, caller, operation))
 
     def audit_verify(self) -> audit.Verdict:
         d = self._flavor.d
+        self.settle_audit()
         return self._graph_read(lambda c: audit.verify_snapshot(c, d))
 
     def audit_prune(self, before_us: int, at_us: int) -> int:

@@ -88,6 +88,12 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "ALTER TABLE episodes DROP COLUMN summary_is_content",
         "ALTER TABLE episodes RENAME COLUMN own_summary TO summary",
         "DELETE FROM schema_migrations WHERE version = 20",
+        # and version 21 (audit records chained from their rows)
+        "ALTER TABLE timesteps DROP COLUMN audit_at",
+        "ALTER TABLE timesteps DROP COLUMN audit_caller",
+        "ALTER TABLE timesteps DROP COLUMN audit_operation",
+        "DELETE FROM index_watermarks WHERE name = 'audit_pending'",
+        "DELETE FROM schema_migrations WHERE version = 21",
     ):
         conn.execute(statement)
     conn.close()
@@ -110,7 +116,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 20  # this test's downgrade undoes versions 5 to 20
+    assert LATEST == 21  # this test's downgrade undoes versions 5 to 21
 
 
 # The statement ``store_vectors`` ran once per vector before it became set-based.

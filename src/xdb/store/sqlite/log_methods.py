@@ -18,7 +18,7 @@ from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timeste
 from xdb.store import access, audit, rows, tagging
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
-from xdb.store.sqlite import episodes, sessions, textindex
+from xdb.store.sqlite import audit_pending, episodes, sessions, textindex
 from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.writer import Writer
@@ -52,6 +52,10 @@ class LogTail:
     indexed: int
     sessions: dict[str, list[int]]  # per session, as ``sessions.uncounted`` returns it
     audit_head: tuple[int, str] | None = None  # the audit log's last (seq, hash)
+    # Lone records left pending since the last seal (``audit_pending``), and whether the
+    # file says some are (its mark set by one of them or by another connection).
+    audit_pending: int = 0
+    audit_marked: bool = False
 
 
 class _Write(Protocol):
@@ -78,6 +82,9 @@ class LogMethods:
     ) -> list[tuple[str, int]]:
         lone = len(items) == 1
         audited_at = now_us()
+        # A lone record's audit record waits in its row, to be chained later
+        # (``audit_pending``): not with a key, whose chain only its holder may write.
+        pending = audit_by is not None and lone and self.audit_key is None
 
         def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
             # The log's tail (last seq, index watermark, per session its next tick and the
@@ -136,7 +143,10 @@ class LogMethods:
                 )
                 out.append((timestep_id(session, tick), tick))
             # execute() for one row: executemany's iteration costs ~5 us a record.
-            if lone:
+            if pending:
+                assert audit_by is not None
+                cursor.execute(audit_pending.INSERT, (*values[0], audited_at, *audit_by))
+            elif lone:
                 cursor.execute(_INSERT_TIMESTEP, values[0])
             else:
                 conn.executemany(_INSERT_TIMESTEP, values)
@@ -163,7 +173,23 @@ class LogMethods:
                     made = close_event(steps)
                     made.access_policy_id = policy
                     episodes.insert(conn, made)
-            if audit_by is not None:  # the audit log's copy, in the same transaction
+            marked, waiting = tail.audit_marked, tail.audit_pending
+            if pending:
+                if not marked:  # the first pending since a seal says where they start
+                    cursor.execute(audit_pending.MARK, (seq,))
+                    marked = True
+                waiting += 1
+                if waiting >= audit_pending.SEAL_EVERY:
+                    audit_pending.seal(conn)
+                    marked, waiting = False, 0
+                audit_head = None
+            elif audit_by is not None:  # the audit log's copy, in the same transaction
+                # Records left pending (by an unkeyed connection) go first: the log keeps
+                # the order of the writes.
+                known_head = tail.audit_head
+                if audit_pending.seal(conn):
+                    known_head = None
+                    marked, waiting = False, 0
                 # Its body written from the rows as inserted (activations encoded once).
                 if lone:
                     audit_head = audit.append_timestep(
@@ -173,17 +199,18 @@ class LogMethods:
                         values[0],
                         audit_by,
                         audited_at,
-                        tail.audit_head,
+                        known_head,
                         self.audit_key,
                     )
                 else:
                     entries = audit.timestep_entries(items, out, audit_by, audited_at, values)
                     audit_head = audit.append(
-                        cursor, SQLITE, entries, False, tail.audit_head, self.audit_key
+                        cursor, SQLITE, entries, False, known_head, self.audit_key
                     )
             # Only a job that got this far leaves its tail behind.
             known.update(state)
             tail.seq, tail.indexed = seq, indexed
+            tail.audit_marked, tail.audit_pending = marked, waiting
             if audit_by is not None:  # (any other write to the log drops this tail)
                 tail.audit_head = audit_head
             self._tail = tail

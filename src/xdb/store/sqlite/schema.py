@@ -23,7 +23,7 @@ from xdb.store import (
     session_origin,
 )
 from xdb.store.sqlbuild import SQLITE
-from xdb.store.sqlite import sessions
+from xdb.store.sqlite import audit_pending, sessions
 
 
 def _sessionless_contexts(conn: sqlite3.Connection) -> None:
@@ -317,6 +317,10 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # keep their text. A version before 20 would insert into the computed column, so it
     # must not open a file written since.
     (20, "a summary that is the content is not stored twice", _SUMMARY_AS_CONTENT),
+    # A lone record's audit record is chained after its commit, from its row
+    # (``audit_pending``). A version before 21 would record without either, so it must not
+    # open a file written since.
+    (21, "audit records chained from their rows", audit_pending.MIGRATION),
 ]
 
 

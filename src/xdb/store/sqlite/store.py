@@ -8,6 +8,7 @@ The methods of each capability are mixed in from the modules that hold them
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -20,7 +21,14 @@ from xdb.store import access, audit
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.sqlbuild import SQLITE, Flavor
-from xdb.store.sqlite import episodes, restricted_reader, sessions, textindex, transfer
+from xdb.store.sqlite import (
+    audit_pending,
+    episodes,
+    restricted_reader,
+    sessions,
+    textindex,
+    transfer,
+)
 from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.log_methods import LogMethods
 from xdb.store.sqlite.schema import migrate
@@ -107,7 +115,8 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
         self.text_index_max_lag = textindex.MAX_LAG
         self._tail = None  # ``LogMethods.record``'s cache of the log's tail
         self.audit_key = audit.signing_key()  # read once: every record would read it
-        self.writer.submit(migrate)
+        # With the schema, the records a process killed before sealing left pending.
+        self.writer.submit(lambda conn: (migrate(conn), audit_pending.seal(conn)))
 
     # ------------------------------------------------------------------ plumbing
 
@@ -153,6 +162,9 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
 
             def fn(conn: sqlite3.Connection) -> Any:
                 self._tail = None
+                # Records waiting for their audit records are chained before this write:
+                # the log keeps the writes' order, and no row goes before it is chained.
+                audit_pending.seal(conn)
                 return inner(conn)
 
         if self.memory:
@@ -160,9 +172,14 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
                 return self.writer.submit(fn)
         return self.writer.submit(fn)
 
+    def settle_audit(self) -> None:
+        """Chain the records waiting for their audit records (``audit_pending``)."""
+        self._write(lambda conn: None)  # (every such write seals first)
+
     def close(self) -> None:
         if self.closed:
             return
+        self._seal_audit()
         self._settle_sessions()
         self.closed = True
         with self._readers_lock:
@@ -192,6 +209,15 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
             self.writer.submit(fold, lock_wait=0)
         except XdbError:
             pass
+
+    def _seal_audit(self) -> None:
+        """Chain what this connection left pending before it closes. Not worth a wait, as
+        ``_settle_sessions``: whoever writes or opens the file next seals them."""
+        tail = self._tail
+        if self.memory or tail is None or not tail.audit_pending:
+            return
+        with contextlib.suppress(XdbError):
+            self.writer.submit(audit_pending.seal, lock_wait=0)
 
     def stats(self) -> dict[str, Any]:
         def run(conn: sqlite3.Connection) -> dict[str, Any]:

@@ -1,0 +1,105 @@
+"""A lone ``record``'s audit record, chained a little later (issue 36): the SQLite store's
+way of keeping the audit log without paying a second row per record.
+
+A record's audit record was written in the record's own transaction: one more row in
+another table, whose page the commit then writes too. That second row, even of one byte,
+cost 1.15-1.18x of a record without the audit log (``bench.ingest``); with its body, 1.25x.
+Here the record's row carries what its audit record needs besides itself: when it was
+recorded, by whom, through which operation (``audit_at``, ``audit_caller``,
+``audit_operation``; NULL on rows no one is auditing). Those rows are *pending*. ``seal``
+chains them onto the log in order, each as the ``timestep`` record it would have been (the
+same body, written from the row, whose fields no write changes: compaction removes rows, it
+never edits them). Nothing acknowledged is lost: a pending row is in the file, and whoever
+opens the file next seals it.
+
+When the log is sealed:
+- before every other write (``SQLiteStore._write``): a call's record, a batch's, a
+  compaction that removes rows, a deletion: so the log's order is still the order of the
+  writes, and no row leaves before its record is in the chain;
+- every ``SEAL_EVERY`` pending records, within the record that reaches that many;
+- before the log is read, verified or pruned; when the handle closes; when a file opens.
+
+Which rows are pending is said by ``index_watermarks['audit_pending']``: the lowest pending
+seq, or 0 for none. A record sets it when it is the first pending since the last seal (only
+when it is 0, so two processes keep the lowest), so a check before a write is one point
+read, whatever the log's size.
+
+Only without ``XDB_AUDIT_KEY``. With the key, the chain is what no one without the key can
+forge; a pending row is plain data in the file, and a key holder who sealed it would sign
+what anyone who could write the file put there. So a keyed store records as before, and a
+row it finds pending (only an unkeyed writer leaves them) is sealed without the key, as
+that writer would have: a keyed verify then stops at it. PostgreSQL records as before.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from types import SimpleNamespace
+from typing import Any
+
+from xdb.ids import timestep_id
+from xdb.store import audit
+from xdb.store.sqlbuild import SQLITE
+
+NAME = "audit_pending"
+SEAL_EVERY = 500  # pending records a record seals at (~2 ms, one record in 500)
+COLUMNS = ("audit_at", "audit_caller", "audit_operation")
+
+MIGRATION = [
+    "ALTER TABLE timesteps ADD COLUMN audit_at INTEGER",
+    "ALTER TABLE timesteps ADD COLUMN audit_caller TEXT",
+    "ALTER TABLE timesteps ADD COLUMN audit_operation TEXT",
+    f"INSERT INTO index_watermarks (name, position) VALUES ('{NAME}', 0)",
+]
+
+# A pending record's row: ``audit.ROW``'s columns, then the three above.
+INSERT = (
+    f"INSERT INTO timesteps ({audit.ROW}, {', '.join(COLUMNS)}) VALUES ({','.join(['?'] * 15)})"
+)
+# The first pending record since a seal says where the pending rows start.
+MARK = f"UPDATE index_watermarks SET position = ? WHERE name = '{NAME}' AND position = 0"
+_FIRST = f"SELECT position FROM index_watermarks WHERE name = '{NAME}'"
+_PENDING = (
+    f"SELECT {audit.ROW}, {', '.join(COLUMNS)} FROM timesteps"
+    " WHERE seq >= ? AND audit_at IS NOT NULL ORDER BY seq"
+)
+_CLEAR = f"UPDATE index_watermarks SET position = 0 WHERE name = '{NAME}'"
+
+
+def seal(conn: sqlite3.Connection) -> int:
+    """Chain every pending record onto the audit log, in the caller's write transaction;
+    how many. One point read when none is pending."""
+    (first,) = conn.execute(_FIRST).fetchone()
+    if not first:
+        return 0
+    entries = [_entry(r) for r in conn.execute(_PENDING, (first,))]
+    # Without the key, always: see the module's docstring.
+    audit.append(conn, SQLITE, entries, False, None, None)
+    conn.execute(_CLEAR)
+    return len(entries)
+
+
+def _entry(r: tuple[Any, ...]) -> audit.AuditEntry:
+    """A pending row's ``timestep`` record, as the record would have appended it."""
+    seq, session, tick, ts_us, kind, role, content, token, event, start, end, acts = r[:12]
+    at_us, caller, operation = r[12:]
+    tid = timestep_id(session, tick)
+    # The row as inserted: SQLite gives the flags back as integers.
+    row = (seq, session, tick, ts_us, kind, role, content, token, event, bool(start), bool(end))
+    body = audit.row_step(tid, (*row, acts))
+    if body is None:  # text the encoder must escape: the record's own fallback, from the row
+        item = SimpleNamespace(
+            session_id=session,
+            ts_us=ts_us,
+            event_type=kind,
+            role=role,
+            content=content,
+            token_id=token,
+            event_id=event,
+            event_start=bool(start),
+            event_end=bool(end),
+            activations=json.loads(acts) if acts else {},
+        )
+        body = audit.step_body(item, tid, tick, acts)
+    return audit.AuditEntry(at_us, "timestep", caller, operation, body)
