@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, TypeVar
 from pydantic_core import to_json
 
 from xdb.store import audit_seal, placement
-from xdb.store.sqlbuild import SQLITE, Connection, Dialect, many
+from xdb.store.sqlbuild import Connection, Dialect, many
 
 GENESIS = "0" * 64
 CHECKPOINT_EVERY = 1000  # records between periodic checkpoints
@@ -321,16 +321,21 @@ def append(
     if key is FROM_ENV:
         key = signing_key()
     start = known_head or head(conn)
-    records = chain(start, entries, key)
-    if records[-1].seq // CHECKPOINT_EVERY > start[0] // CHECKPOINT_EVERY:
-        # Periodically, a checkpoint naming the chain's head so far: a value to keep
-        # outside the database and compare later (verify checks each one).
-        mark = {"records_through": records[-1].seq, "head": records[-1].hash}
-        (checkpoint,) = chain(
-            (records[-1].seq, records[-1].hash),
-            [AuditEntry(entries[-1].at_us, "checkpoint", "xdb", "audit.checkpoint", mark)],
-        )
-        records.append(checkpoint)
+    records = []
+    at = start
+    for entry in entries:
+        (record,) = chain(at, [entry], key)
+        records.append(record)
+        at = record.seq, record.hash
+        if record.seq // CHECKPOINT_EVERY > (record.seq - 1) // CHECKPOINT_EVERY:
+            # Every thousand records, a checkpoint naming the chain's head so far (right
+            # after that record, however many are appended together): a value to keep
+            # outside the database and compare later (verify checks each one).
+            mark = {"records_through": record.seq, "head": record.hash}
+            checkpoint = AuditEntry(entry.at_us, "checkpoint", "xdb", "audit.checkpoint", mark)
+            (made,) = chain(at, [checkpoint], key)
+            records.append(made)
+            at = made.seq, made.hash
     sql = _INSERT_SQLITE if d.mark == "?" else _INSERT_POSTGRES
     end = records[-1].seq, records[-1].hash
     if key and d.arrays and len(records) == 1:
@@ -345,32 +350,6 @@ def append(
     if key:
         audit_seal.advance(conn, d.mark, key, start, end)
     return end
-
-
-def append_timestep(
-    conn: Connection,
-    item: Any,
-    recorded: tuple[str, int],
-    row: Sequence[Any],
-    by: tuple[str, str],
-    at_us: int,
-    known_head: tuple[int, str] | None,
-    key: bytes | None,
-) -> tuple[int, str]:
-    """``append`` of one timestep's record on SQLite (a lone ``record``, the hot path; its
-    ``row`` as inserted, ``ROW``): the same record, the same chain, without the generic
-    path's lists and tuples (~4 us of a ~40 us record). The generic path takes what this one
-    does not: a head to look up, a key (the seal moves too), a checkpoint due."""
-    caller, operation = by
-    if known_head is None or key is not None or (known_head[0] + 1) % CHECKPOINT_EVERY == 0:
-        entries = timestep_entries([item], [recorded], by, at_us, [row])
-        return append(conn, SQLITE, entries, False, known_head, key)
-    seq, prev = known_head[0] + 1, known_head[1]
-    body = _row_body(item, recorded[0], recorded[1], row)
-    message = f"{prev}\x1f{seq}\x1f{at_us}\x1ftimestep\x1f{caller}\x1f{operation}\x1f{body}"
-    h = hashlib.sha256(message.encode(errors="surrogatepass")).hexdigest()
-    conn.execute(_INSERT_SQLITE, (seq, at_us, "timestep", caller, operation, body, prev, h))
-    return seq, h
 
 
 def read(

@@ -5,10 +5,13 @@ nothing acknowledged is lost to a SIGKILL; a key holder never signs a row it did
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,9 @@ import pytest
 import xdb
 from xdb.ops.audit import AuditRecordOut
 from xdb.store import audit
+from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import audit_pending
+from xdb.store.sqlite.store import SQLiteStore
 
 AUDITOR = xdb.Caller(id="audit", roles=("auditor",))
 RECORDER = str(Path(__file__).with_name("_recorder.py"))
@@ -188,3 +193,92 @@ def test_a_key_holder_does_not_sign_a_row_put_in_the_file(
     assert not found.ok
     (forged,) = _rows(path, "SELECT seq FROM audit_log WHERE body LIKE '%forged%'")
     assert found.first_bad_seq == forged[0]
+
+
+def test_a_calls_record_carried_by_a_log_write_follows_the_pending_records(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "x.sqlite3"
+    with xdb.connect(path, session_id="a") as first:
+        first.record(event_type="input", content="pending")
+        other = SQLiteStore(path)
+        try:
+            entry = audit.AuditEntry(1, "call", "b", "xdb.tag", {"allowed": True})
+            with audit.call_pending(entry):  # a call whose first write keeps the tail
+                other.claim_session("b-session", 1)
+        finally:
+            other.close()
+        records = first.as_caller(AUDITOR).audit_list(limit=10).records
+    assert [(r.kind, r.operation) for r in records[:2]] == [
+        ("timestep", "xdb.record"),
+        ("call", "xdb.tag"),
+    ]
+
+
+def test_handles_taking_turns_still_chain_every_seal_every_with_checkpoints(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "x.sqlite3"
+    with xdb.connect(path, session_id="a") as first, xdb.connect(path, session_id="b") as other:
+        for i in range(1100):
+            (first if i % 2 else other).record(event_type="output", content=f"t{i}")
+        (chained,) = _rows(path, "SELECT count(*) FROM audit_log WHERE kind = 'timestep'")
+        assert chained[0] >= 1100 - audit_pending.SEAL_EVERY
+        assert first.as_caller(AUDITOR).audit_verify().ok
+    marks = _rows(path, "SELECT seq, body FROM audit_log WHERE kind = 'checkpoint'")
+    assert [(seq, json.loads(body)["records_through"]) for seq, body in marks] == [(1001, 1000)]
+
+
+def _with_the_write_lock_held(path: Path, fn: Callable[[], object]) -> bool:
+    """Whether ``fn`` returned within 10 s while another connection held the file's write
+    lock (the lock is let go either way)."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    worker = threading.Thread(target=fn, daemon=True)
+    try:
+        worker.start()
+        worker.join(10)
+        return not worker.is_alive()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        worker.join()
+
+
+def test_reading_the_log_with_nothing_pending_takes_no_write_lock(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    with xdb.connect(path, session_id="s") as db:
+        db.record(event_type="input", content="one")
+        assert db.as_caller(AUDITOR).audit_verify().ok  # chains it
+    store = SQLiteStore(path)  # (a call's own audit record is a write: the store's verify)
+    try:
+        verdicts: list[bool] = []
+        assert _with_the_write_lock_held(
+            path, lambda: verdicts.append(store.audit_verify().first_bad is None)
+        )
+        assert verdicts == [True]
+    finally:
+        store.close()
+
+
+def test_close_does_not_wait_for_another_writer(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    db = xdb.connect(path, session_id="s")
+    db.record(event_type="input", content="left pending")
+    assert _with_the_write_lock_held(path, db.close)
+    with xdb.connect(path) as again:  # whoever opens the file next chains it
+        steps = again.as_caller(AUDITOR).audit_list(kind="timestep").records
+        assert [r.body["content"] for r in steps] == ["left pending"]
+
+
+def test_records_chained_together_keep_a_checkpoint_after_every_thousandth() -> None:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute(audit.SCHEMA.format(key="INTEGER"))
+    entries = [audit.AuditEntry(i, "timestep", "c", "xdb.record", "{}") for i in range(2100)]
+    audit.append(conn, SQLITE, entries, False, None, None)
+    marks = conn.execute("SELECT seq, body FROM audit_log WHERE kind = 'checkpoint'").fetchall()
+    assert [(seq, json.loads(body)["records_through"]) for seq, body in marks] == [
+        (1001, 1000),
+        (2001, 2000),
+    ]
+    assert audit.verify(audit.scan(conn, SQLITE)).first_bad is None

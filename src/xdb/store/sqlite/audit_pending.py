@@ -13,16 +13,21 @@ never edits them). Nothing acknowledged is lost: a pending row is in the file, a
 opens the file next seals it.
 
 When the log is sealed:
-- before every other write (``SQLiteStore._write``): a call's record, a batch's, a
-  compaction that removes rows, a deletion: so the log's order is still the order of the
-  writes, and no row leaves before its record is in the chain;
-- every ``SEAL_EVERY`` pending records, within the record that reaches that many;
-- before the log is read, verified or pruned; when the handle closes; when a file opens.
+- before every other write (``SQLiteStore._write``), and before any write that carries a
+  call's record: a batch's records, a compaction that removes rows, a deletion: so the
+  log's order is still the order of the writes, and no row leaves before it is chained;
+- every ``SEAL_EVERY`` pending records, within the record that reaches that many (whichever
+  connections recorded them), so that a seal stays short;
+- before the log is read, verified or pruned (only when some wait: a read of the log takes
+  no write lock otherwise); when the handle closes (not waiting for another writer's lock);
+  when a file opens. Sealed together, records keep a checkpoint after every thousandth
+  (``audit.append``), as they did appended one by one.
 
 Which rows are pending is said by ``index_watermarks['audit_pending']``: the lowest pending
-seq, or 0 for none. A record sets it when it is the first pending since the last seal (only
-when it is 0, so two processes keep the lowest), so a check before a write is one point
-read, whatever the log's size.
+seq, or 0 for none. Each pending record reads it in its own transaction (set it when 0,
+seal when ``SEAL_EVERY`` may be waiting), so it is the file's word, whichever connections
+recorded and whatever job rolled back; a check before a write is one point read, whatever
+the log's size.
 
 Only without ``XDB_AUDIT_KEY``. With the key, the chain is what no one without the key can
 forge; a pending row is plain data in the file, and a key holder who sealed it would sign
@@ -58,7 +63,7 @@ INSERT = (
     f"INSERT INTO timesteps ({audit.ROW}, {', '.join(COLUMNS)}) VALUES ({','.join(['?'] * 15)})"
 )
 # The first pending record since a seal says where the pending rows start.
-MARK = f"UPDATE index_watermarks SET position = ? WHERE name = '{NAME}' AND position = 0"
+_MARK = f"UPDATE index_watermarks SET position = ? WHERE name = '{NAME}'"
 _FIRST = f"SELECT position FROM index_watermarks WHERE name = '{NAME}'"
 _PENDING = (
     f"SELECT {audit.ROW}, {', '.join(COLUMNS)} FROM timesteps"
@@ -67,7 +72,22 @@ _PENDING = (
 _CLEAR = f"UPDATE index_watermarks SET position = 0 WHERE name = '{NAME}'"
 
 
-def seal(conn: sqlite3.Connection) -> int:
+def recorded(conn: sqlite3.Cursor | sqlite3.Connection, seq: int) -> None:
+    """A pending record was inserted at ``seq`` (in the same transaction): mark where the
+    pending records start, or chain them once ``SEAL_EVERY`` may be waiting."""
+    (first,) = conn.execute(_FIRST).fetchone()
+    if not first:
+        conn.execute(_MARK, (seq,))
+    elif seq - first + 1 >= SEAL_EVERY:  # (at most that many: other rows may lie between)
+        seal(conn)
+
+
+def waiting(conn: sqlite3.Connection) -> bool:
+    """Whether any record waits to be chained (a read)."""
+    return bool(conn.execute(_FIRST).fetchone()[0])
+
+
+def seal(conn: sqlite3.Cursor | sqlite3.Connection) -> int:
     """Chain every pending record onto the audit log, in the caller's write transaction;
     how many. One point read when none is pending."""
     (first,) = conn.execute(_FIRST).fetchone()

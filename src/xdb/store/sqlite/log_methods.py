@@ -52,10 +52,6 @@ class LogTail:
     indexed: int
     sessions: dict[str, list[int]]  # per session, as ``sessions.uncounted`` returns it
     audit_head: tuple[int, str] | None = None  # the audit log's last (seq, hash)
-    # Lone records left pending since the last seal (``audit_pending``), and whether the
-    # file says some are (its mark set by one of them or by another connection).
-    audit_pending: int = 0
-    audit_marked: bool = False
 
 
 class _Write(Protocol):
@@ -73,6 +69,7 @@ class LogMethods:
     writer: Writer
     text_index_max_lag: int
     audit_key: bytes | None
+    deferred_audit: bool  # whether this handle left a record's audit record pending
 
     def record(
         self,
@@ -173,15 +170,12 @@ class LogMethods:
                     made = close_event(steps)
                     made.access_policy_id = policy
                     episodes.insert(conn, made)
-            marked, waiting = tail.audit_marked, tail.audit_pending
             if pending:
-                if not marked:  # the first pending since a seal says where they start
-                    cursor.execute(audit_pending.MARK, (seq,))
-                    marked = True
-                waiting += 1
-                if waiting >= audit_pending.SEAL_EVERY:
-                    audit_pending.seal(conn)
-                    marked, waiting = False, 0
+                # Where the pending records start, as the file says (not a cache of ours:
+                # another connection's records count too, and a job rolled back marks
+                # nothing): this one starts them, or they are many enough to chain.
+                audit_pending.recorded(cursor, seq)
+                self.deferred_audit = True
                 audit_head = None
             elif audit_by is not None:  # the audit log's copy, in the same transaction
                 # Records left pending (by an unkeyed connection) go first: the log keeps
@@ -189,28 +183,14 @@ class LogMethods:
                 known_head = tail.audit_head
                 if audit_pending.seal(conn):
                     known_head = None
-                    marked, waiting = False, 0
                 # Its body written from the rows as inserted (activations encoded once).
-                if lone:
-                    audit_head = audit.append_timestep(
-                        cursor,
-                        items[0],
-                        out[0],
-                        values[0],
-                        audit_by,
-                        audited_at,
-                        known_head,
-                        self.audit_key,
-                    )
-                else:
-                    entries = audit.timestep_entries(items, out, audit_by, audited_at, values)
-                    audit_head = audit.append(
-                        cursor, SQLITE, entries, False, known_head, self.audit_key
-                    )
+                entries = audit.timestep_entries(items, out, audit_by, audited_at, values)
+                audit_head = audit.append(
+                    cursor, SQLITE, entries, False, known_head, self.audit_key
+                )
             # Only a job that got this far leaves its tail behind.
             known.update(state)
             tail.seq, tail.indexed = seq, indexed
-            tail.audit_marked, tail.audit_pending = marked, waiting
             if audit_by is not None:  # (any other write to the log drops this tail)
                 tail.audit_head = audit_head
             self._tail = tail

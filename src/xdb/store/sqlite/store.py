@@ -114,6 +114,7 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
         # Rows the full-text index may trail the log by before a record catches it up.
         self.text_index_max_lag = textindex.MAX_LAG
         self._tail = None  # ``LogMethods.record``'s cache of the log's tail
+        self.deferred_audit = False
         self.audit_key = audit.signing_key()  # read once: every record would read it
         # With the schema, the records a process killed before sealing left pending.
         self.writer.submit(lambda conn: (migrate(conn), audit_pending.seal(conn)))
@@ -156,16 +157,21 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
     def _write(self, fn: Any, *, keeps_tail: bool = False) -> Any:
         if self.closed:
             raise StoreError("the database is closed")
-        fn = audit.carried(fn, SQLITE, lock=False)  # a call's record, with its first write
-        if not keeps_tail:  # any other write may change the log's tail behind the cache
-            inner = fn
+        job = audit.carried(fn, SQLITE, lock=False)  # a call's record, with its first write
+        if not keeps_tail or job is not fn:
+            inner = job
 
-            def fn(conn: sqlite3.Connection) -> Any:
-                self._tail = None
+            def job(conn: sqlite3.Connection) -> Any:
                 # Records waiting for their audit records are chained before this write:
-                # the log keeps the writes' order, and no row goes before it is chained.
-                audit_pending.seal(conn)
+                # the log keeps the writes' order (a call's record, carried, goes after
+                # them), and no row goes before it is chained.
+                if audit_pending.seal(conn) or not keeps_tail:
+                    # Any other write may change the log's tail behind the cache; a seal
+                    # moves the audit log's head the tail knows.
+                    self._tail = None
                 return inner(conn)
+
+        fn = job
 
         if self.memory:
             with self._memory_lock:
@@ -173,12 +179,18 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
         return self.writer.submit(fn)
 
     def settle_audit(self) -> None:
-        """Chain the records waiting for their audit records (``audit_pending``)."""
-        self._write(lambda conn: None)  # (every such write seals first)
+        """Chain the records waiting for their audit records (``audit_pending``): a write
+        only when some wait (a read of the log never waits for another writer else)."""
+        with access.reading_as(None):
+            if self._read(audit_pending.waiting):
+                self._write(lambda conn: None)  # (every such write seals first)
 
     def close(self) -> None:
         if self.closed:
             return
+        if not self.memory:  # what close writes is not worth a wait (see both below)
+            with contextlib.suppress(sqlite3.Error):
+                self._wconn.execute("PRAGMA busy_timeout = 100")
         self._seal_audit()
         self._settle_sessions()
         self.closed = True
@@ -204,17 +216,13 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
             if tail is not None:
                 sessions.settle(conn, [s for s, st in tail.sessions.items() if st[1]])
 
-        try:
-            self._wconn.execute("PRAGMA busy_timeout = 100")
+        with contextlib.suppress(XdbError):  # (close shortened the busy timeout)
             self.writer.submit(fold, lock_wait=0)
-        except XdbError:
-            pass
 
     def _seal_audit(self) -> None:
         """Chain what this connection left pending before it closes. Not worth a wait, as
         ``_settle_sessions``: whoever writes or opens the file next seals them."""
-        tail = self._tail
-        if self.memory or tail is None or not tail.audit_pending:
+        if self.memory or not self.deferred_audit:
             return
         with contextlib.suppress(XdbError):
             self.writer.submit(audit_pending.seal, lock_wait=0)
