@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -42,8 +41,7 @@ from xdb.policy.authorize import authorize
 from xdb.policy.export import exported
 from xdb.policy.load import named_caller
 from xdb.policy.release import Release
-from xdb.store.access import reading_as
-from xdb.store.audit import PendingCall, call_pending
+from xdb.store.audit import PendingCall
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us
 
@@ -136,8 +134,7 @@ class Database(Operations):
         if self._session_id is None:
             with self._session_lock:
                 if self._session_id is None:
-                    with reading_as(None):  # the handle's, whoever's call asks first
-                        found = self.store.latest_session()
+                    found = self.store.latest_session()  # (unbound: every session)
                     if found is None:
                         return self._proposed_session
                     self._session_id = found
@@ -196,15 +193,14 @@ class Database(Operations):
         # A write's call record goes in its first write's transaction (the store appends it:
         # no write commits without it); one that wrote nothing is appended afterwards.
         writes = self._settings["audit"] and not op.readonly and not op.self_audited
-        pending: AbstractContextManager[PendingCall | None] = nullcontext(None)
+        call = (
+            PendingCall(call_entry(who, op, payload, None, None, before=True)) if writes else None
+        )
         failed: Exception | None = None
-        if writes:
-            pending = call_pending(call_entry(who, op, payload, None, None, before=True))
-        with pending as call:
-            try:
-                response = self._run(who, op, payload)
-            except Exception as exc:  # failed calls are audited too, whatever failed
-                failed = exc
+        try:
+            response = self._run(who, op, payload, call)
+        except Exception as exc:  # failed calls are audited too, whatever failed
+            failed = exc
         written = call is not None and call.taken
         if failed is not None:
             self._audit_call(who, op, payload, None, failed)
@@ -225,7 +221,11 @@ class Database(Operations):
             self.store.audit_append([call_entry(who, op, payload, response, error)])
 
     def _run(
-        self, who: Caller, op: Operation[Any, Any], payload: Mapping[str, Any] | BaseModel | None
+        self,
+        who: Caller,
+        op: Operation[Any, Any],
+        payload: Mapping[str, Any] | BaseModel | None,
+        call: PendingCall | None,
     ) -> BaseModel:
         if isinstance(payload, op.request):
             request = payload
@@ -248,11 +248,14 @@ class Database(Operations):
             base.chosen_candidates,
             audit_op=f"{op.group}.{op.name}" if self._settings["audit"] else None,
         )
-        # Reads run as the caller may read (access policies; the store's views). The log's
-        # own writes read nothing back a caller could not see: they skip the policy read.
+        # The handler gets the store bound to this call (``store.binding``): its reads as
+        # the caller may read (access policies; the store's views), its first write
+        # carrying the call's audit record. The log's own writes read nothing back a caller
+        # could not see: they skip the policy read.
         readable = None if op.self_audited else access_readable(ctx.policy_objects, who)
-        with reading_as(readable):
-            return self._handle(ctx, op, request)
+        if readable is not None or call is not None:
+            ctx.store = self.store.for_call(readable, call)
+        return self._handle(ctx, op, request)
 
     def _handle(self, ctx: Context, op: Operation[Any, Any], request: BaseModel) -> BaseModel:
         release = Release(ctx) if op.readonly else None

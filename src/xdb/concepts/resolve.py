@@ -38,10 +38,12 @@ def per_packs(cache: PackCache[T], store: Store, build: Callable[[], T]) -> T:
     changes (one per open store: ``cache`` holds it weakly)."""
     # A pack grows (promotion adds to the local pack): its concept count is in the key.
     version = tuple(f"{p.spec_id}#{p.concept_count}" for p in store.concept_packs())
-    cached = cache.get(store)
+    # (per store, not per call: a call's binding is a store of its own; concepts are not
+    # under access policies, so every caller's are the same)
+    cached = cache.get(store.unbound)
     if cached is None or cached[0] != version:
         cached = (version, build())
-        cache[store] = cached
+        cache[store.unbound] = cached
     return cached[1]
 
 

@@ -15,7 +15,6 @@ the contract's threshold.
 
 from __future__ import annotations
 
-import contextvars
 import logging
 import threading
 import time
@@ -28,7 +27,6 @@ from xdb.fidelity import record_merge
 from xdb.fidelity.contract import effective
 from xdb.fidelity.record_merge import Part
 from xdb.models.fidelity import CompactResponse
-from xdb.store.access import reading
 from xdb.store.episode_row import default_summary
 from xdb.store.fidelity import tokens_of
 from xdb.store.fidelity_methods import CompactedReply
@@ -194,7 +192,7 @@ def _annotations(ctx: Context, session: str, ticks: Sequence[Tick]) -> _Annotati
 def guard(ctx: Context, what: str) -> None:
     """Compaction and maintenance rewrite whatever they reach: only a caller who reads every
     access policy in use runs them (what it may not delete it leaves alone)."""
-    if reading() is not None:
+    if ctx.store.reading is not None:
         raise PermissionDenied(
             f"{what} rewrites experience under access policies this caller does not read;"
             " run it as the agent or an admin who reads them all"
@@ -355,11 +353,9 @@ class ContextWatch:
     def _schedule(
         self, ctx: Context, session: str, keep: int, summarizer: Callable[[], Summarizer]
     ) -> None:
-        # Run as the recording call ran (its caller, and what it reads: contextvars).
-        context = contextvars.copy_context()
-
+        # Run as the recording call ran: its caller, and its store (what it reads).
         def run() -> None:
-            context.run(compact, ctx, session, keep, summarizer())
+            compact(ctx, session, keep, summarizer())
 
         with self._lock:
             if self._closed:

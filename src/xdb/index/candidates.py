@@ -19,14 +19,14 @@ Concept rankings (the postings of ``episode_concepts``) come from SQL in every s
 
 from __future__ import annotations
 
-import contextvars
+import copy
 import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from xdb.store.protocol import VectorSearch
 
@@ -85,6 +85,10 @@ class Allowlist:
 
 class Candidates(Protocol):
     """The ranked lists a relevance search fuses, each under the search's filter."""
+
+    def on(self, store: Store) -> Candidates:
+        """The same lists, reading through ``store`` (a call's)."""
+        ...
 
     def allowlist(
         self,
@@ -149,6 +153,19 @@ class StoreCandidates:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    def on(self, store: Store) -> Self:
+        """These lists read through ``store``: a call's (``store.binding``), so that what
+        they read from SQL is what the call may read."""
+        if store is self.store:
+            return self
+        bound = copy.copy(self)
+        bound.store = store
+        bound._rebind(store)
+        return bound
+
+    def _rebind(self, store: Store) -> None:
+        """A strategy that reads through the store by another name rebinds it here."""
 
     def allowlist(
         self,
@@ -227,8 +244,9 @@ class IndexedCandidates(StoreCandidates):
 
         if not answers(flt):
             return None  # the index needs SQL's allowlist
-        run = contextvars.copy_context().run  # the caller's access scope, on the thread too
-        future = _threads().submit(run, self.indexer.text_ranking, flt, terms, limit, None)
+        # (The index serves every caller: it applies the filter, and what the call may not
+        # read is cut from its list by the SQL the call's store reads.)
+        future = _threads().submit(self.indexer.text_ranking, flt, terms, limit, None)
 
         def ranked(allowed: Allowlist | None) -> Ranked:
             found = future.result()
@@ -290,6 +308,10 @@ class DatabaseVectorCandidates(IndexedCandidates):
     def __init__(self, store: Store, search: VectorSearch, indexer: Indexer) -> None:
         super().__init__(store, indexer)
         self.search = search
+
+    def _rebind(self, store: Store) -> None:
+        if isinstance(store, VectorSearch):  # (it is the store, searched as vectors)
+            self.search = store
 
     def allowlist(
         self,

@@ -41,7 +41,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdb.errors import InvalidRequest
-from xdb.store.access import reading_as
 
 if TYPE_CHECKING:
     from xdb.embed.embedder import Embedder
@@ -102,7 +101,7 @@ class Indexer:
         embedder: Callable[[], Embedder],
         model_id: Callable[[], str] | None = None,
     ) -> None:
-        self._store = store
+        self._store = store.unbound  # every row, whoever's call wakes it
         self._make_embedder = embedder
         # The model's id without making the embedder (``xdb.embed.model_id``); without
         # one, the embedder is made to ask it.
@@ -174,8 +173,8 @@ class Indexer:
             index = self._index
         # The index serves every caller: it loads every vector, whoever's search loads it
         # (a restricted caller's ranking is cut to what it reads by SQL's allowlist).
-        with reading_as(None):
-            index.add(self._store.load_vectors(index.model, index.max_vseq))
+        # (``_store`` is the database's, bound to no call: it reads every row.)
+        index.add(self._store.load_vectors(index.model, index.max_vseq))
         return index
 
     def text_ranking(
@@ -383,15 +382,16 @@ class Indexer:
             self._store.location,
         )
 
-    def coverage(self) -> tuple[str | None, int, int, str | None]:
-        """(model, episodes, episodes with its vector, last failure) for status: counts over
-        indexes, the model's id without loading it; model None when none can be made."""
+    def coverage(self, store: Store) -> tuple[str | None, int, int, str | None]:
+        """(model, episodes, episodes with its vector, last failure) for status, counted
+        through ``store`` (a call's: what it may read): counts over indexes, the model's id
+        without loading it; model None when none can be made."""
         failure = self.failure
         try:
             model: str | None = self.model_id
         except Exception as exc:
             model, failure = None, _describe(exc)
-        episodes, vectors = self._store.vector_counts(model or "")
+        episodes, vectors = store.vector_counts(model or "")
         return model, int(episodes), int(vectors) if model else 0, failure
 
     def _resume(self) -> None:

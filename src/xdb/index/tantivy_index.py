@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from xdb.gcpause import collector_paused
-from xdb.store.access import reading_as
 
 if TYPE_CHECKING:
     from xdb.store.episode_protocol import EpisodeStore
@@ -160,8 +159,8 @@ class TextIndex:
         # The index serves every caller: it reads every episode's text, whoever's search
         # catches it up (through a restricted caller's views, a hidden episode would look
         # deleted).
-        with reading_as(None):
-            return self._sync(latest_change)
+        # (``_store`` is the database's, bound to no call: it reads every row.)
+        return self._sync(latest_change)
 
     def _sync(self, latest_change: int | None) -> tuple[int, bool]:
         target = self._store.latest_text_change() if latest_change is None else latest_change

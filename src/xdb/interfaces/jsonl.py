@@ -107,7 +107,7 @@ def embed_backlog(db: Database, *, progress: bool = False, delay: float = 0.0) -
     episodes embedded on stderr; False (and a warning) when the embedder failed."""
     from tqdm import tqdm
 
-    _, episodes, with_vectors, _ = db.indexer.coverage()
+    _, episodes, with_vectors, _ = db.indexer.coverage(db.store)
     with tqdm(
         total=episodes - with_vectors,
         desc="embedding",

@@ -35,7 +35,6 @@ from xdb.models.common import BudStatus, TagType
 from xdb.models.log import CreateTagRequest, Tag
 from xdb.ops import cursor
 from xdb.ops.registry import Context, Operation
-from xdb.store.access import reading
 from xdb.store.learning import LearningObject
 from xdb.store.types import TimestepFilter
 from xdb.timeutil import from_us, now_us, to_us
@@ -149,7 +148,7 @@ def _readable_refs(ctx: Context, body: dict[str, Any]) -> tuple[list[str], str |
     """The bud's initial episodes and dataset, of those the caller reads."""
     episodes: list[str] = body.get("initial_episode_ids") or []
     dataset = body.get("dataset_id")
-    if reading() is None:
+    if ctx.store.reading is None:
         return episodes, dataset
     found = ctx.store.episodes_by_ids(episodes) if episodes else {}
     if dataset is not None and ctx.store.learning_object("dataset", dataset) is None:

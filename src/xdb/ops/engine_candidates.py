@@ -20,7 +20,6 @@ from typing import Any
 from xdb.engine import known, trigger_match, triggers
 from xdb.ops.engine import KIND, _load
 from xdb.ops.registry import Context
-from xdb.store.access import reading
 
 MAX_CANDIDATES = 50  # structural candidates at most per call (each is matched, then scored)
 
@@ -46,7 +45,7 @@ def _trigger(meta: dict[str, Any]) -> triggers.Trigger:
 
 
 def _build(ctx: Context, version: int) -> _Index:
-    index = _Index(ctx.store, version)
+    index = _Index(ctx.store.unbound, version)
     states, _ = ctx.store.list_learning_objects(KIND, {}, None, 1_000_000)
     for lesson_id, (episode, state) in _load(ctx, [s.id for s in states]).items():
         if state.body.get("archived") or state.body.get("superseded"):
@@ -67,10 +66,10 @@ def _build(ctx: Context, version: int) -> _Index:
 
 def _index(ctx: Context) -> _Index:
     version = ctx.store.latest_text_change()
-    key = (id(ctx.store), reading())
+    key = (id(ctx.store.unbound), ctx.store.reading)
     with _GUARD:
         found = _INDEXES.get(key)
-    if found is not None and found.store is ctx.store and found.version == version:
+    if found is not None and found.store is ctx.store.unbound and found.version == version:
         return found
     built = _build(ctx, version)
     with _GUARD:

@@ -67,7 +67,7 @@ _LOCKS: dict[str, threading.Lock] = {}
 def session_lock(ctx: Context, agent: str, session_id: str) -> threading.Lock:
     """The lock a session's read-change-write holds in this process: a serve runs the judge
     of one call beside the check of the next."""
-    key = f"{id(ctx.store)}:{session_key(ctx, agent, session_id)}"
+    key = f"{id(ctx.store.unbound)}:{session_key(ctx, agent, session_id)}"
     with _GUARD:
         if len(_LOCKS) > 10_000:
             _LOCKS.clear()  # (held ones stay held by their holders)

@@ -42,7 +42,6 @@ from xdb.models.fidelity import (
 from xdb.ops.registry import Context, Operation
 from xdb.policy.load import ADMIN
 from xdb.progress import report
-from xdb.store.access import reading
 from xdb.store.fidelity import PIN, SUBMISSION
 from xdb.timeutil import now_us
 
@@ -188,7 +187,7 @@ def quota(ctx: Context, req: QuotaRequest) -> QuotaResponse:
     # The file's size counts what the caller may not read: not for it to know (as status);
     # and it is the agent's and its operators' business, not a partner's.
     owner = ctx.caller.has("self") or ctx.caller.has(ADMIN)
-    used = None if reading() is not None or not owner else ctx.store.storage_bytes()
+    used = None if ctx.store.reading is not None or not owner else ctx.store.storage_bytes()
     return QuotaResponse(
         warm=_warm(ctx, contract),
         cold=ColdUsage(
@@ -206,7 +205,7 @@ def context(ctx: Context, req: ContextRequest) -> ContextResponse:
     state(ctx).watch.settle(session)  # a compaction recording started: its outcome
     contract = effective(ctx.store, ctx.caller.id)
     tokens, tick, compactions = ctx.store.hot_window(session)
-    hiding = reading() is not None
+    hiding = ctx.store.reading is not None
     if (
         hiding
         and tick < 0

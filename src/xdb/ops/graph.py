@@ -27,7 +27,6 @@ from xdb.models.graph import (
 )
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create
-from xdb.store.access import reading
 from xdb.store.graph_edges import CONCEPT_NODE, node_type
 from xdb.store.types import GraphEdgeRow
 from xdb.timeutil import now_us
@@ -74,7 +73,7 @@ def walk(
         # Nor through objects it may not read (access policies): stored edges and an
         # episode's CONTAINS may reach them, so each level keeps only the nodes that exist
         # for it (the store reads through its views).
-        hiding = reading() is not None
+        hiding = ctx.store.reading is not None
         first = None if node_types is not None or restricted or hiding else room + len(result.depth)
         found_now = ctx.store.graph_edges(
             frontier, relations, outgoing, incoming, first, list(result.depth)

@@ -33,7 +33,6 @@ from typing import Any
 
 from xdb.index.candidates import Allowlist, VectorQuery
 from xdb.ops.registry import Context
-from xdb.store.access import reading
 from xdb.store.context import SESSION_GAP_US
 from xdb.store.types import EpisodeFilter, Place
 from xdb.text import search_terms
@@ -281,7 +280,7 @@ def _whole(ctx: Context, lists: _Lists) -> bool:
     raw = {name: lists.read(name, d) for name, d in depth.items()}
     readable: set[int] = set()
     checked: set[int] = set()
-    hiding = reading()
+    hiding = ctx.store.reading
     assert hiding is not None and hiding.default  # (else signals asks for an allowlist)
     while True:
         fresh = {s for ranked in raw.values() for s, _ in ranked} - checked
@@ -359,7 +358,7 @@ class Ranking:
         # so their lists are read deeper and cut to what the caller reads (``_readable``),
         # or, when the database's default policy is hidden from it (then it reads little),
         # ranked within SQL's allowlist of what it reads.
-        hiding = reading()
+        hiding = ctx.store.reading
         needs_allowlist = flt.needs_allowlist or (hiding is not None and not hiding.default)
         terms = search_terms(query.text) if query is not None else []
         # Nothing hidden: the text list may be read beside the allowlist and the vectors.
@@ -429,7 +428,7 @@ class Ranking:
 def _placed(ctx: Context, seqs: list[int], query: VectorQuery | None) -> Places:
     """Where ``seqs`` sit: from the lists' indexes where they hold them (a caller with
     nothing hidden: the indexes hold every episode), the rest read from the store."""
-    places = ctx.candidates.places(seqs, query) if reading() is None else {}
+    places = ctx.candidates.places(seqs, query) if ctx.store.reading is None else {}
     rest = [seq for seq in seqs if seq not in places] if places else seqs
     if rest or not places:
         places.update(ctx.store.episode_places(rest))

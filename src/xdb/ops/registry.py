@@ -95,11 +95,12 @@ class Context:
 
     @property
     def candidates(self) -> Candidates:
+        """The search's lists, reading through this call's store."""
         if self.chosen_candidates is None:
             from xdb.index.candidates import choose
 
-            self.chosen_candidates = choose(self.store, self.indexer)
-        return self.chosen_candidates
+            self.chosen_candidates = choose(self.store.unbound, self.indexer)
+        return self.chosen_candidates.on(self.store)
 
     def session(self, requested: str | None) -> str:
         return requested if requested is not None else self.current_session()

@@ -16,7 +16,6 @@ from xdb.models.log import (
     TagStats,
 )
 from xdb.ops.registry import Context, Operation
-from xdb.store.access import reading
 
 
 def status(ctx: Context, req: StatusRequest) -> StatusResponse:
@@ -24,7 +23,7 @@ def status(ctx: Context, req: StatusRequest) -> StatusResponse:
     stats = ctx.store.stats()
     total_sessions, recent_sessions = ctx.store.sessions(10)
     summary = ctx.store.session_summary(session)
-    hiding = reading() is not None
+    hiding = ctx.store.reading is not None
     if hiding:
         # A session's tick counts what the caller does not read too: withheld (its counts
         # are the store's views', of what it reads).
@@ -83,7 +82,7 @@ def _embedding_stats(ctx: Context) -> EmbeddingStats:
             model, failure = None, f"{type(exc).__name__}: {exc}"
         episodes, with_vectors = ctx.store.vector_counts(model or "")
     else:
-        model, episodes, with_vectors, failure = ctx.indexer.coverage()
+        model, episodes, with_vectors, failure = ctx.indexer.coverage(ctx.store)
     return EmbeddingStats(
         model=model,
         episodes=episodes,

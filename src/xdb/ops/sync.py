@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from xdb.policy.access import both, policy_named
 from xdb.policy.access import readable as access_readable
 from xdb.policy.disclosure import Visibility
 from xdb.policy.load import visibility
-from xdb.store.access import Readable, reading, reading_as
+from xdb.store.access import Readable
 from xdb.store.graph_edges import CONCEPT_NODE
 from xdb.timeutil import from_us, now_us
 
@@ -71,10 +72,10 @@ def _partner_reads(ctx: Context, req: SyncExportRequest) -> Readable | None:
     (a caller of the treaty; its access policies, as ``Database.run`` applies them), of
     those the caller itself reads. Without a treaty the receiver is unknown: the caller's."""
     if req.treaty_id is None:
-        return reading()
+        return ctx.store.reading
     partner = Caller(id=f"sync:{req.to or 'bundle'}", roles=("partner",),
                      treaty_ids=(req.treaty_id,))  # fmt: skip
-    return both(reading(), access_readable(ctx.policy_objects, partner))
+    return both(ctx.store.reading, access_readable(ctx.policy_objects, partner))
 
 
 def _gather(ctx: Context, req: SyncExportRequest) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -197,8 +198,9 @@ def _members(ctx: Context, dataset_id: str, vis: Visibility | None, shareable: A
 
 
 def sync_export(ctx: Context, req: SyncExportRequest) -> SyncExportResponse:
-    with reading_as(_partner_reads(ctx, req)):  # the store's views hold what it may read
-        objects, left = _gather(ctx, req)
+    # The store's views hold what the partner may read.
+    partner = replace(ctx, store=ctx.store.reading_as(_partner_reads(ctx, req)))
+    objects, left = _gather(partner, req)
     _, policy = _receiver(ctx, req)
     root = place(root_of(ctx.settings), "path", req.path, write=True)  # xdb.paths
     at = now_us()

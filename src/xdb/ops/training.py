@@ -24,7 +24,6 @@ from xdb.ops import cursor
 from xdb.ops.dataset_reads import find_dataset
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create
-from xdb.store.access import reading_as
 from xdb.store.learning import LearningObject
 from xdb.timeutil import from_us, now_us
 
@@ -53,8 +52,7 @@ def find_run(ctx: Context, run_id: str, field: str = "training_run_id") -> Learn
 def _stored(ctx: Context, kind: str, key: str, field: str) -> LearningObject | None:
     """The object an upsert by ``key`` would replace; a Conflict when one is stored that
     the caller may not read (it is not the caller's to overwrite)."""
-    with reading_as(None):
-        stored = ctx.store.learning_object(kind, key)
+    stored = ctx.store.unrestricted().learning_object(kind, key)
     if stored is not None and ctx.store.learning_object(kind, key) is None:
         raise Conflict(f"{field}: {key!r} is taken; choose another id", field=field)
     return stored

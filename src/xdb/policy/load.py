@@ -18,7 +18,6 @@ from xdb.models.policy import (
     Treaty,
 )
 from xdb.policy.disclosure import Visibility, compile_hushes, compile_policy, concept_index
-from xdb.store.access import reading_as
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us, to_us
 
@@ -92,13 +91,12 @@ def visibility(
 def _bud_names(store: Store) -> set[str]:
     """Every bud's id and name: what makes a concept a candidate, whoever may read the bud
     (through a caller's access views, a hidden bud's name would pass for a plain concept)."""
-    with reading_as(None):
-        return {
-            n
-            for t in store.list_tags("bud", None)
-            if t.bud_status is not BudStatus.PROMOTED  # a stable concept now
-            for n in (t.id, t.name)
-        }
+    return {
+        n
+        for t in store.unrestricted().list_tags("bud", None)
+        if t.bud_status is not BudStatus.PROMOTED  # a stable concept now
+        for n in (t.id, t.name)
+    }
 
 
 def named_caller(store: Store, caller_id: str) -> Caller:

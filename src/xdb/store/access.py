@@ -5,9 +5,10 @@ rest without a line of its own.
 Every object a policy covers (timesteps, episodes, tags, comments, graph nodes and edges)
 carries ``access_policy_id``; null means "the database's default policy". Which policies a
 caller may read is a ``Readable``: the ids, and whether the default is among them. An
-operation runs its reads ``reading_as(readable)`` (``Database.run``); the store then reads
-on a connection where each covered table, and each table derived from one, is shadowed by
-a view of the same name and columns (``xdb.store.access_views`` makes them):
+operation runs on the store bound to its call (``store.for_call(readable, pending)``, made
+by ``Database.run``: ``store.binding``); that store reads on a connection where each
+covered table, and each table derived from one, is shadowed by a view of the same name and
+columns (``xdb.store.access_views`` makes them):
 
 - SQLite: TEMP views on a reader connection of its own (the temp schema is searched before
   ``main``), over a temp table of the readable ids;
@@ -26,8 +27,6 @@ rows; which rows match and rank is decided after the views have filtered them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,23 +47,6 @@ class Readable:
     def ids(self) -> list[str]:
         """The readable ids as the views compare them (the default as ``DEFAULT``)."""
         return sorted(self.policies | ({DEFAULT} if self.default else set()))
-
-
-READING_AS: ContextVar[Readable | None] = ContextVar("xdb_reading_as", default=None)
-
-
-def reading() -> Readable | None:
-    """What the current operation's reads may see (None: everything)."""
-    return READING_AS.get()
-
-
-@contextmanager
-def reading_as(readable: Readable | None) -> Iterator[None]:
-    token = READING_AS.set(readable)
-    try:
-        yield
-    finally:
-        READING_AS.reset(token)
 
 
 # The tables a policy covers; each has an ``access_policy_id`` column.

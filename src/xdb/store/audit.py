@@ -18,8 +18,6 @@ import hmac
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
 
 from pydantic_core import to_json
@@ -86,24 +84,12 @@ class PendingCall:
         self.taken = False
 
 
-PENDING: ContextVar[PendingCall | None] = ContextVar("xdb_audit_pending", default=None)
-
-
-@contextmanager
-def call_pending(entry: AuditEntry) -> Iterator[PendingCall]:
-    pending = PendingCall(entry)
-    token = PENDING.set(pending)
-    try:
-        yield pending
-    finally:
-        PENDING.reset(token)
-
-
-def carried(fn: Callable[[Any], T], d: Dialect, lock: bool) -> Callable[[Any], T]:
-    """``fn`` (a write's job), also appending the current call's pending record in its
+def carried(
+    fn: Callable[[Any], T], d: Dialect, lock: bool, pending: PendingCall | None
+) -> Callable[[Any], T]:
+    """``fn`` (a write's job), also appending the call's ``pending`` record in its
     transaction when the call has not written before. Take it on the calling thread: a
     write may run on another (the SQLite writer's batches)."""
-    pending = PENDING.get()
     if pending is None or pending.taken:
         return fn
     pending.taken = True

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from xdb.store import access, audit, graph_edges, policy_objects, usage
 from xdb.store import concepts as concept_sql
+from xdb.store.binding import CallBinding
 from xdb.store.sqlbuild import Flavor
 from xdb.store.types import (
     ConceptFact,
@@ -23,7 +24,9 @@ from xdb.store.types import (
 T = TypeVar("T")
 
 
-class GraphMethods:
+class GraphMethods(CallBinding):
+    """(Bound to a call by ``CallBinding``: both stores are.)"""
+
     _flavor: Flavor
 
     def _graph_read(self, fn: Callable[[Any], T]) -> T:
@@ -140,8 +143,9 @@ class GraphMethods:
         return self._graph_read(lambda c: access.policies_of(c, self._flavor.d, kind, keys))
 
     def episode_policies(self, seqs: Sequence[int]) -> dict[int, str]:
-        with access.reading_as(None):  # the table itself, whoever is calling
-            return self._graph_read(lambda c: access.episode_policies(c, self._flavor.d, seqs))
+        # The table itself, whoever is calling.
+        whole = self.unrestricted()
+        return whole._graph_read(lambda c: access.episode_policies(c, self._flavor.d, seqs))
 
     def access_in_use(self, policy_id: str) -> list[str]:
         return self._graph_read(lambda c: access.in_use(c, self._flavor.d, policy_id))

@@ -13,9 +13,10 @@ there. The rows and filters that cross these protocols live in ``xdb.store.types
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from xdb.store.access import Readable
+from xdb.store.audit import PendingCall
 from xdb.store.concept_protocol import ConceptStore, GraphStore, UsageStore
 from xdb.store.episode_protocol import EpisodeStore, VectorStore
 
@@ -75,6 +76,30 @@ class Store(
         ...
 
     def close(self) -> None: ...
+
+    # The call this store is bound to (``store.binding``).
+    def for_call(self, readable: Readable | None, pending: PendingCall | None) -> Self:
+        """This store bound to a call: reads as ``readable`` allows, and its first write
+        appends ``pending`` (the call's audit record)."""
+        ...
+
+    def unrestricted(self) -> Self:
+        """The same call reading every row."""
+        ...
+
+    def reading_as(self, readable: Readable | None) -> Self:
+        """The same call reading as ``readable`` allows."""
+        ...
+
+    @property
+    def reading(self) -> Readable | None:
+        """What this store's reads may see (None: every row)."""
+        ...
+
+    @property
+    def unbound(self) -> Self:
+        """The store itself, bound to no call (what a cache of the store's is kept per)."""
+        ...
 
 
 @runtime_checkable

@@ -204,8 +204,8 @@ def test_a_calls_record_carried_by_a_log_write_follows_the_pending_records(
         other = SQLiteStore(path)
         try:
             entry = audit.AuditEntry(1, "call", "b", "xdb.tag", {"allowed": True})
-            with audit.call_pending(entry):  # a call whose first write keeps the tail
-                other.claim_session("b-session", 1)
+            # A call whose first write keeps the tail.
+            other.for_call(None, audit.PendingCall(entry)).claim_session("b-session", 1)
         finally:
             other.close()
         records = first.as_caller(AUDITOR).audit_list(limit=10).records

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -37,7 +37,7 @@ EPISODE_LOCK = 0x7864_6200_0002
 # Taken by store.claim_session: the first session of an empty database is made once.
 SESSION_LOCK = 0x7864_6200_0003
 RETRIES = 5  # attempts at a write PostgreSQL aborted to break a deadlock
-CURRENT = object()  # read as the current operation's caller (``store.access.reading``)
+CURRENT = object()  # (``CallConnections.snapshot``) as the call reads
 
 
 def redacted(url: str) -> str:
@@ -133,12 +133,10 @@ class Connections:
             yield conn
 
     @contextmanager
-    def _reader(self, readable: access.Readable | object | None = CURRENT) -> Iterator[Conn]:
-        """A connection for a read: a restricted one, reading as ``readable`` allows (by
-        default as the current operation's caller may) when that is restricted."""
-        if readable is CURRENT:
-            readable = access.reading()
-        if not isinstance(readable, access.Readable):
+    def _reader(self, readable: access.Readable | None) -> Iterator[Conn]:
+        """A connection for a read: a restricted one, reading as ``readable`` allows, when
+        that is restricted (None: every row)."""
+        if readable is None:
             with self._conn() as conn:
                 yield conn
             return
@@ -165,22 +163,29 @@ class Connections:
                 )
             return self._restricted
 
-    def read(self, fn: Callable[[Conn], T]) -> T:
-        """``fn(conn)`` in autocommit: each statement sees what was committed before it."""
+    def read(self, fn: Callable[[Conn], T], readable: access.Readable | None = None) -> T:
+        """``fn(conn)`` in autocommit: each statement sees what was committed before it
+        (and what ``readable`` allows)."""
         try:
-            with self._reader() as conn:
+            with self._reader(readable) as conn:
                 return fn(conn)
         except psycopg.Error as exc:
             raise _wrap(exc, self.url, "read") from exc
 
-    def write(self, fn: Callable[[Conn], T], *, one_statement: bool = False) -> T:
+    def write(
+        self,
+        fn: Callable[[Conn], T],
+        *,
+        one_statement: bool = False,
+        pending: audit.PendingCall | None = None,
+    ) -> T:
         """``fn(conn)`` in one transaction, committed before this returns.
 
         ``one_statement``: ``fn`` runs a single statement, which autocommit makes its own
         transaction, saving the round trips of BEGIN and COMMIT (a third of a small write).
-        A call's pending audit record goes in the same transaction (``audit.carried``).
+        The call's ``pending`` audit record goes in the same transaction (``audit.carried``).
         """
-        with_record = audit.carried(fn, POSTGRES, lock=True)
+        with_record = audit.carried(fn, POSTGRES, True, pending)
         if with_record is not fn:
             fn, one_statement = with_record, False
         for attempt in range(1, RETRIES + 1):
@@ -199,7 +204,7 @@ class Connections:
         raise AssertionError("unreachable")
 
     @contextmanager
-    def snapshot(self, readable: access.Readable | object | None = CURRENT) -> Iterator[Conn]:
+    def snapshot(self, readable: access.Readable | None = None) -> Iterator[Conn]:
         """A read-only transaction whose statements all see one snapshot (read as
         ``_reader`` reads)."""
         try:
@@ -208,3 +213,38 @@ class Connections:
                 yield conn
         except psycopg.Error as exc:
             raise _wrap(exc, self.url, "read") from exc
+
+
+class CallConnections:
+    """``Connections`` for one call (``store.binding``): its reads as its ``readable``
+    allows, its first write carrying its ``pending`` audit record."""
+
+    def __init__(
+        self,
+        base: Connections,
+        readable: access.Readable | None,
+        pending: audit.PendingCall | None,
+    ) -> None:
+        self.base = base
+        self.readable = readable
+        self.pending = pending
+
+    @property
+    def closed(self) -> bool:
+        return self.base.closed
+
+    def close(self) -> None:
+        self.base.close()
+
+    def read(self, fn: Callable[[Conn], T]) -> T:
+        return self.base.read(fn, self.readable)
+
+    def write(self, fn: Callable[[Conn], T], *, one_statement: bool = False) -> T:
+        return self.base.write(fn, one_statement=one_statement, pending=self.pending)
+
+    def snapshot(
+        self, readable: access.Readable | object | None = CURRENT
+    ) -> AbstractContextManager[Conn]:
+        """As ``Connections.snapshot``; by default as the call reads."""
+        chosen = self.readable if readable is CURRENT else readable
+        return self.base.snapshot(chosen if isinstance(chosen, access.Readable) else None)

@@ -11,7 +11,7 @@ import numpy.typing as npt
 from xdb.store import sqlbuild
 from xdb.store.postgres import episodes, vector_search
 from xdb.store.postgres import vectors as vector_rows
-from xdb.store.postgres.connection import Conn, Connections, T, lock_episodes
+from xdb.store.postgres.connection import CallConnections, Conn, Connections, T, lock_episodes
 from xdb.store.postgres.vector_index import ModelIndex
 from xdb.store.sqlbuild import POSTGRES
 from xdb.store.types import (
@@ -37,11 +37,11 @@ def _locked(fn: Callable[[Conn], T]) -> Callable[[Conn], T]:
 
 
 class EpisodeMethods:
-    _db: Connections
+    _db: Connections | CallConnections
     # A model's dimension and index kind never change once its first vector is stored
     # (dropping its vectors drops its entry); read once per process.
     _vector_models: dict[str, ModelIndex]
-    _iterative_scan: bool | None  # whether pgvector has iterative index scans (0.8+)
+    _capabilities: dict[str, bool]  # "iterative_scan": pgvector's iterative scans (0.8+)
 
     def add_episode(self, episode: NewEpisode) -> int:
         return self._db.write(_locked(lambda c: episodes.insert(c, episode)))
@@ -125,7 +125,8 @@ class EpisodeMethods:
 
     def drop_other_vectors(self, model: str) -> int:
         dropped = self._db.write(_locked(lambda c: vector_rows.drop_other_vectors(c, model)))
-        self._vector_models = {m: i for m, i in self._vector_models.items() if m == model}
+        for other in [m for m in self._vector_models if m != model]:  # (in place: shared)
+            del self._vector_models[other]
         return dropped
 
     # ------------------------------------------------------------------ vector search
@@ -143,11 +144,13 @@ class EpisodeMethods:
         best ``limit`` matches of ``flt``, best first, ties by newer seq."""
 
         def run(conn: Conn) -> list[tuple[int, float]]:
-            if self._iterative_scan is None:
-                self._iterative_scan = vector_search.supports_iterative_scan(conn)
+            iterative = self._capabilities.get("iterative_scan")
+            if iterative is None:
+                iterative = vector_search.supports_iterative_scan(conn)
+                self._capabilities["iterative_scan"] = iterative
             index = self._model_index(conn, model)
             return vector_search.ranking(
-                conn, flt, query, model, limit, max_vseq, allowed, index, self._iterative_scan
+                conn, flt, query, model, limit, max_vseq, allowed, index, iterative
             )
 
         if vector_search.one_query(allowed):

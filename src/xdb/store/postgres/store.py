@@ -13,6 +13,7 @@ from xdb.store.learning_methods import LearningMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
     SESSION_LOCK,
+    CallConnections,
     Conn,
     Connections,
     lock_episodes,
@@ -150,12 +151,17 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         self.location = redacted(url)  # shown by status: never the password
         self.text_index_path: str | None = None  # each process keeps its own (see Store)
-        self._db = Connections(url, pool_size)
+        self._db: Connections | CallConnections = Connections(url, pool_size)
+        # Caches every binding of this store shares (``store.binding``): changed in place.
         self._vector_models = {}
-        self._iterative_scan = None
+        self._capabilities: dict[str, bool] = {}
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.location!r})"
+
+    def _bound(self) -> None:
+        base = self._db.base if isinstance(self._db, CallConnections) else self._db
+        self._db = CallConnections(base, self._readable, self._pending)
 
     @property
     def closed(self) -> bool:
@@ -299,14 +305,13 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
     def storage_bytes(self, live: bool = False) -> int:
         """The relation sizes (tables, their indexes and TOAST) of this database's schema;
         ``live`` alike (a relation's free space is reused, not returned: see reclaim)."""
-        with access.reading_as(None):
-            row = self._db.read(
-                lambda c: c.execute(
-                    "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
-                    " JOIN pg_namespace n ON n.oid = c.relnamespace"
-                    " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')"
-                ).fetchone()
-            )
+        row = self.unrestricted()._db.read(
+            lambda c: c.execute(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')"
+            ).fetchone()
+        )
         return int(row[0]) if row else 0
 
     # Relation sizes keep a deleted row's space until VACUUM FULL: maintenance estimates what
@@ -318,18 +323,17 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
         ``full`` rewrites each table (VACUUM FULL: the files shrink, each table locked while
         it is rewritten)."""
         verb = "VACUUM FULL" if full else "VACUUM"
-        with access.reading_as(None):
 
-            def vacuum(c: Conn) -> None:
-                tables = c.execute(
-                    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON"
-                    " n.oid = c.relnamespace WHERE n.nspname = current_schema()"
-                    " AND c.relkind = 'r'"
-                ).fetchall()
-                for (name,) in tables:
-                    c.execute(f'{verb} "{name}"'.encode())
+        def vacuum(c: Conn) -> None:
+            tables = c.execute(
+                "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON"
+                " n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+                " AND c.relkind = 'r'"
+            ).fetchall()
+            for (name,) in tables:
+                c.execute(f'{verb} "{name}"'.encode())
 
-            self._db.read(vacuum)
+        self.unrestricted()._db.read(vacuum)
 
     def stats(self) -> dict[str, Any]:
         def run(conn: Conn) -> dict[str, Any]:

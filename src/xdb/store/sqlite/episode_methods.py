@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdb.store import sqlbuild
-from xdb.store.access import reading
+from xdb.store.access import Readable
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes
 from xdb.store.sqlite import vectors as vector_rows
@@ -17,6 +17,7 @@ from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, Tex
 class EpisodeMethods:
     _read: Callable[[Any], Any]
     _write: Callable[[Any], Any]
+    _readable: Readable | None  # what the call reads (``store.binding``)
 
     def add_episode(self, episode: NewEpisode) -> int:
         result: int = self._write(lambda c: episodes.insert(c, episode))
@@ -82,7 +83,8 @@ class EpisodeMethods:
     ) -> list[tuple[int, str | None, float | None]]:
         # A restricted caller reads concept rows through a view that tests each row's
         # episode against every readable one: it reads the joined statement instead.
-        tagged = sqlbuild.tag_matches_sql(flt, concept_ids, SQLITE) if reading() is None else None
+        restricted = self._readable is not None
+        tagged = None if restricted else sqlbuild.tag_matches_sql(flt, concept_ids, SQLITE)
         if tagged is not None:
             rows: list[tuple[int, str | None, float | None]] = self._read(
                 lambda c: list(c.execute(*tagged))

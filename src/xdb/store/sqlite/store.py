@@ -14,6 +14,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from xdb.errors import StoreError, XdbError
@@ -30,7 +31,7 @@ from xdb.store.sqlite import (
     transfer,
 )
 from xdb.store.sqlite.episode_methods import EpisodeMethods
-from xdb.store.sqlite.log_methods import LogMethods
+from xdb.store.sqlite.log_methods import LogMethods, LogTail
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
 from xdb.store.types import Made
@@ -72,6 +73,15 @@ def _to_wal(conn: sqlite3.Connection, within_s: float = 30.0) -> None:
             time.sleep(0.02)
 
 
+@dataclass
+class _State:
+    """What a store's methods change, shared by every binding of it."""
+
+    closed: bool = False
+    tail: LogTail | None = None
+    deferred_audit: bool = False
+
+
 class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
     backend = "sqlite"
     _flavor = Flavor(SQLITE, "e.seq = c.episode_seq", "json_each(t.activations) j", True)
@@ -110,21 +120,43 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
         self._readers_lock = threading.Lock()
         # An in-memory database exists only on its one connection; reads share it.
         self._memory_lock = threading.Lock()
-        self.closed = False
+        # What methods change, in one object every binding of this store shares
+        # (``store.binding``).
+        self._state = _State()
         # Rows the full-text index may trail the log by before a record catches it up.
         self.text_index_max_lag = textindex.MAX_LAG
-        self._tail = None  # ``LogMethods.record``'s cache of the log's tail
-        self.deferred_audit = False
         self.audit_key = audit.signing_key()  # read once: every record would read it
         # With the schema, the records a process killed before sealing left pending.
         self.writer.submit(lambda conn: (migrate(conn), audit_pending.seal(conn)))
 
     # ------------------------------------------------------------------ plumbing
 
+    @property
+    def closed(self) -> bool:
+        return self._state.closed
+
+    @property
+    def _tail(self) -> LogTail | None:
+        """``LogMethods.record``'s cache of the log's tail."""
+        return self._state.tail
+
+    @_tail.setter
+    def _tail(self, tail: LogTail | None) -> None:
+        self._state.tail = tail
+
+    @property
+    def deferred_audit(self) -> bool:
+        """Whether this handle left a record's audit record pending (``audit_pending``)."""
+        return self._state.deferred_audit
+
+    @deferred_audit.setter
+    def deferred_audit(self, left: bool) -> None:
+        self._state.deferred_audit = left
+
     def _read(self, fn: Any) -> Any:
         if self.closed:
             raise StoreError("the database is closed")
-        readable = access.reading()
+        readable = self._readable
         if self.memory:
             with self._memory_lock:
                 if readable is None:
@@ -157,7 +189,8 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
     def _write(self, fn: Any, *, keeps_tail: bool = False) -> Any:
         if self.closed:
             raise StoreError("the database is closed")
-        job = audit.carried(fn, SQLITE, lock=False)  # a call's record, with its first write
+        # The call's audit record (pending), with its first write.
+        job = audit.carried(fn, SQLITE, False, self._pending)
         if not keeps_tail or job is not fn:
             inner = job
 
@@ -181,9 +214,8 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
     def settle_audit(self) -> None:
         """Chain the records waiting for their audit records (``audit_pending``): a write
         only when some wait (a read of the log never waits for another writer else)."""
-        with access.reading_as(None):
-            if self._read(audit_pending.waiting):
-                self._write(lambda conn: None)  # (every such write seals first)
+        if self.unrestricted()._read(audit_pending.waiting):
+            self._write(lambda conn: None)  # (every such write seals first)
 
     def close(self) -> None:
         if self.closed:
@@ -193,7 +225,7 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
                 self._wconn.execute("PRAGMA busy_timeout = 100")
         self._seal_audit()
         self._settle_sessions()
-        self.closed = True
+        self._state.closed = True
         with self._readers_lock:
             for conn in self._readers:
                 conn.close()
@@ -259,8 +291,7 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
                 pages -= int(c.execute("PRAGMA freelist_count").fetchone()[0])
             return size * pages
 
-        with access.reading_as(None):
-            pages: int = self._read(read)
+        pages: int = self.unrestricted()._read(read)
         return pages if live else pages + self._wal_bytes()
 
     live_bytes_exact = True  # free pages are counted (PRAGMA freelist_count)
