@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from xdb.errors import Conflict, PermissionDenied, XdbError
@@ -353,9 +353,12 @@ class ContextWatch:
     def _schedule(
         self, ctx: Context, session: str, keep: int, summarizer: Callable[[], Summarizer]
     ) -> None:
-        # Run as the recording call ran: its caller, and its store (what it reads).
+        # Run as the recording call ran: its caller, and what its store reads; but never
+        # carrying its audit record, which belongs to the call's own first write.
+        later = replace(ctx, store=ctx.store.for_call(ctx.store.reading, None))
+
         def run() -> None:
-            compact(ctx, session, keep, summarizer())
+            compact(later, session, keep, summarizer())
 
         with self._lock:
             if self._closed:

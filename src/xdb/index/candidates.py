@@ -281,10 +281,10 @@ class IndexedCandidates(StoreCandidates):
             return None
         if self.indexer.failure:
             return f"embedding failed: {self.indexer.failure}"
+        left = self.indexer.count_left(self.store)  # (of what the call reads)
         return (
             f"the embedding worker had not reached the episodes written since this database"
-            f" was opened after {timeout:g} s ({self.indexer.count_left()} episodes without"
-            " a vector in all)"
+            f" was opened after {timeout:g} s ({left} episodes without a vector in all)"
         )
 
     def vector_ranking(

@@ -345,9 +345,10 @@ class Indexer:
             self._say_left(owed, time.monotonic() - started, wait)
         return self.left
 
-    def count_left(self) -> int:
+    def count_left(self, store: Store | None = None) -> int:
         """Episodes without a vector from the current model: none if the worker's last
-        look found none, else two counts over indexes."""
+        look found none, else two counts over indexes, through ``store`` (a call's: what it
+        may read; by default the database's, every episode)."""
         if self._caught_up and self.failure is None:
             return 0
         try:
@@ -355,7 +356,7 @@ class Indexer:
                 model = self.model_id
             except Exception:
                 model = ""  # no model can be made: no episode can get a vector
-            episodes, vectors = self._store.vector_counts(model)
+            episodes, vectors = (store or self._store).vector_counts(model)
             return int(episodes - vectors)
         except Exception as exc:  # the store failed: nothing to count with
             logger.warning("could not count the episodes left without vectors: %s", exc)

@@ -13,7 +13,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from xdb.errors import Unauthorized
 from xdb.models.common import Caller
-from xdb.policy.keys import CURRENT_CALLER, authenticate, stored_keys, usable
+from xdb.policy.keys import authenticate, stored_keys, usable
 from xdb.store.protocol import Store
 
 SCOPE_KEY = "xdb.caller"  # where MCP's handlers find the request's caller
@@ -84,12 +84,8 @@ class ApiKeyAuth:
                 scope,
             )
             return
-        scope[SCOPE_KEY] = caller
-        token = CURRENT_CALLER.set(caller)
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            CURRENT_CALLER.reset(token)
+        scope[SCOPE_KEY] = caller  # (``request_caller`` reads it back from the request)
+        await self.app(scope, receive, send)
 
 
 async def _refuse(send: Send, message: str, scope: Scope) -> None:

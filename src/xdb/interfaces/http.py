@@ -57,7 +57,7 @@ from xdb.errors import InvalidRequest, PermissionDenied, XdbError
 from xdb.explorer.routes import add_explorer
 from xdb.fidelity.schedule import MaintenanceSchedule
 from xdb.interfaces import limits
-from xdb.interfaces.auth import HOOK_PATHS, LOCAL_HOSTS, ApiKeyAuth, has_keys
+from xdb.interfaces.auth import HOOK_PATHS, LOCAL_HOSTS, ApiKeyAuth, has_keys, request_caller
 from xdb.interfaces.guard import Guard, Hosts
 from xdb.interfaces.http_errors import (
     ERROR_RESPONSES,
@@ -69,10 +69,10 @@ from xdb.interfaces.http_errors import (
 from xdb.interfaces.http_hooks import add_hook_routes
 from xdb.interfaces.http_params import parameters
 from xdb.interfaces.http_params import query_payload as _query_payload
+from xdb.models.common import Caller
 from xdb.ops.catalog import operations
 from xdb.ops.registry import Operation
 from xdb.policy.authorize import authorize
-from xdb.policy.keys import CURRENT_CALLER
 
 __all__ = ["create_app", "serve"]
 
@@ -90,9 +90,11 @@ def _too_large(refused: limits.Refusal) -> bytes:
 # --------------------------------------------------------------------------- running ops
 
 
-def _run(db: Database, op: Operation[Any, Any], payload: Any) -> Response:
+def _run(db: Database, op: Operation[Any, Any], payload: Any, caller: Caller | None) -> Response:
+    """``op`` for ``caller``: the one the request's API key names (``request_caller``),
+    None for the server's own."""
     try:
-        result = db.run(op, payload, caller=CURRENT_CALLER.get())
+        result = db.run(op, payload, caller=caller)
     except XdbError as exc:
         return from_xdb(exc)
     except Exception:
@@ -123,14 +125,16 @@ def _json_body(raw: bytes, required: bool) -> dict[str, Any]:
     return body or {}
 
 
-def _unread(db: Database, op: Operation[Any, Any], exc: XdbError) -> Response:
+def _unread(
+    db: Database, op: Operation[Any, Any], exc: XdbError, caller: Caller | None
+) -> Response:
     """``exc``, an error in a request too malformed to run, unless the caller may not run
     ``op`` at all: authorization comes before validation on every skin (docs/policy.md), so
     such a caller is told only that it may not, whatever it sent."""
     try:
-        authorize(CURRENT_CALLER.get() or db.caller, op)
+        authorize(caller or db.caller, op)
     except PermissionDenied:
-        return _run(db, op, {})  # the core refuses it again, and audits the refusal
+        return _run(db, op, {}, caller)  # the core refuses it again, and audits the refusal
     return from_xdb(exc)
 
 
@@ -156,11 +160,11 @@ def _add_post(app: FastAPI, db: Database, op: Operation[Any, Any]) -> None:
         try:
             body = _json_body(await request.body(), required=not optional)
         except XdbError as exc:
-            return await run_in_threadpool(_unread, db, op, exc)
-        return await run_in_threadpool(_run, db, op, body)
+            return await run_in_threadpool(_unread, db, op, exc, request_caller(request))
+        return await run_in_threadpool(_run, db, op, body, request_caller(request))
 
     def endpoint(body: Any) -> Response:  # never called: it documents the body
-        return _run(db, op, body)
+        return _run(db, op, body, None)
 
     # The body's type is only known at run time, so the signature FastAPI reads is built here.
     body = Body(default=None) if optional else Body()
@@ -177,8 +181,8 @@ def _add_get(app: FastAPI, db: Database, op: Operation[Any, Any], path: str) -> 
         try:
             payload = _query_payload(op, request)
         except XdbError as exc:
-            return _unread(db, op, exc)
-        return _run(db, op, payload)
+            return _unread(db, op, exc, request_caller(request))
+        return _run(db, op, payload, request_caller(request))
 
     by_session = "{session_id}" in path
     # The handler reads the query itself (to accept aliases and forbid unknown names), so
@@ -197,8 +201,8 @@ def _add_post_alias(app: FastAPI, db: Database, op: Operation[Any, Any], path: s
                 if body.setdefault(name, value) != value:
                     raise InvalidRequest(f"{name}: the path and the body disagree", field=name)
         except XdbError as exc:
-            return await run_in_threadpool(_unread, db, op, exc)
-        return await run_in_threadpool(_run, db, op, body)
+            return await run_in_threadpool(_unread, db, op, exc, request_caller(request))
+        return await run_in_threadpool(_run, db, op, body, request_caller(request))
 
     _route(app, op, path, endpoint, "POST", "_path", parameters(op, path))
 

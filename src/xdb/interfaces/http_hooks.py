@@ -25,9 +25,9 @@ from xdb.engine.dialects import AGENTS, EVENTS, HookEvent, parse, render
 from xdb.engine.full import context
 from xdb.engine.readonly import is_read_only
 from xdb.errors import XdbError
+from xdb.interfaces.auth import request_caller
 from xdb.models.common import Caller
 from xdb.ops.catalog import REGISTRY
-from xdb.policy.keys import CURRENT_CALLER
 
 __all__ = ["add_hook_routes"]
 
@@ -83,7 +83,7 @@ def add_hook_routes(app: FastAPI, db: Database) -> None:
                 return _nothing()  # layer 1, on the event loop: no thread, no database
             if event == "user-prompt":
                 return _nothing()
-            text = await run_in_threadpool(answer, call, CURRENT_CALLER.get(), later)
+            text = await run_in_threadpool(answer, call, request_caller(request), later)
         except XdbError as exc:  # refused (the caller may not), or bad input: go on
             log.info("hook %s %s: %s", agent, event, exc)
             return _nothing()

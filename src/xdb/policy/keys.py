@@ -1,16 +1,14 @@
 """API keys: each maps to a caller. A key is ``xdb_<id>_<secret>``; the database keeps its
 id, its caller and the SHA-256 of its secret (the secret is shown once, when made), and a
 presented key is checked in constant time. A revoked key is kept, marked, and refused.
-
-``CURRENT_CALLER`` carries the caller an HTTP request authenticated as (set by the
-``ApiKeyAuth`` middleware) to ``Database.run`` through the HTTP routes and MCP tools."""
+(The caller an HTTP request authenticated as travels with the request: ``interfaces.auth``'s
+``request_caller``.)"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-from contextvars import ContextVar
 from typing import Any
 
 from xdb.errors import NotFound
@@ -20,7 +18,6 @@ from xdb.store.protocol import Store
 
 KIND = "api_key"
 PREFIX = "xdb_"
-CURRENT_CALLER: ContextVar[Caller | None] = ContextVar("xdb_current_caller", default=None)
 
 
 def make_key() -> tuple[str, str, str]:
