@@ -111,7 +111,22 @@ def test_a_short_name_written_is_recorded_as_its_full_id(target: str, tmp_path: 
         twice = fail(lambda: db.record(event_type="input", content="z",
                                        concept_activations={"Leaf": 0.5, leaf: 0.4}))  # fmt: skip
         assert isinstance(twice, xdb.InvalidRequest) and twice.field == "concept_activations"
+        # In a batch, among timesteps that give full ids (``_collect_flat``).
+        db.record_batch([
+            {"event_type": "output", "content": "a", "concept_activations": {leaf: 0.1}},
+            {"event_type": "output", "content": "b", "concept_activations": {"Leaf": 0.2}},
+        ])  # fmt: skip
+        assert [t.concept_activations for t in db.recent(n=2).timesteps] == [
+            {leaf: 0.1},
+            {leaf: 0.2},
+        ]
         db.import_concepts(path=str(write_pack(tmp_path / "other", pack_id="other")))
+        in_batch = fail(lambda: db.record_batch([
+            {"event_type": "output", "content": "a", "concept_activations": {leaf: 0.1}},
+            {"event_type": "output", "content": "b", "concept_activations": {"Leaf": 0.2}},
+        ]))  # fmt: skip
+        assert isinstance(in_batch, xdb.InvalidRequest)
+        assert in_batch.field == "timesteps[1].concept_activations"
         ambiguous = fail(lambda: db.record(event_type="input", content="z",
                                            concept_activations={"Leaf": 0.5}))  # fmt: skip
         assert isinstance(ambiguous, xdb.InvalidRequest)

@@ -20,6 +20,8 @@ is never a candidate, and is as unknown as a name nothing carries.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -88,6 +90,44 @@ def _collect(obj: BaseModel, where: Where, found: dict[str, str], every: bool) -
             _collect_nested(value, f"{_spelled(where)}{f.name}", found, every)
 
 
+def _collect_flat(items: list[Any], path: str, found: dict[str, str], every: bool) -> bool:
+    """``_collect`` of a list of models of one type whose fields that name concepts hold
+    names only (a batch's timesteps and their activations), in one loop; False for any
+    other list. A batch of 1,000 timesteps walked model by model took ~2.4 us a timestep."""
+    if not items or not isinstance(items[0], BaseModel):
+        return False
+    kind = type(items[0])
+    fields = plan(kind).fields
+    if any(f.nested or f.marker is None for f in fields) or any(
+        type(item) is not kind for item in items
+    ):
+        return False
+    named = [(f.name, isinstance(f.marker, ConceptRef)) for f in fields]
+    for i, item in enumerate(items):
+        for field, single in named:
+            value = getattr(item, field)
+            if not value:
+                continue
+            if not (every or single) and _all_full(value):
+                continue  # (a recording's common case: every name a full id)
+            for name in (value,) if single else value:
+                # (a full id names its pack: ``split_concept_id``'s separator)
+                if isinstance(name, str) and (every or "::concept/" not in name):
+                    found.setdefault(name, f"{path}[{i}].{field}")
+    return True
+
+
+def _all_full(names: Any) -> bool:
+    """Whether every name is a full id, tested in C (~0.3 us for ten names, not ~1)."""
+    try:
+        return all(map(operator.contains, names, _FULL))
+    except TypeError:  # (a name that is not text: the loop says what it is)
+        return False
+
+
+_FULL = itertools.repeat("::concept/")
+
+
 def _spelled(where: Where) -> str:
     return where if isinstance(where, str) else f"{where[0]}[{where[1]}]."
 
@@ -96,6 +136,8 @@ def _collect_nested(value: Any, path: str, found: dict[str, str], every: bool) -
     if isinstance(value, BaseModel):
         _collect(value, f"{path}.", found, every)
     elif isinstance(value, list):
+        if _collect_flat(value, path, found, every):
+            return
         for i, item in enumerate(value):
             if isinstance(item, BaseModel):
                 _collect(item, (path, i), found, every)
