@@ -198,3 +198,35 @@ def test_a_hidden_concept_is_neither_a_candidate_nor_known(world: Any) -> None:
             assert type(asked) is type(unknown) and asked.field == unknown.field
             assert asked.message == unknown.message.replace("'Zzyzx'", repr(hidden))
             assert alpha("Anger") not in asked.message or hidden == alpha("Anger")
+
+
+def test_a_list_walked_in_one_loop_finds_what_the_model_walk_finds() -> None:
+    from xdb.concepts import requests
+    from xdb.models.episodes import ConceptFilter, ConceptTag, GraphEdge, GraphNode
+    from xdb.models.log import RecordRequest
+
+    full = "org.test/tiny@1.0.0::concept/Leaf"
+    lists: list[list[Any]] = [
+        [
+            RecordRequest(event_type="output", content="a", concept_activations={full: 0.1}),
+            RecordRequest(event_type="output", content="b"),
+            RecordRequest(
+                event_type="output", content="c", concept_activations={"Leaf": 0.2, full: 0.3}
+            ),
+            RecordRequest(event_type="output", content="d", concept_activations={"Leaf": 0.4}),
+        ],
+        [ConceptTag(concept_id="Child", score=1), ConceptTag(concept_id=full, score=0.5)],
+        [ConceptFilter(concept_id="Leaf"), ConceptFilter(concept_id="Root")],
+        [GraphEdge(src="episode:1", dst="concept:x", type="TAGGED_BY")],  # (no concepts walked)
+        [GraphNode(node_id="concept:x", type="Concept", concept_id="Leaf")],
+        [ConceptTag(concept_id="Child", score=1), ConceptFilter(concept_id="Leaf")],  # mixed
+    ]
+    for items in lists:
+        for every in (False, True):
+            walked: dict[str, str] = {}
+            for i, item in enumerate(items):
+                requests._collect(item, ("xs", i), walked, every)
+            flat: dict[str, str] = {}
+            if requests._collect_flat(items, "xs", flat, every):
+                assert list(flat.items()) == list(walked.items()), (items, every)
+    assert not requests._collect_flat(lists[-1], "xs", {}, False)  # (mixed: the walk's)

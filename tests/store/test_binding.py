@@ -4,6 +4,7 @@ that reads for a call reads through that store."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,9 +15,11 @@ import pytest
 
 import xdb
 from xdb.embed.hashing import HashEmbedder
+from xdb.store import audit
 from xdb.store.access import Readable
 from xdb.store.audit import AuditEntry, PendingCall
 from xdb.store.sqlite.store import SQLiteStore
+from xdb.store.types import NewTimestep
 
 ADMIN = xdb.Caller(id="ops", roles=("self", "admin"))
 PARTNER = xdb.Caller(id="acme-bot", roles=("partner",), treaty_ids=("t-acme",))
@@ -88,5 +91,52 @@ def test_only_the_binding_carries_the_calls_record(tmp_path: Path) -> None:
         assert [(r.kind, r.operation) for r in store.audit_read(0, 10)] == [
             ("call", "xdb.create_tag")
         ]
+    finally:
+        store.close()
+
+
+def _step(content: str) -> NewTimestep:
+    return NewTimestep("s", 1, "output", "assistant", content, None, None, False, False, {})
+
+
+def test_recording_through_a_binding_and_the_store_in_turns_continues_one_log(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "x.sqlite3")
+    try:
+        early = store.for_call(None, None)
+        by = ("self", "xdb.record")
+        made = [(early if i % 2 else store).record([_step(f"t{i}")], None, by)[0] for i in range(6)]
+        assert [tick for _, tick in made] == [1, 2, 3, 4, 5, 6]
+        assert store.deferred_audit  # (set through the binding too: their state is one)
+        steps = store.audit_read(0, 10)
+        assert [json.loads(r.body)["content"] for r in steps] == [f"t{i}" for i in range(6)]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("key", [None, "k"])
+def test_a_record_carrying_its_calls_record_comes_first_and_the_log_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str | None
+) -> None:
+    if key is not None:
+        monkeypatch.setenv(audit.KEY_ENV, key)
+    store = SQLiteStore(tmp_path / "x.sqlite3")
+    try:
+        by = ("self", "xdb.record")
+        entry = AuditEntry(1, "call", "self", "xdb.engine.check", {"allowed": True})
+        store.for_call(None, PendingCall(entry)).record([_step("first")], None, by)
+        store.record([_step("a")], None, by)
+        store.record([_step("b"), _step("c")], None, by)  # (a batch chains off the head)
+        store.record([_step("d")], None, by)
+        kinds = [(r.kind, r.operation) for r in store.audit_read(0, 10)]
+        assert kinds == [
+            ("timestep", "xdb.record"),
+            ("call", "xdb.engine.check"),
+            ("timestep", "xdb.record"),
+            ("timesteps", "xdb.record"),
+            ("timestep", "xdb.record"),
+        ]
+        assert store.audit_verify().first_bad is None
     finally:
         store.close()

@@ -98,7 +98,7 @@ def _collect_flat(items: list[Any], path: str, found: dict[str, str], every: boo
         return False
     kind = type(items[0])
     fields = plan(kind).fields
-    if any(f.nested or f.marker is None for f in fields) or any(
+    if any(f.nested or not isinstance(f.marker, _NAMES) for f in fields) or any(
         type(item) is not kind for item in items
     ):
         return False
@@ -115,6 +115,9 @@ def _collect_flat(items: list[Any], path: str, found: dict[str, str], every: boo
                 if isinstance(name, str) and (every or "::concept/" not in name):
                     found.setdefault(name, f"{path}[{i}].{field}")
     return True
+
+
+_NAMES = (ConceptRef, ConceptList, ConceptKeys)  # (a NodeRef is the graph's: not walked here)
 
 
 def _all_full(names: Any) -> bool:

@@ -70,6 +70,7 @@ class LogMethods:
     text_index_max_lag: int
     audit_key: bytes | None
     deferred_audit: bool  # whether this handle left a record's audit record pending
+    _pending: audit.PendingCall | None  # the call's audit record (``store.binding``)
 
     def record(
         self,
@@ -80,8 +81,10 @@ class LogMethods:
         lone = len(items) == 1
         audited_at = now_us()
         # A lone record's audit record waits in its row, to be chained later
-        # (``audit_pending``): not with a key, whose chain only its holder may write.
-        pending = audit_by is not None and lone and self.audit_key is None
+        # (``audit_pending``): not with a key, whose chain only its holder may write, nor
+        # when the write carries a call's record, which must come after the record's own.
+        carrying = self._pending is not None and not self._pending.taken
+        pending = audit_by is not None and lone and self.audit_key is None and not carrying
 
         def job(conn: sqlite3.Connection) -> list[tuple[str, int]]:
             # The log's tail (last seq, index watermark, per session its next tick and the

@@ -191,7 +191,8 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
             raise StoreError("the database is closed")
         # The call's audit record (pending), with its first write.
         job = audit.carried(fn, SQLITE, False, self._pending)
-        if not keeps_tail or job is not fn:
+        carries = job is not fn
+        if not keeps_tail or carries:
             inner = job
 
             def job(conn: sqlite3.Connection) -> Any:
@@ -202,7 +203,11 @@ class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
                     # Any other write may change the log's tail behind the cache; a seal
                     # moves the audit log's head the tail knows.
                     self._tail = None
-                return inner(conn)
+                try:
+                    return inner(conn)
+                finally:
+                    if carries:  # the call's record moved the head after the job (or failed)
+                        self._tail = None
 
         fn = job
 
