@@ -100,6 +100,9 @@ GRID = {
     "xdb.engine.scoring:TRIGGER_CODE_SHARE": (0.5, 1.0),
     "xdb.engine.scoring:LINE_WORDS": (0, 2),
     "xdb.engine.scoring:KNOWN_MISS": (False, True),
+    # How many warnings a tool call may show (session 24: every run before showed up to 3;
+    # a call that repeats one mistake warned by other lessons too was most false warnings).
+    "xdb.engine.scoring:PER_CALL": (3, 1),
 }
 SCORER: Scorer | None = None  # the run's scorer: tune scores the training families with it
 
