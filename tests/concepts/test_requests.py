@@ -225,7 +225,7 @@ def test_a_list_walked_in_one_loop_finds_what_the_model_walk_finds() -> None:
         for every in (False, True):
             walked: dict[str, str] = {}
             for i, item in enumerate(items):
-                requests._collect(item, ("xs", i), walked, every)
+                requests._collect(item, f"xs[{i}].", walked, every)
             flat: dict[str, str] = {}
             if requests._collect_flat(items, "xs", flat, every):
                 assert list(flat.items()) == list(walked.items()), (items, every)

@@ -40,12 +40,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from types import SimpleNamespace
 from typing import Any
 
 from xdb.ids import timestep_id
 from xdb.store import audit
 from xdb.store.sqlbuild import SQLITE
+from xdb.store.types import NewTimestep
 
 NAME = "audit_pending"
 SEAL_EVERY = 500  # pending records a record seals at (~2 ms, one record in 500)
@@ -109,17 +109,9 @@ def _entry(r: tuple[Any, ...]) -> audit.AuditEntry:
     row = (seq, session, tick, ts_us, kind, role, content, token, event, bool(start), bool(end))
     body = audit.row_step(tid, (*row, acts))
     if body is None:  # text the encoder must escape: the record's own fallback, from the row
-        item = SimpleNamespace(
-            session_id=session,
-            ts_us=ts_us,
-            event_type=kind,
-            role=role,
-            content=content,
-            token_id=token,
-            event_id=event,
-            event_start=bool(start),
-            event_end=bool(end),
-            activations=json.loads(acts) if acts else {},
+        stored = json.loads(acts) if acts else {}
+        item = NewTimestep(
+            session, ts_us, kind, role, content, token, event, bool(start), bool(end), stored
         )
         body = audit.step_body(item, tid, tick, acts)
     return audit.AuditEntry(at_us, "timestep", caller, operation, body)
