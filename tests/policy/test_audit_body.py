@@ -5,11 +5,15 @@ what the log keeps is the timestep as recorded, whatever its text. On both store
 from __future__ import annotations
 
 import json
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
+import zstandard
 
 import xdb
+from tests.policy.conftest import is_postgres
 from xdb.store import audit
 from xdb.store.rows import activations_json
 from xdb.store.types import NewTimestep
@@ -79,3 +83,90 @@ def test_every_text_is_kept_as_recorded_lone_and_in_a_batch(target: str) -> None
     # Each step holds the same fields in the same order as a lone record's body.
     assert [list(s) for s in steps] == [list(singles[0].body)] * len(texts)
     assert json.loads(json.dumps(steps)) == steps
+
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def _batch(n: int) -> list[dict[str, Any]]:
+    acts = {f"org/pack::concept/Term{i}": 0.5 for i in range(10)}
+    return [
+        {"event_type": "output", "content": f"tok{i} ", "concept_activations": acts}
+        for i in range(n)
+    ]
+
+
+def _stored(target: str) -> list[tuple[int, str, Any]]:
+    lite = sqlite3.connect(target)
+    try:
+        return lite.execute("SELECT seq, typeof(body), body FROM audit_log ORDER BY seq").fetchall()
+    finally:
+        lite.close()
+
+
+def _set_body(target: str, seq: int, body: Any) -> None:
+    lite = sqlite3.connect(target)
+    try:
+        lite.execute("UPDATE audit_log SET body = ? WHERE seq = ?", (body, seq))
+        lite.commit()
+    finally:
+        lite.close()
+
+
+def test_a_long_body_reads_back_as_written_on_both_stores(target: str) -> None:
+    """SQLite keeps it compressed, PostgreSQL as text; either way the auditor reads the same
+    steps and the chain verifies."""
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        made = db.record_batch(_batch(200))
+        db.record(event_type="input", content="short")
+        auditor = db.as_caller(AUDITOR)
+        (record,) = auditor.audit_list(kind="timesteps").records
+        assert auditor.audit_verify().ok
+    steps = record.body["timesteps"]
+    assert [s["timestep_id"] for s in steps] == [r.timestep_id for r in made.results]
+    assert steps[199]["content"] == "tok199 " and len(steps[0]["activations"]) == 10
+    if is_postgres(target):
+        return
+    kinds = {seq: kind for seq, kind, _ in _stored(target)}
+    assert kinds[record.seq] == "blob"  # (~160 kB of JSON in a few kB)
+    assert all(kind == "text" for seq, kind in kinds.items() if seq != record.seq), kinds
+
+
+def test_an_edited_compressed_body_is_caught_and_still_listed(tmp_path: Path) -> None:
+    target = str(tmp_path / "x.sqlite3")
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        db.record_batch(_batch(100))
+        db.record_batch(_batch(100))
+    (first, _, packed), (second, _, _) = [r for r in _stored(target) if r[1] == "blob"]
+    text = zstandard.ZstdDecompressor().decompress(packed, max_output_size=10**7)
+    forged = zstandard.ZstdCompressor().compress(text.replace(b"tok5 ", b"tok6 "))
+    edits: list[tuple[int, Any]] = [
+        (second, forged),  # another body, compressed as well: the hash says no
+        (first, packed[:-9] + b"\x00" * 9),  # bytes that no longer decompress
+        # A frame whose header states 10^12 bytes of content, which must not be allocated.
+        (first, ZSTD_MAGIC + b"\xe0" + (10**12).to_bytes(8, "little") + b"\x01\x00\x00" * 9),
+    ]
+    for seq, body in edits:
+        _set_body(target, seq, body)
+        with xdb.connect(target, embedder="hash") as db:
+            auditor = db.as_caller(AUDITOR)
+            verdict = auditor.audit_verify()
+            (listed,) = auditor.audit_list(after=seq - 1, limit=1).records
+        assert not verdict.ok and verdict.first_bad_seq == seq, verdict
+        assert "content" in (verdict.reason or "")
+        if seq == second:
+            assert listed.body["timesteps"][5]["content"] == "tok6 "  # (what the file says)
+        else:
+            assert listed.body == {"unreadable": "the stored body is not a compressed text"}
+
+
+def test_a_text_body_edited_into_no_json_is_listed_not_raised(tmp_path: Path) -> None:
+    target = str(tmp_path / "x.sqlite3")
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        db.record(event_type="input", content="short")
+    _set_body(target, 1, "{not json")
+    with xdb.connect(target, embedder="hash") as db:
+        auditor = db.as_caller(AUDITOR)
+        (listed,) = auditor.audit_list(limit=1).records
+        assert auditor.audit_verify().first_bad_seq == 1
+    assert listed.body == {"unreadable": "the stored body is not JSON"}

@@ -96,18 +96,20 @@ def _collect_flat(items: list[Any], path: str, found: dict[str, str], every: boo
         type(item) is not kind for item in items
     ):
         return False
-    named = [(f.name, isinstance(f.marker, ConceptRef)) for f in fields]
-    for i, item in enumerate(items):
-        for field, single in named:
-            value = getattr(item, field)
+    for f in fields:
+        single = isinstance(f.marker, ConceptRef)
+        values = list(map(operator.attrgetter(f.name), items))
+        if not (every or single) and _all_full(itertools.chain.from_iterable(filter(None, values))):
+            continue  # (a recording's common case: every name of the batch a full id)
+        for i, value in enumerate(values):
             if not value:
                 continue
             if not (every or single) and _all_full(value):
-                continue  # (a recording's common case: every name a full id)
+                continue
             for name in (value,) if single else value:
                 # (a full id names its pack: ``split_concept_id``'s separator)
                 if isinstance(name, str) and (every or "::concept/" not in name):
-                    found.setdefault(name, f"{path}[{i}].{field}")
+                    found.setdefault(name, f"{path}[{i}].{f.name}")
     return True
 
 
