@@ -132,41 +132,127 @@ def test_a_long_body_reads_back_as_written_on_both_stores(target: str) -> None:
     assert all(kind == "text" for seq, kind in kinds.items() if seq != record.seq), kinds
 
 
-def test_an_edited_compressed_body_is_caught_and_still_listed(tmp_path: Path) -> None:
+def test_a_body_that_compresses_a_thousandfold_and_more_reads_back(tmp_path: Path) -> None:
+    target = str(tmp_path / "x.sqlite3")
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        db.record(event_type="input", content="a" * 300_000)  # (a ~100-byte frame)
+        db.record_batch([{"event_type": "output", "content": "é" * 20_000}] * 3)
+        auditor = db.as_caller(AUDITOR)
+        records = auditor.audit_list(limit=10).records
+        assert auditor.audit_verify().ok
+    assert records[0].body["content"] == "a" * 300_000
+    assert [s["content"] for s in records[1].body["timesteps"]] == ["é" * 20_000] * 3
+    assert [kind for _, kind, _ in _stored(target)][:2] == ["blob", "blob"]
+
+
+def _frame(text: bytes, stated: int) -> bytes:
+    """A zstd frame of ``text`` whose header states ``stated`` bytes (8 bytes of size)."""
+    blocks = zstandard.ZstdCompressor().compress(text)
+    header = 4 + zstandard.frame_header_size(blocks)
+    return ZSTD_MAGIC + b"\xe0" + stated.to_bytes(8, "little") + blocks[header:]
+
+
+def test_an_edited_compressed_body_is_caught_and_still_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(audit, "PACKED_MOST", 1 << 20)  # (a 64 MiB frame is slow to build)
     target = str(tmp_path / "x.sqlite3")
     with xdb.connect(target, embedder="hash", session_id="s1") as db:
         db.record_batch(_batch(100))
         db.record_batch(_batch(100))
     (first, _, packed), (second, _, _) = [r for r in _stored(target) if r[1] == "blob"]
-    text = zstandard.ZstdDecompressor().decompress(packed, max_output_size=10**7)
+    text = zstandard.ZstdDecompressor().decompressobj().decompress(packed)
     forged = zstandard.ZstdCompressor().compress(text.replace(b"tok5 ", b"tok6 "))
-    edits: list[tuple[int, Any]] = [
-        (second, forged),  # another body, compressed as well: the hash says no
-        (first, packed[:-9] + b"\x00" * 9),  # bytes that no longer decompress
-        # A frame whose header states 10^12 bytes of content, which must not be allocated.
-        (first, ZSTD_MAGIC + b"\xe0" + (10**12).to_bytes(8, "little") + b"\x01\x00\x00" * 9),
+    unreadable = {"unreadable": "the stored body is not a compressed text"}
+    edits: list[tuple[int, Any, Any]] = [
+        (second, forged, None),  # another body, compressed as well: the hash says no
+        (first, packed + b"more", unreadable),  # bytes after the frame
+        (first, packed + forged, unreadable),  # a second frame after it
+        (first, packed[:-9] + b"\x00" * 9, unreadable),  # bytes that no longer decompress
+        # A header that states 10^12 bytes of content, which must not be allocated.
+        (first, _frame(b"x" * 64, 10**12), unreadable),
+        # Content that outgrows the size its header states.
+        (first, _frame(b" " * 10**6, 100), unreadable),
+        # More than a body may be, truly there: ~100 bytes that would be 2 MiB read.
+        (first, zstandard.ZstdCompressor().compress(b" " * (2 << 20)), unreadable),
     ]
-    for seq, body in edits:
+    for seq, body, listed_as in edits:
         _set_body(target, seq, body)
         with xdb.connect(target, embedder="hash") as db:
             auditor = db.as_caller(AUDITOR)
             verdict = auditor.audit_verify()
             (listed,) = auditor.audit_list(after=seq - 1, limit=1).records
-        assert not verdict.ok and verdict.first_bad_seq == seq, verdict
+        assert not verdict.ok and verdict.first_bad_seq == seq, (body[:20], verdict)
         assert "content" in (verdict.reason or "")
-        if seq == second:
+        if listed_as is None:
             assert listed.body["timesteps"][5]["content"] == "tok6 "  # (what the file says)
         else:
-            assert listed.body == {"unreadable": "the stored body is not a compressed text"}
+            assert listed.body == listed_as
 
 
-def test_a_text_body_edited_into_no_json_is_listed_not_raised(tmp_path: Path) -> None:
+@pytest.mark.parametrize("edited", ["{not json", "[" * 100_000, "[1, 2]", '"text"'])
+def test_a_text_body_edited_into_no_object_is_listed_not_raised(
+    tmp_path: Path, edited: str
+) -> None:
     target = str(tmp_path / "x.sqlite3")
     with xdb.connect(target, embedder="hash", session_id="s1") as db:
         db.record(event_type="input", content="short")
-    _set_body(target, 1, "{not json")
+    _set_body(target, 1, edited)
     with xdb.connect(target, embedder="hash") as db:
         auditor = db.as_caller(AUDITOR)
         (listed,) = auditor.audit_list(limit=1).records
         assert auditor.audit_verify().first_bad_seq == 1
     assert listed.body == {"unreadable": "the stored body is not JSON"}
+
+
+@pytest.mark.parametrize("edited", ["[]", "1", "{oops", "[" * 100_000])
+def test_a_checkpoint_rehashed_to_say_nothing_fails_verify_not_raises(
+    tmp_path: Path, edited: str
+) -> None:
+    """Without a key, whoever edits a record can rehash the chain after it: a checkpoint so
+    rewritten must still be an object naming the head."""
+    target = str(tmp_path / "x.sqlite3")
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        for i in range(1001):
+            db.record(event_type="input", content=f"r{i}")
+        auditor = db.as_caller(AUDITOR)
+        records = auditor.audit_list(after=999, limit=3).records
+    assert records[1].kind == "checkpoint" and records[1].seq == 1001
+    prev = records[0].hash
+    lite = sqlite3.connect(target)
+    try:
+        rows = lite.execute(
+            "SELECT seq, at_us, kind, caller, operation, body FROM audit_log WHERE seq >= 1001"
+            " ORDER BY seq"
+        ).fetchall()
+        for seq, at_us, kind, caller, operation, body in rows:
+            body = edited if seq == 1001 else body
+            made = audit.digest(prev, seq, at_us, kind, caller, operation, body)
+            lite.execute(
+                "UPDATE audit_log SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                (body, prev, made, seq),
+            )
+            prev = made
+        lite.commit()
+    finally:
+        lite.close()
+    with xdb.connect(target, embedder="hash") as db:
+        verdict = db.as_caller(AUDITOR).audit_verify()
+    assert not verdict.ok and verdict.first_bad_seq == 1001
+    assert verdict.reason == "it is a checkpoint that says nothing"
+
+
+def test_a_body_longer_than_a_frame_may_be_is_kept_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(audit, "PACKED_MOST", 30_000)
+    target = str(tmp_path / "x.sqlite3")
+    with xdb.connect(target, embedder="hash", session_id="s1") as db:
+        db.record_batch(_batch(10))  # ~5 kB: text, too short to compress
+        db.record_batch(_batch(40))  # ~20 kB: compressed
+        db.record_batch(_batch(80))  # ~40 kB: over the bound, text
+        auditor = db.as_caller(AUDITOR)
+        sizes = [len(r.body["timesteps"]) for r in auditor.audit_list(kind="timesteps").records]
+        assert auditor.audit_verify().ok
+    assert sizes == [10, 40, 80]
+    assert [kind for _, kind, _ in _stored(target)][:3] == ["text", "blob", "text"]

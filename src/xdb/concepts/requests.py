@@ -96,12 +96,12 @@ def _collect_flat(items: list[Any], path: str, found: dict[str, str], every: boo
         type(item) is not kind for item in items
     ):
         return False
-    for f in fields:
-        single = isinstance(f.marker, ConceptRef)
-        values = list(map(operator.attrgetter(f.name), items))
-        if not (every or single) and _all_full(itertools.chain.from_iterable(filter(None, values))):
-            continue  # (a recording's common case: every name of the batch a full id)
-        for i, value in enumerate(values):
+    named = [(f.name, isinstance(f.marker, ConceptRef)) for f in fields]
+    if not every and all(_batch_full([getattr(it, n) for it in items], s) for n, s in named):
+        return True  # (a recording's common case: every name of the batch a full id)
+    for i, item in enumerate(items):
+        for field, single in named:
+            value = getattr(item, field)
             if not value:
                 continue
             if not (every or single) and _all_full(value):
@@ -109,8 +109,14 @@ def _collect_flat(items: list[Any], path: str, found: dict[str, str], every: boo
             for name in (value,) if single else value:
                 # (a full id names its pack: ``split_concept_id``'s separator)
                 if isinstance(name, str) and (every or "::concept/" not in name):
-                    found.setdefault(name, f"{path}[{i}].{f.name}")
+                    found.setdefault(name, f"{path}[{i}].{field}")
     return True
+
+
+def _batch_full(values: list[Any], single: bool) -> bool:
+    """Whether every name in a field's ``values`` (one per item) is a full id: one call."""
+    present = filter(None, values)
+    return _all_full(present if single else itertools.chain.from_iterable(present))
 
 
 _NAMES = (ConceptRef, ConceptList, ConceptKeys)  # (a NodeRef is the graph's: not walked here)

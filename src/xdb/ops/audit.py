@@ -4,7 +4,6 @@ Writing it is not an operation at all: ``Database.run`` and the stores append to
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import datetime
 from typing import Any, Literal
@@ -15,7 +14,7 @@ from xdb.errors import InvalidRequest, NotFound
 from xdb.models.common import INT64_MAX, Model
 from xdb.ops.registry import Context, Operation
 from xdb.policy.load import AUDITOR
-from xdb.store.audit import AuditRecord
+from xdb.store.audit import AuditRecord, object_of
 from xdb.timeutil import from_us, now_us
 
 RETENTION_ENV = "XDB_AUDIT_RETENTION_DAYS"
@@ -49,11 +48,8 @@ def _out(r: AuditRecord) -> AuditRecordOut:
 def _body(text: str) -> dict[str, Any]:
     """A record's body as an object; one edited in the file into something else says so
     (``verify`` names the record)."""
-    try:
-        body = json.loads(text)
-    except ValueError:
-        body = None
-    return body if isinstance(body, dict) else {"unreadable": "the stored body is not JSON"}
+    body = object_of(text)
+    return body if body is not None else {"unreadable": "the stored body is not JSON"}
 
 
 class AuditListRequest(Model):

@@ -61,6 +61,10 @@ COLUMNS = "seq, at_us, kind, caller, operation, body, prev_hash, hash"
 # cost a batch (2.7 of 5.3 us a token, measured; compressed ~10x in ~0.6 us). PostgreSQL
 # compresses long text by itself (TOAST). Hashes stay over the text.
 COMPRESS_FROM = 8192  # characters
+# The longest body compressed, in bytes of UTF-8 (a batch of ~80k tokens); a longer one is
+# kept as text. Its frame states its size, and reading a body allocates that much, so a
+# frame edited to state more is not read at all (``_text``).
+PACKED_MOST = 64 << 20
 _INSERT_SQLITE = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({','.join(['?'] * 8)})"
 _INSERT_POSTGRES = f"INSERT INTO audit_log ({COLUMNS}) VALUES ({','.join(['%s'] * 8)})"
 # PostgreSQL: one lock for every append, held to commit, so two writers never chain off
@@ -343,10 +347,11 @@ def chain(
 
 
 class _Packer:
-    """A body's encoded pieces, zstd-compressed as they come (``COMPRESS_FROM``)."""
+    """A body's encoded pieces, zstd-compressed as they come (``COMPRESS_FROM``), in a
+    frame that states their ``size`` in bytes."""
 
-    def __init__(self) -> None:
-        self._zstd = zstandard.ZstdCompressor(level=1).compressobj()
+    def __init__(self, size: int) -> None:
+        self._zstd = zstandard.ZstdCompressor(level=1).compressobj(size=size)
         self.out: list[bytes] = []
 
     def append(self, piece: bytes) -> None:
@@ -364,7 +369,11 @@ def _link(
     is long (SQLite's, ``COMPRESS_FROM``), in the pass that hashes it."""
     seq = at[0] + 1
     body = e.body if isinstance(e.body, str) else canonical(e.body)
-    packer = _Packer() if pack and len(body) >= COMPRESS_FROM else None
+    packer = None
+    if pack and len(body) >= COMPRESS_FROM:
+        # (isascii is a flag of the string's, not a scan: a batch's body is ASCII mostly.)
+        size = len(body) if body.isascii() else len(body.encode(errors="surrogatepass"))
+        packer = _Packer(size) if size <= PACKED_MOST else None
     h = _hashed(at[1], seq, e.at_us, e.kind, e.caller, e.operation, body, key, packer)
     record = AuditRecord(seq, e.at_us, e.kind, e.caller, e.operation, body, at[1], h)
     return record, body if packer is None else packer.packed()
@@ -440,21 +449,23 @@ def read(
 
 
 UNREADABLE = '{"unreadable":"the stored body is not a compressed text"}'
-# What a compressed body may grow to, times its own length (JSON compresses ~10x): a frame
-# edited to state a larger size, which decompression would allocate, is not believed.
-_MOST_RATIO = 1000
 
 
 def _text(body: str | bytes) -> str:
-    """A stored body as text: SQLite's compressed ones decompressed. One that does not
-    decompress (edited in the file) reads as ``UNREADABLE``, which no hash matches."""
+    """A stored body as text: SQLite's compressed ones decompressed. One that is not exactly
+    one frame of at most ``PACKED_MOST`` bytes, as stated in its header (edited in the file),
+    reads as ``UNREADABLE``, which no hash matches; nothing is allocated for more."""
     if isinstance(body, str):
         return body
     try:
-        most = _MOST_RATIO * len(body)
-        if zstandard.frame_content_size(body) > most:  # (-1: not stated, as ours are)
+        size = zstandard.frame_content_size(body)
+        if not 0 <= size <= PACKED_MOST:
             return UNREADABLE
-        text = zstandard.ZstdDecompressor().decompress(body, max_output_size=most)
+        # (zstd stops a frame whose content outgrows its stated size.)
+        reader = zstandard.ZstdDecompressor().decompressobj()
+        text = reader.decompress(body)
+        if not reader.eof or reader.unused_data or len(text) != size:
+            return UNREADABLE
         return text.decode(errors="surrogatepass")
     except (zstandard.ZstdError, UnicodeError):
         return UNREADABLE
@@ -511,14 +522,16 @@ def verify(
         if digest(prev, r.seq, r.at_us, r.kind, r.caller, r.operation, r.body, key) != r.hash:
             return Verdict(count, r.seq, "its content does not match its hash", prev)
         if r.kind == "checkpoint":
-            stated = json.loads(r.body)
+            stated = object_of(r.body)
+            if stated is None:
+                return Verdict(count, r.seq, "it is a checkpoint that says nothing", prev)
             if "head" in stated and stated["head"] != prev:
                 return Verdict(count, r.seq, "the head it names is not the chain's", prev)
-        if not accounted and r.kind == "checkpoint":
-            accounted = (
-                stated.get("purged_through") == first.seq - 1
-                and stated.get("purged_hash") == first.prev_hash
-            )
+            if not accounted:
+                accounted = (
+                    stated.get("purged_through") == first.seq - 1
+                    and stated.get("purged_hash") == first.prev_hash
+                )
         count += 1
         expected_seq, prev = r.seq + 1, r.hash
         last = r.seq, r.hash
@@ -530,6 +543,15 @@ def verify(
         if wrong is not None:
             return Verdict(count, wrong[0], wrong[1], prev)
     return Verdict(count, None, None, prev)
+
+
+def object_of(text: str) -> dict[str, Any] | None:
+    """A body's JSON object; None for anything else (a record edited in the file)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def verify_snapshot(conn: Connection, d: Dialect) -> Verdict:

@@ -94,6 +94,8 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
         "ALTER TABLE timesteps DROP COLUMN audit_operation",
         "DELETE FROM index_watermarks WHERE name = 'audit_pending'",
         "DELETE FROM schema_migrations WHERE version = 21",
+        # and version 22 (long audit bodies compressed: nothing to undo)
+        "DELETE FROM schema_migrations WHERE version = 22",
     ):
         conn.execute(statement)
     conn.close()
@@ -116,7 +118,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 21  # this test's downgrade undoes versions 5 to 21
+    assert LATEST == 22  # this test's downgrade undoes versions 5 to 22
 
 
 # The statement ``store_vectors`` ran once per vector before it became set-based.

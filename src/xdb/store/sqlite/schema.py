@@ -321,6 +321,9 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # (``audit_pending``). A version before 21 would record without either, so it must not
     # open a file written since.
     (21, "audit records chained from their rows", audit_pending.MIGRATION),
+    # A long audit body is stored compressed, as a BLOB (``audit.COMPRESS_FROM``): a version
+    # before 22 would read it as text and fail, so it must not open a file written since.
+    (22, "long audit bodies compressed", []),
 ]
 
 
