@@ -1,6 +1,8 @@
-"""A timestep's audit body written from its row (``audit.row_step``, the record path's) is the
-JSON the encoder writes, byte for byte, and any text that needs escaping goes to the encoder:
-what the log keeps is the timestep as recorded, whatever its text. On both stores."""
+"""A timestep's audit body written from its row (``audit_bodies.row_step``, the record
+path's) is the JSON the encoder writes, byte for byte, and any text that needs escaping
+goes to the encoder: what the log keeps is the timestep as recorded, whatever its text. On
+both stores. A long body (a batch's) is kept compressed on SQLite, and one edited in the
+file is caught, never read past its stated size."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import zstandard
 
 import xdb
 from tests.policy.conftest import is_postgres
-from xdb.store import audit
+from xdb.store import audit, audit_bodies
 from xdb.store.rows import activations_json
 from xdb.store.types import NewTimestep
 
@@ -41,22 +43,22 @@ def _item(row: tuple[Any, ...], acts: dict[str, float]) -> NewTimestep:
 def test_a_plain_row_is_written_as_the_encoder_writes_it(content: str, event_id: Any) -> None:
     for acts in ({}, {"c/x": 0.5, "org/é::Term1": 0.25}):
         row = _row(content, event_id, **acts)
-        written = audit.row_step("ts_1", row)
+        written = audit_bodies.row_step("ts_1", row)
         assert written is not None
-        assert written == audit.step_body(_item(row, acts), "ts_1", 3, row[11])
+        assert written == audit_bodies.step_body(_item(row, acts), "ts_1", 3, row[11])
 
 
 @pytest.mark.parametrize("content", [*ESCAPED, "lone \ud800"])
 def test_text_that_needs_escaping_is_left_to_the_encoder(content: str) -> None:
-    assert audit.row_step("ts_1", _row(content)) is None
-    assert audit.row_step("ts_1", _row("plain", event_id=content)) is None
+    assert audit_bodies.row_step("ts_1", _row(content)) is None
+    assert audit_bodies.row_step("ts_1", _row("plain", event_id=content)) is None
 
 
 def test_a_field_of_another_type_is_left_to_the_encoder() -> None:
     row = _row("plain")
     for at, odd in ((7, True), (9, 1), (3, 1.5)):  # a bool token, an int flag, a float time
         changed = (*row[:at], odd, *row[at + 1 :])
-        assert audit.row_step("ts_1", changed) is None
+        assert audit_bodies.row_step("ts_1", changed) is None
 
 
 def test_every_text_is_kept_as_recorded_lone_and_in_a_batch(target: str) -> None:

@@ -18,13 +18,12 @@ import hmac
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar
 
 import zstandard
-from pydantic_core import to_json
 
-from xdb.store import audit_seal, placement
+from xdb.store import audit_bodies, audit_seal, placement
+from xdb.store.audit_bodies import canonical
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 GENESIS = "0" * 64
@@ -137,16 +136,11 @@ def timestep_entries(
     activation. One timestep is a ``timestep`` record; a batch one ``timesteps`` record
     holding them all in order (one row and one hash, not one per token).
 
-    ``rows``: each timestep's row as the SQLite store inserted it (``ROW``), its
-    activations encoded already: the body is written from it (``row_step``), the same JSON
-    at about half the cost of encoding the timestep again."""
+    ``rows``: each timestep's row as the SQLite store inserted it (``audit_bodies.ROW``),
+    its activations encoded already: the body is written from it, the same JSON at about
+    half the cost of encoding the timestep again (``audit_bodies``)."""
     caller, operation = by
-    if rows is None:
-        steps = [step_body(it, tid, tick, None) for it, (tid, tick) in zip(items, ids, strict=True)]
-    else:
-        steps = _plain_steps(ids, rows) or [
-            _row_body(it, *at, row) for it, at, row in zip(items, ids, rows, strict=True)
-        ]
+    steps = audit_bodies.steps(items, ids, rows)
     if not steps:
         return []  # (nothing recorded: nothing to audit)
     if len(steps) == 1:
@@ -157,117 +151,6 @@ def timestep_entries(
     steps[0] = '{"timesteps":[' + steps[0]
     steps[-1] += "]}"
     return [AuditEntry(at_us, "timesteps", caller, operation, ",".join(steps))]
-
-
-# The columns of a timesteps row as the SQLite store inserts it, which ``row_step`` reads.
-ROW = (
-    "seq, session_id, tick, ts_us, event_type, role, content, token_id, event_id, event_start,"
-    " event_end, activations"
-)
-_QUOTE = '"'  # (3.11: an f-string's expression may not hold the f-string's own quote)
-
-
-def row_step(tid: str, row: Sequence[Any]) -> str | None:
-    """``step_body`` written from a timestep's row (``ROW``; its activations JSON, or None for
-    none): the same JSON, in ~0.55 us where the encoder takes ~1.0. None when a text needs
-    escaping (a control character, a quote or a backslash: the encoder writes it then) or
-    a field is not of the store's type (str, int, bool)."""
-    _, session, tick, ts_us, kind, role, content, token, event, start, end, _ = row
-    text = f"{tid}{session}{kind}{role}{content}{event}"
-    if (
-        text.isprintable()  # (no control character, no lone surrogate)
-        and '"' not in text
-        and "\\" not in text
-        and type(session) is str
-        and type(kind) is str
-        and type(role) is str
-        and type(content) is str
-        and (event is None or type(event) is str)
-        and type(tick) is int
-        and type(ts_us) is int
-        and (token is None or type(token) is int)
-        and type(start) is bool
-        and type(end) is bool
-    ):
-        return _written(tid, row)
-    return None
-
-
-def _written(tid: str, row: Sequence[Any]) -> str:
-    """A row's step in JSON, written by hand (``row_step`` says when it may be)."""
-    _, session, tick, ts_us, kind, role, content, token, event, start, end, acts = row
-    return (
-        f'{{"timestep_id":"{tid}","session_id":"{session}","tick":{tick},"ts_us":{ts_us},'
-        f'"event_type":"{kind}","role":"{role}","content":"{content}",'
-        f'"token_id":{"null" if token is None else token},'
-        f'"event_id":{"null" if event is None else f"{_QUOTE}{event}{_QUOTE}"},'
-        f'"event_start":{"true" if start else "false"},'
-        f'"event_end":{"true" if end else "false"},'
-        f'"activations":{"{}" if acts is None else acts}}}'
-    )
-
-
-_STORE_TYPES = (  # per column of ``ROW`` (but seq and activations), the types row_step writes
-    (1, {str}), (2, {int}), (3, {int}), (4, {str}), (5, {str}), (6, {str}),
-    (7, {int, type(None)}), (8, {str, type(None)}), (9, {bool}), (10, {bool}),
-)  # fmt: skip
-
-
-def _plain_steps(ids: Sequence[tuple[str, int]], rows: Sequence[Sequence[Any]]) -> list[str]:
-    """``row_step`` of each of a batch's rows, its checks made once over the whole batch
-    (~0.5 us a row less); empty when some row needs the encoder (each row is then asked)."""
-    if len(rows) < 2:
-        return []
-    columns = list(zip(*rows, strict=True))
-    if any(not set(map(type, columns[at])) <= kinds for at, kinds in _STORE_TYPES):
-        return []
-    texts = ["".join(columns[at]) for at in (1, 4, 5, 6)]  # (each join is one call in C)
-    texts += ["".join(map(itemgetter(0), ids)), "".join(filter(None, columns[8]))]
-    text = "".join(texts)
-    if not text.isprintable() or '"' in text or "\\" in text:
-        return []
-    return [_written(tid, row) for (tid, _), row in zip(ids, rows, strict=True)]
-
-
-def _row_body(it: Any, tid: str, tick: int, row: Sequence[Any]) -> str:
-    """A timestep's body from its inserted row, else the encoder's (the row's activations)."""
-    return row_step(tid, row) or step_body(it, tid, tick, row[-1])
-
-
-def step_body(it: Any, tid: str, tick: int, encoded: str | None) -> str:
-    """One timestep's body: its fields, then its activations (``encoded``, when the store
-    has them as JSON already), as compact JSON."""
-    head = {
-        "timestep_id": tid,
-        "session_id": it.session_id,
-        "tick": tick,
-        "ts_us": it.ts_us,
-        "event_type": it.event_type,
-        "role": it.role,
-        "content": it.content,
-        "token_id": it.token_id,
-        "event_id": it.event_id,
-        "event_start": it.event_start,
-        "event_end": it.event_end,
-    }
-    acts = it.activations
-    if encoded is None or not acts:
-        head["activations"] = acts
-        return canonical(head)
-    return f'{canonical(head)[:-1]},"activations":{encoded}}}'
-
-
-# The body is hashed as stored, so its JSON need not be canonical, only compact.
-_ENCODER = json.JSONEncoder(separators=(",", ":"))
-
-
-def canonical(body: dict[str, Any]) -> str:
-    """Compact JSON: pydantic_core's encoder (~3x json's, on the record path), or json's
-    ASCII escapes for text it refuses (a lone surrogate in a free-form value)."""
-    try:
-        return to_json(body).decode()
-    except (ValueError, UnicodeError):
-        return _ENCODER.encode(body)
 
 
 def signing_key() -> bytes | None:

@@ -43,7 +43,7 @@ import sqlite3
 from typing import Any
 
 from xdb.ids import timestep_id
-from xdb.store import audit
+from xdb.store import audit, audit_bodies
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.types import NewTimestep
 
@@ -58,15 +58,16 @@ MIGRATION = [
     f"INSERT INTO index_watermarks (name, position) VALUES ('{NAME}', 0)",
 ]
 
-# A pending record's row: ``audit.ROW``'s columns, then the three above.
+# A pending record's row: ``audit_bodies.ROW``'s columns, then the three above.
 INSERT = (
-    f"INSERT INTO timesteps ({audit.ROW}, {', '.join(COLUMNS)}) VALUES ({','.join(['?'] * 15)})"
+    f"INSERT INTO timesteps ({audit_bodies.ROW}, {', '.join(COLUMNS)})"
+    f" VALUES ({','.join(['?'] * 15)})"
 )
 # The first pending record since a seal says where the pending rows start.
 _MARK = f"UPDATE index_watermarks SET position = ? WHERE name = '{NAME}'"
 _FIRST = f"SELECT position FROM index_watermarks WHERE name = '{NAME}'"
 _PENDING = (
-    f"SELECT {audit.ROW}, {', '.join(COLUMNS)} FROM timesteps"
+    f"SELECT {audit_bodies.ROW}, {', '.join(COLUMNS)} FROM timesteps"
     " WHERE seq >= ? AND audit_at IS NOT NULL ORDER BY seq"
 )
 _CLEAR = f"UPDATE index_watermarks SET position = 0 WHERE name = '{NAME}'"
@@ -107,11 +108,11 @@ def _entry(r: tuple[Any, ...]) -> audit.AuditEntry:
     tid = timestep_id(session, tick)
     # The row as inserted: SQLite gives the flags back as integers.
     row = (seq, session, tick, ts_us, kind, role, content, token, event, bool(start), bool(end))
-    body = audit.row_step(tid, (*row, acts))
+    body = audit_bodies.row_step(tid, (*row, acts))
     if body is None:  # text the encoder must escape: the record's own fallback, from the row
         stored = json.loads(acts) if acts else {}
         item = NewTimestep(
             session, ts_us, kind, role, content, token, event, bool(start), bool(end), stored
         )
-        body = audit.step_body(item, tid, tick, acts)
+        body = audit_bodies.step_body(item, tid, tick, acts)
     return audit.AuditEntry(at_us, "timestep", caller, operation, body)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import access, audit, rows, tagging
+from xdb.store import access, audit, audit_bodies, rows, tagging
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import audit_pending, episodes, sessions, textindex
@@ -28,8 +28,8 @@ from xdb.timeutil import now_us
 _EVENT_SQL = (
     f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ? AND event_id = ? ORDER BY tick"
 )
-# The row the audit body is written from has these columns (``audit.ROW``).
-_INSERT_TIMESTEP = f"INSERT INTO timesteps ({audit.ROW}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+# The row the audit body is written from has these columns (``audit_bodies.ROW``).
+_INSERT_TIMESTEP = f"INSERT INTO timesteps ({audit_bodies.ROW}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
 # A handle's default session: the most recently active one that no hook made (its origin).
