@@ -35,7 +35,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
-from xdb.store import audit, audit_bodies
+from xdb.store import audit
 from xdb.store.postgres import PostgresStore
 from xdb.store.sqlbuild import POSTGRES
 from xdb.store.types import NewEpisode, NewTimestep
@@ -123,7 +123,7 @@ def appends(url: str, tag: str, opened: contextlib.ExitStack) -> dict[str, Write
             c.execute(
                 f"INSERT INTO audit_plain ({audit.COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s,"
                 " %s, %s)",
-                (n, T0 + n, "timestep", f"{tag}{w}", "record", audit_bodies.canonical(body),
+                (n, T0 + n, "timestep", f"{tag}{w}", "record", audit.canonical(body),
                  audit.GENESIS, audit.GENESIS),
             )  # fmt: skip
 

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 import zstandard
+from pydantic_core import to_json
 
-from xdb.store import audit_bodies, audit_seal, placement
-from xdb.store.audit_bodies import canonical
+from xdb.store import audit_seal, placement
 from xdb.store.sqlbuild import Connection, Dialect, many
 
 GENESIS = "0" * 64
@@ -124,33 +124,17 @@ class AuditRecord(NamedTuple):
     hash: str
 
 
-def timestep_entries(
-    items: Sequence[Any],
-    ids: Sequence[tuple[str, int]],
-    by: tuple[str, str],
-    at_us: int,
-    rows: Sequence[Sequence[Any]] | None = None,
-) -> list[AuditEntry]:
-    """The audit record of timesteps just recorded in one transaction (``NewTimestep``
-    each, with the id and tick the store gave it): everything as recorded, every
-    activation. One timestep is a ``timestep`` record; a batch one ``timesteps`` record
-    holding them all in order (one row and one hash, not one per token).
+# The body is hashed as stored, so its JSON need not be canonical, only compact.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
 
-    ``rows``: each timestep's row as the SQLite store inserted it (``audit_bodies.ROW``),
-    its activations encoded already: the body is written from it, the same JSON at about
-    half the cost of encoding the timestep again (``audit_bodies``)."""
-    caller, operation = by
-    steps = audit_bodies.steps(items, ids, rows)
-    if not steps:
-        return []  # (nothing recorded: nothing to audit)
-    if len(steps) == 1:
-        return [AuditEntry(at_us, "timestep", caller, operation, steps[0])]
-    # The wrapping on the first and last step, then one join: a batch's body is made in one
-    # piece (~0.8 MB for 1000 tokens), not joined and then copied into its wrapping (that
-    # second copy, page faults of a fresh allocation included, cost ~0.6 ms a batch).
-    steps[0] = '{"timesteps":[' + steps[0]
-    steps[-1] += "]}"
-    return [AuditEntry(at_us, "timesteps", caller, operation, ",".join(steps))]
+
+def canonical(body: dict[str, Any]) -> str:
+    """Compact JSON: pydantic_core's encoder (~3x json's, on the record path), or json's
+    ASCII escapes for text it refuses (a lone surrogate in a free-form value)."""
+    try:
+        return to_json(body).decode()
+    except (ValueError, UnicodeError):
+        return _ENCODER.encode(body)
 
 
 def signing_key() -> bytes | None:

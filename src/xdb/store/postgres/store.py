@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from xdb.ids import timestep_id
 from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import access, audit, rows, tagging
+from xdb.store import access, audit, audit_bodies, rows, tagging
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.postgres import episodes, transfer
@@ -203,7 +203,7 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
                     made.access_policy_id = policy
                     episodes.insert(conn, made)
             if audit_by is not None:  # the audit log's copy, in the same transaction
-                entries = audit.timestep_entries(items, out, audit_by, audited_at)
+                entries = audit_bodies.timestep_entries(items, out, audit_by, audited_at)
                 audit.append(conn, POSTGRES, entries, lock=True)
             return out
 

@@ -187,7 +187,7 @@ class LogMethods:
                 if audit_pending.seal(conn):
                     known_head = None
                 # Its body written from the rows as inserted (activations encoded once).
-                entries = audit.timestep_entries(items, out, audit_by, audited_at, values)
+                entries = audit_bodies.timestep_entries(items, out, audit_by, audited_at, values)
                 audit_head = audit.append(
                     cursor, SQLITE, entries, False, known_head, self.audit_key
                 )
