@@ -407,6 +407,8 @@ class Flavor:
     # Appended to a text column in ORDER BY to order by code point, as Python's sort does
     # (PostgreSQL otherwise orders by the database's collation).
     bytewise: str = ""
+    # A timestep's columns as ``rows.timestep`` reads them (its JSON as text).
+    timesteps: str = ""
 
 
 def chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:

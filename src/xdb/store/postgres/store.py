@@ -6,10 +6,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from xdb.ids import timestep_id
-from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import access, audit, audit_bodies, rows, tagging
+from xdb.models.log import SessionSummary, Timestep
+from xdb.store import access, audit, audit_bodies, rows
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
+from xdb.store.log_queries import LogQueries
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
     SESSION_LOCK,
@@ -24,7 +25,7 @@ from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.rows import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES, Flavor
-from xdb.store.types import Made, NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.store.types import Made, NewEpisode, NewTimestep, TimestepFilter
 from xdb.timeutil import now_us
 
 T = TypeVar("T")
@@ -66,10 +67,6 @@ SELECT session_id, next_tick FROM s
 # A handle's default session: the most recently active one that no hook made (its origin).
 _LATEST_SESSION = (
     "SELECT session_id FROM sessions WHERE origin IS NULL ORDER BY last_us DESC, pos DESC LIMIT 1"
-)
-# A tag whose type and name are taken is skipped (``tagging.insert_tag``).
-_INSERT_TAG = (
-    f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES ({POSTGRES.marks(10)}) ON CONFLICT DO NOTHING"
 )
 _EVENT_SQL = (
     f"SELECT {TIMESTEP_COLUMNS} FROM timesteps"
@@ -131,7 +128,7 @@ def _delete_hot(conn: Conn, session: str, ticks: Sequence[int]) -> int:
     return max(cur.rowcount, 0)
 
 
-class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
+class PostgresStore(LogQueries, EpisodeMethods, LearningMethods, FidelityMethods):
     backend = "postgresql"
     # Concept rows join their episodes on the distribution column too (as in search).
     _flavor = Flavor(
@@ -139,6 +136,7 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
         "e.namespace = c.namespace AND e.seq = c.episode_seq",
         "json_each_text(t.activations) j",
         bytewise=' COLLATE "C"',
+        timesteps=TIMESTEP_COLUMNS,
     )
     _episode_hooks = EpisodeHooks(episodes.insert, episodes.delete, lock_episodes, _delete_hot)
 
@@ -209,26 +207,6 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
 
         return self._db.write(job)
 
-    def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
-        return self._db.write(
-            lambda conn: tagging.insert_tag(conn, tag, _INSERT_TAG, POSTGRES, access_policy_id)
-        )
-
-    def apply_tag(
-        self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
-    ) -> tuple[Tag, bool, int]:
-        def job(conn: Conn) -> tuple[Tag, bool, int]:
-            return tagging.apply_tag(conn, application, target, new_tag, _INSERT_TAG, POSTGRES)
-
-        return self._db.write(job)
-
-    def add_comment(
-        self, comment: Comment, target: ResolvedTarget | None, access_policy_id: str | None = None
-    ) -> None:
-        self._db.write(
-            lambda conn: tagging.add_comment(conn, comment, target, POSTGRES, access_policy_id)
-        )
-
     # ------------------------------------------------------------------ reads
 
     def latest_session(self) -> str | None:
@@ -252,19 +230,6 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
 
         return self._db.write(job)
 
-    def get_tag(self, tag_id: str) -> Tag | None:
-        row = self._db.read(
-            lambda c: c.execute(
-                f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = %s", (tag_id,)
-            ).fetchone()
-        )
-        return None if row is None else rows.tag(row)
-
-    def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
-        sql, params = tagging.find_tags_sql(name, tag_type, POSTGRES)
-        found = self._db.read(lambda c: c.execute(sql, params).fetchall())
-        return [rows.tag(r) for r in found]
-
     def query(
         self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
     ) -> tuple[list[Timestep], int, tuple[int, int] | None]:
@@ -279,28 +244,6 @@ class PostgresStore(EpisodeMethods, LearningMethods, FidelityMethods):
         found = found[:limit]
         next_key = (int(found[-1][3]), int(found[-1][0])) if more else None
         return [rows.timestep(r) for r in found], total, next_key
-
-    def recent(self, session_id: str, n: int) -> list[Timestep]:
-        found = self._db.read(
-            lambda c: c.execute(
-                f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = %s"
-                " ORDER BY tick DESC LIMIT %s",
-                (session_id, n),
-            ).fetchall()
-        )
-        return [rows.timestep(r) for r in reversed(found)]
-
-    def annotations(
-        self, session_id: str, ticks: tuple[int, int] | None, limit: int
-    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
-        return self._db.read(
-            lambda c: tagging.session_annotations(c, POSTGRES, session_id, ticks, limit)
-        )
-
-    def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
-        sql, params = tagging.list_tags_sql(tag_type, bud_status, POSTGRES)
-        found = self._db.read(lambda c: c.execute(sql, params).fetchall())
-        return [rows.tag(r, application_count=int(r[10])) for r in found]
 
     def storage_bytes(self, live: bool = False) -> int:
         """The relation sizes (tables, their indexes and TOAST) of this database's schema;

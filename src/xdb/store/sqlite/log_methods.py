@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from xdb.ids import timestep_id
-from xdb.models.log import Comment, SessionSummary, Tag, TagApplication, Timestep
-from xdb.store import access, audit, audit_bodies, rows, tagging
+from xdb.models.log import SessionSummary, Timestep
+from xdb.store import access, audit, audit_bodies, rows
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import audit_pending, episodes, sessions, textindex
 from xdb.store.sqlite.query import page_sql
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.writer import Writer
-from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
+from xdb.store.types import NewEpisode, NewTimestep, TimestepFilter
 from xdb.timeutil import now_us
 
 _EVENT_SQL = (
@@ -38,8 +38,6 @@ _LATEST_SESSION = (
     " (SELECT rowid FROM sessions WHERE origin IS NOT NULL)"
     " ORDER BY last_us DESC, made DESC LIMIT 1"
 )
-# A tag whose type and name are taken is skipped (``tagging.insert_tag``).
-_INSERT_TAG = f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES ({SQLITE.marks(10)})"
 
 
 @dataclass
@@ -202,29 +200,6 @@ class LogMethods:
         result: list[tuple[str, int]] = self._write(job, keeps_tail=True)
         return result
 
-    def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
-        def job(conn: sqlite3.Connection) -> tuple[Tag, bool]:
-            return tagging.insert_tag(conn, tag, _INSERT_TAG, SQLITE, access_policy_id)
-
-        result: tuple[Tag, bool] = self._write(job)
-        return result
-
-    def apply_tag(
-        self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
-    ) -> tuple[Tag, bool, int]:
-        def job(conn: sqlite3.Connection) -> tuple[Tag, bool, int]:
-            return tagging.apply_tag(conn, application, target, new_tag, _INSERT_TAG, SQLITE)
-
-        result: tuple[Tag, bool, int] = self._write(job)
-        return result
-
-    def add_comment(
-        self, comment: Comment, target: ResolvedTarget | None, access_policy_id: str | None = None
-    ) -> None:
-        self._write(
-            lambda conn: tagging.add_comment(conn, comment, target, SQLITE, access_policy_id)
-        )
-
     # ------------------------------------------------------------------ reads
 
     def latest_session(self) -> str | None:
@@ -247,19 +222,6 @@ class LogMethods:
 
         found: str = self._write(job, keeps_tail=True)  # a new session is no tail of ours
         return found
-
-    def get_tag(self, tag_id: str) -> Tag | None:
-        row = self._read(
-            lambda c: c.execute(
-                f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = ?", (tag_id,)
-            ).fetchone()
-        )
-        return None if row is None else rows.tag(row)
-
-    def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
-        sql, params = tagging.find_tags_sql(name, tag_type, SQLITE)
-        found = self._read(lambda c: c.execute(sql, params).fetchall())
-        return [rows.tag(r) for r in found]
 
     def query(
         self, flt: TimestepFilter, after: tuple[int, int] | None, limit: int
@@ -284,29 +246,6 @@ class LogMethods:
         found = found[:limit]
         next_key = (found[-1][3], found[-1][0]) if more else None
         return [rows.timestep(r) for r in found], total, next_key
-
-    def recent(self, session_id: str, n: int) -> list[Timestep]:
-        found = self._read(
-            lambda c: c.execute(
-                f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ?"
-                " ORDER BY tick DESC LIMIT ?",
-                (session_id, n),
-            ).fetchall()
-        )
-        return [rows.timestep(r) for r in reversed(found)]
-
-    def annotations(
-        self, session_id: str, ticks: tuple[int, int] | None, limit: int
-    ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
-        found: tuple[list[tuple[TagApplication, Tag]], list[Comment]] = self._read(
-            lambda c: tagging.session_annotations(c, SQLITE, session_id, ticks, limit)
-        )
-        return found
-
-    def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
-        sql, params = tagging.list_tags_sql(tag_type, bud_status, SQLITE)
-        found = self._read(lambda c: c.execute(sql, params).fetchall())
-        return [rows.tag(r, application_count=r[10]) for r in found]
 
     def sessions(self, limit: int) -> tuple[int, list[SessionSummary]]:
         def run(conn: sqlite3.Connection) -> tuple[int, list[Any]]:

@@ -21,6 +21,7 @@ from xdb.errors import StoreError, XdbError
 from xdb.store import access, audit
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
+from xdb.store.log_queries import LogQueries
 from xdb.store.sqlbuild import SQLITE, Flavor
 from xdb.store.sqlite import (
     audit_pending,
@@ -32,6 +33,7 @@ from xdb.store.sqlite import (
 )
 from xdb.store.sqlite.episode_methods import EpisodeMethods
 from xdb.store.sqlite.log_methods import LogMethods, LogTail
+from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
 from xdb.store.types import Made
@@ -82,9 +84,15 @@ class _State:
     deferred_audit: bool = False
 
 
-class SQLiteStore(LogMethods, EpisodeMethods, LearningMethods, FidelityMethods):
+class SQLiteStore(LogMethods, LogQueries, EpisodeMethods, LearningMethods, FidelityMethods):
     backend = "sqlite"
-    _flavor = Flavor(SQLITE, "e.seq = c.episode_seq", "json_each(t.activations) j", True)
+    _flavor = Flavor(
+        SQLITE,
+        "e.seq = c.episode_seq",
+        "json_each(t.activations) j",
+        concept_counts=True,
+        timesteps=TIMESTEP_COLUMNS,
+    )
     # One writer per file: episodes need no lock of their own.
     _episode_hooks = EpisodeHooks(
         episodes.insert, episodes.delete, lambda conn: None, textindex.delete_hot
