@@ -407,8 +407,12 @@ class Flavor:
     # Appended to a text column in ORDER BY to order by code point, as Python's sort does
     # (PostgreSQL otherwise orders by the database's collation).
     bytewise: str = ""
-    # A timestep's columns as ``rows.timestep`` reads them (its JSON as text).
+    # A timestep's columns as ``rows.timestep`` reads them (its JSON as text), and an
+    # episode's as ``rows.episode`` does.
     timesteps: str = ""
+    episodes: str = ""
+    # Joins a text change c to its episode e.
+    text_change_join: str = "e.seq = c.seq"
 
 
 def chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:

@@ -17,10 +17,7 @@ from xdb.store.sqlbuild import POSTGRES
 from xdb.store.types import (
     EpisodeFilter,
     NewEpisode,
-    Place,
     RankedMatches,
-    StoredEpisode,
-    TextChange,
 )
 
 # Concept rows join their episodes on the distribution column too, so each shard joins
@@ -49,27 +46,6 @@ class EpisodeMethods:
     def delete_episode(self, episode_id: str) -> int | None:
         return self._db.write(_locked(lambda c: episodes.delete(c, episode_id)))
 
-    def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]:
-        return self._db.read(lambda c: episodes.by_ids(c, ids))
-
-    def episodes_by_seqs(self, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
-        return self._db.read(lambda c: episodes.by_seqs(c, seqs))
-
-    def episode_neighbours(self, seq: int) -> tuple[str | None, str | None]:
-        return self._db.read(lambda c: episodes.session_neighbours(c, seq))
-
-    def episode_page(
-        self,
-        flt: EpisodeFilter,
-        after: tuple[int, int] | None,
-        limit: int,
-        descending: bool,
-        seed: int | None = None,
-    ) -> list[tuple[int, int]]:
-        return self._db.read(
-            lambda c: sqlbuild.ordered_page(c, flt, after, limit, descending, seed, POSTGRES)
-        )
-
     def episode_text_ranking(
         self, flt: EpisodeFilter, terms: Sequence[str], limit: int
     ) -> list[tuple[int, float]]:
@@ -78,34 +54,12 @@ class EpisodeMethods:
             return []
         return self._db.read(lambda c: episodes.text_rank(c, flt, terms, limit))
 
-    def episode_concept_ranking(
-        self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
-    ) -> list[tuple[int, float]]:
-        return self._db.read(
-            lambda c: sqlbuild.concept_scores(c, flt, concept_ids, limit, _CONCEPT_JOIN, POSTGRES)
-        )
-
-    def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
-        return self._db.read(lambda c: sqlbuild.matching_seqs(c, flt, POSTGRES))
-
     def episode_matches(
         self, flt: EpisodeFilter, concept_ids: Sequence[str]
     ) -> list[tuple[int, str | None, float | None]]:
         return self._db.read(
             lambda c: sqlbuild.matches_with_scores(c, flt, concept_ids, _CONCEPT_JOIN, POSTGRES)
         )
-
-    def episode_places(self, seqs: Sequence[int]) -> dict[int, Place]:
-        return self._db.read(lambda c: episodes.places_of(c, seqs))
-
-    def episode_max_seq(self) -> int:
-        return self._db.read(episodes.max_seq)
-
-    def text_changes(self, after: int, limit: int) -> list[TextChange]:
-        return self._db.read(lambda c: episodes.text_changes(c, after, limit))
-
-    def latest_text_change(self) -> int:
-        return self._db.read(episodes.latest_text_change)
 
     def missing_vectors(
         self, model: str, limit: int, after_seq: int = 0

@@ -19,10 +19,9 @@ from xdb.errors import StoreError
 from xdb.store import access, exemplars, rows, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
 from xdb.store.postgres.query import tsquery
-from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import POSTGRES
-from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
+from xdb.store.types import EpisodeFilter, NewEpisode
 
 if TYPE_CHECKING:
     # Only a type here: ``connection`` runs ``schema``, whose migration runs this module.
@@ -212,17 +211,6 @@ def _log_text_change(conn: Conn, namespace: str, seq: int) -> None:
     )
 
 
-def text_changes(conn: Conn, after: int, limit: int) -> list[TextChange]:
-    return rows.text_changes(
-        conn, POSTGRES, "e.namespace = c.namespace AND e.seq = c.seq", after, limit
-    )
-
-
-def latest_text_change(conn: Conn) -> int:
-    row = conn.execute("SELECT coalesce(max(change), 0) FROM episode_text_changes").fetchone()
-    return int(row[0]) if row else 0
-
-
 def _neighbour_seqs(conn: Conn, seq: int) -> list[int]:
     return [int(s) for s in rows.neighbours(conn, POSTGRES, seq, "seq") if s is not None]
 
@@ -275,34 +263,6 @@ def delete(conn: Conn, episode_id: str) -> int | None:
     return seq
 
 
-def by_ids(conn: Conn, ids: Sequence[str]) -> dict[str, StoredEpisode]:
-    found = conn.execute(f"SELECT {COLUMNS} FROM episodes WHERE id = ANY(%s::text[])", (list(ids),))
-    return {row[1]: to_stored(row) for row in found}
-
-
-def by_seqs(conn: Conn, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
-    found = conn.execute(
-        f"SELECT {COLUMNS} FROM episodes WHERE seq = ANY(%s::bigint[])", (list(seqs),)
-    )
-    return {int(row[0]): to_stored(row) for row in found}
-
-
-def places_of(conn: Conn, seqs: Sequence[int]) -> dict[int, Place]:
-    found = conn.execute(
-        "SELECT seq, session_id, end_us, namespace, start_us FROM episodes"
-        " WHERE seq = ANY(%s::bigint[])",
-        (list(seqs),),
-    )
-    return {int(r[0]): Place(r[1], int(r[2]), r[3], int(r[4])) for r in found}
-
-
-def session_neighbours(conn: Conn, seq: int) -> tuple[str | None, str | None]:
-    """The ids of the episodes just before and just after ``seq`` (NEXT): in its session,
-    or among its namespace's nearby sessionless episodes (``rows.neighbours``)."""
-    before, after = rows.neighbours(conn, POSTGRES, seq, "id")
-    return before, after
-
-
 def text_rank(
     conn: Conn, flt: EpisodeFilter, terms: Sequence[str], limit: int
 ) -> list[tuple[int, float]]:
@@ -321,10 +281,3 @@ def text_rank(
         " ORDER BY 2 DESC, e.seq DESC LIMIT %s"
     )
     return [(int(s), float(v)) for s, v in conn.execute(sql, [*query_params, *params, limit])]
-
-
-def max_seq(conn: Conn) -> int:
-    # (Not max(seq): through a restricted caller's views max() reads every row; this walks
-    # the seq index back from the newest to the first it may read.)
-    row = conn.execute("SELECT seq FROM episodes ORDER BY seq DESC LIMIT 1").fetchone()
-    return int(row[0]) if row else 0

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from xdb.ids import timestep_id
 from xdb.models.log import SessionSummary, Timestep
 from xdb.store import access, audit, audit_bodies, rows
+from xdb.store.episode_reads import EpisodeReads
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.log_queries import LogQueries
@@ -128,7 +129,7 @@ def _delete_hot(conn: Conn, session: str, ticks: Sequence[int]) -> int:
     return max(cur.rowcount, 0)
 
 
-class PostgresStore(LogQueries, EpisodeMethods, LearningMethods, FidelityMethods):
+class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, FidelityMethods):
     backend = "postgresql"
     # Concept rows join their episodes on the distribution column too (as in search).
     _flavor = Flavor(
@@ -137,6 +138,8 @@ class PostgresStore(LogQueries, EpisodeMethods, LearningMethods, FidelityMethods
         "json_each_text(t.activations) j",
         bytewise=' COLLATE "C"',
         timesteps=TIMESTEP_COLUMNS,
+        episodes=episodes.COLUMNS,
+        text_change_join="e.namespace = c.namespace AND e.seq = c.seq",
     )
     _episode_hooks = EpisodeHooks(episodes.insert, episodes.delete, lock_episodes, _delete_hot)
 

@@ -11,7 +11,7 @@ from xdb.store.access import Readable
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import episodes
 from xdb.store.sqlite import vectors as vector_rows
-from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
+from xdb.store.types import EpisodeFilter, NewEpisode
 
 
 class EpisodeMethods:
@@ -27,33 +27,6 @@ class EpisodeMethods:
         result: int | None = self._write(lambda c: episodes.delete(c, episode_id))
         return result
 
-    def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]:
-        result: dict[str, StoredEpisode] = self._read(lambda c: episodes.by_ids(c, ids))
-        return result
-
-    def episodes_by_seqs(self, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
-        result: dict[int, StoredEpisode] = self._read(lambda c: episodes.by_seqs(c, seqs))
-        return result
-
-    def episode_neighbours(self, seq: int) -> tuple[str | None, str | None]:
-        result: tuple[str | None, str | None] = self._read(
-            lambda c: episodes.session_neighbours(c, seq)
-        )
-        return result
-
-    def episode_page(
-        self,
-        flt: EpisodeFilter,
-        after: tuple[int, int] | None,
-        limit: int,
-        descending: bool,
-        seed: int | None = None,
-    ) -> list[tuple[int, int]]:
-        result: list[tuple[int, int]] = self._read(
-            lambda c: sqlbuild.ordered_page(c, flt, after, limit, descending, seed, SQLITE)
-        )
-        return result
-
     def episode_text_ranking(
         self, flt: EpisodeFilter, terms: Sequence[str], limit: int
     ) -> list[tuple[int, float]]:
@@ -62,20 +35,6 @@ class EpisodeMethods:
         if not match:
             return []
         result: list[tuple[int, float]] = self._read(lambda c: episodes.bm25(c, flt, match, limit))
-        return result
-
-    def episode_concept_ranking(
-        self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
-    ) -> list[tuple[int, float]]:
-        result: list[tuple[int, float]] = self._read(
-            lambda c: sqlbuild.concept_scores(
-                c, flt, concept_ids, limit, "e.seq = c.episode_seq", SQLITE
-            )
-        )
-        return result
-
-    def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
-        result: list[int] = self._read(lambda c: sqlbuild.matching_seqs(c, flt, SQLITE))
         return result
 
     def episode_matches(
@@ -95,10 +54,6 @@ class EpisodeMethods:
                 c, flt, concept_ids, "c.episode_seq = e.seq", SQLITE
             )
         )
-        return result
-
-    def episode_max_seq(self) -> int:
-        result: int = self._read(episodes.max_seq)
         return result
 
     def missing_vectors(
@@ -127,16 +82,4 @@ class EpisodeMethods:
 
     def drop_other_vectors(self, model: str) -> int:
         result: int = self._write(lambda c: vector_rows.drop_other_vectors(c, model))
-        return result
-
-    def episode_places(self, seqs: Sequence[int]) -> dict[int, Place]:
-        result: dict[int, Place] = self._read(lambda c: episodes.places_of(c, seqs))
-        return result
-
-    def text_changes(self, after: int, limit: int) -> list[TextChange]:
-        result: list[TextChange] = self._read(lambda c: episodes.text_changes(c, after, limit))
-        return result
-
-    def latest_text_change(self) -> int:
-        result: int = self._read(episodes.latest_text_change)
         return result

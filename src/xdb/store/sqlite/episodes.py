@@ -12,16 +12,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from xdb.store import access, exemplars, rows, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
-from xdb.store.rows import episode as to_stored
 from xdb.store.rows import episode_values
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.numbering import next_number
-from xdb.store.types import EpisodeFilter, NewEpisode, Place, StoredEpisode, TextChange
+from xdb.store.types import EpisodeFilter, NewEpisode
 
 COLUMNS = (
     "seq, id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
@@ -68,7 +67,7 @@ def insert_many(conn: sqlite3.Connection, eps: Sequence[NewEpisode]) -> list[int
     if others:
         old = {
             int(r[0]): (r[1], r[2], r[3])
-            for r in _where_in(conn, _STORED_TEXT, [seq for _, seq in others])
+            for r in sqlbuild.rows_in(conn, SQLITE, _STORED_TEXT, [seq for _, seq in others])
         }
         conn.executemany(_FTS_DELETE, [(seq, *old[seq]) for _, seq in others])
         conn.executemany("UPDATE episodes SET context = ? WHERE seq = ?", others)
@@ -199,16 +198,6 @@ def _log_text_change(conn: sqlite3.Connection, seq: int) -> None:
     conn.execute("INSERT INTO episode_text_changes (seq) VALUES (?)", (seq,))
 
 
-def text_changes(conn: sqlite3.Connection, after: int, limit: int) -> list[TextChange]:
-    return rows.text_changes(conn, SQLITE, "e.seq = c.seq", after, limit)
-
-
-def latest_text_change(conn: sqlite3.Connection) -> int:
-    return int(
-        conn.execute("SELECT coalesce(max(change), 0) FROM episode_text_changes").fetchone()[0]
-    )
-
-
 def _neighbour_seqs(conn: sqlite3.Connection, seq: int) -> list[int]:
     return [int(s) for s in rows.neighbours(conn, SQLITE, seq, "seq") if s is not None]
 
@@ -269,32 +258,6 @@ def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
     return int(row[0])
 
 
-def _where_in(conn: sqlite3.Connection, sql: str, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    return sqlbuild.rows_in(conn, SQLITE, sql, values)
-
-
-def by_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, StoredEpisode]:
-    sql = f"SELECT {COLUMNS} FROM episodes WHERE id IN ({{marks}})"
-    return {row[1]: to_stored(row) for row in _where_in(conn, sql, ids)}
-
-
-def by_seqs(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
-    sql = f"SELECT {COLUMNS} FROM episodes WHERE seq IN ({{marks}})"
-    return {row[0]: to_stored(row) for row in _where_in(conn, sql, seqs)}
-
-
-def places_of(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, Place]:
-    sql = "SELECT seq, session_id, end_us, namespace, start_us FROM episodes WHERE seq IN ({marks})"
-    return {int(r[0]): Place(r[1], int(r[2]), r[3], int(r[4])) for r in _where_in(conn, sql, seqs)}
-
-
-def session_neighbours(conn: sqlite3.Connection, seq: int) -> tuple[str | None, str | None]:
-    """The ids of the episodes just before and just after ``seq`` (NEXT): in its session,
-    or among its namespace's nearby sessionless episodes (``rows.neighbours``)."""
-    before, after = rows.neighbours(conn, SQLITE, seq, "id")
-    return before, after
-
-
 def bm25(
     conn: sqlite3.Connection, flt: EpisodeFilter, match: str, limit: int
 ) -> list[tuple[int, float]]:
@@ -309,14 +272,3 @@ def bm25(
         " ORDER BY bm25(episodes_fts, 0.5, 1.0, 1.0) LIMIT ?"
     )
     return [(int(s), float(v)) for s, v in conn.execute(sql, [match, *params, limit])]
-
-
-def count(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT count(*) FROM episodes").fetchone()[0])
-
-
-def max_seq(conn: sqlite3.Connection) -> int:
-    # (Not max(seq): through a restricted caller's views max() reads every row; this walks
-    # back from the newest to the first it may read.)
-    row = conn.execute("SELECT seq FROM episodes ORDER BY seq DESC LIMIT 1").fetchone()
-    return 0 if row is None else int(row[0])

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from xdb.errors import StoreError, XdbError
 from xdb.store import access, audit
+from xdb.store.episode_reads import EpisodeReads
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.log_queries import LogQueries
@@ -84,7 +85,9 @@ class _State:
     deferred_audit: bool = False
 
 
-class SQLiteStore(LogMethods, LogQueries, EpisodeMethods, LearningMethods, FidelityMethods):
+class SQLiteStore(
+    LogMethods, LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, FidelityMethods
+):
     backend = "sqlite"
     _flavor = Flavor(
         SQLITE,
@@ -92,6 +95,7 @@ class SQLiteStore(LogMethods, LogQueries, EpisodeMethods, LearningMethods, Fidel
         "json_each(t.activations) j",
         concept_counts=True,
         timesteps=TIMESTEP_COLUMNS,
+        episodes=episodes.COLUMNS,
     )
     # One writer per file: episodes need no lock of their own.
     _episode_hooks = EpisodeHooks(
