@@ -156,23 +156,10 @@ def digest(
     op: str,
     body: str,
     key: bytes | None = None,
+    packer: _Packer | None = None,
 ) -> str:
-    return _hashed(prev_hash, seq, at_us, kind, caller, op, body, key, None)
-
-
-def _hashed(
-    prev_hash: str,
-    seq: int,
-    at_us: int,
-    kind: str,
-    caller: str,
-    op: str,
-    body: str,
-    key: bytes | None,
-    packer: Any,
-) -> str:
-    """``digest``; with ``packer`` (a zstd compressobj), the body's encoding goes to it too,
-    compressed in the same pass."""
+    """The record's hash; with ``packer``, the body's encoding goes to it too, compressed
+    in the same pass (``_link``)."""
     # The fields, then the body, fed in parts: the same bytes hashed as one message,
     # without first copying a batch's body (~800 kB for 1000 tokens) into a joined string
     # and then its encoding (~0.6 of ~1 ms a batch; a lone record's is the same either way).
@@ -241,7 +228,7 @@ def _link(
         # (isascii is a flag of the string's, not a scan: a batch's body is ASCII mostly.)
         size = len(body) if body.isascii() else len(body.encode(errors="surrogatepass"))
         packer = _Packer(size) if size <= PACKED_MOST else None
-    h = _hashed(at[1], seq, e.at_us, e.kind, e.caller, e.operation, body, key, packer)
+    h = digest(at[1], seq, e.at_us, e.kind, e.caller, e.operation, body, key, packer)
     record = AuditRecord(seq, e.at_us, e.kind, e.caller, e.operation, body, at[1], h)
     return record, body if packer is None else packer.packed()
 
