@@ -148,3 +148,21 @@ def test_check_uses_the_failing_call_given_with_the_lesson(tmp_path: Any) -> Non
         got = db.check(session_id="a", tool_name="Bash", cwd="/w/ops",
                        tool_input=bash("kubectl delete deploy w")["tool_input"])  # fmt: skip
         assert [w.lesson_id for w in got.warnings] == [made.lesson_id]
+
+
+def test_the_check_that_caught_an_edit_is_not_the_mistake() -> None:
+    """An extracted "Edit f adding `x` broke `check`: error": running the check again, or
+    an edit that writes the check's words, repeats nothing; the words of what was added
+    still tell the mistake."""
+    question = (
+        "Write /w/api/Dockerfile adding `FROM python:latest`, `COPY api /api` broke"
+        " `docker build -t app .`: ERROR: failed to solve: process did not complete"
+    )
+    makefile = edit("/w/api/Makefile", "image:\n\tdocker build -t api:dev .")
+    repeat = edit("/w/web/Dockerfile", "FROM python:latest AS build")
+    seen = {
+        name: trigger_match.seen(parse_call(c["tool_name"], c["tool_input"], "/w/api"))
+        for name, c in (("makefile", makefile), ("repeat", repeat))
+    }
+    assert not trigger_match.written(question, seen["makefile"], 2)
+    assert trigger_match.written(question, seen["repeat"], 2)

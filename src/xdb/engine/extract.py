@@ -43,6 +43,7 @@ from xdb.engine.transcripts import (
     gemini_steps,
     informative_error,
 )
+from xdb.engine.words import CAUGHT
 
 __all__ = ["RETRIES", "Found", "Step", "claude_steps", "codex_steps", "gemini_steps",
            "informative_error", "is_correction", "lessons"]  # fmt: skip
@@ -366,7 +367,7 @@ def _edit_fix(attempt: _Attempt, blamed: Blamed, done: list[Step]) -> Found:
     path = edit.text.split(": ", 1)[0]
     wrote = f" {verb} " + ", ".join(f"`{x}`" for x in shown[:2]) if shown else ""
     error = f": {attempt.error}" if attempt.error else ""
-    question = f"{edit.tool} {path}{wrote} broke `{attempt.call.text}`{error}"
+    question = f"{edit.tool} {path}{wrote}{CAUGHT}{attempt.call.text}`{error}"
     between = list(dict.fromkeys(_clip(f"{s.tool} {s.text}", 150)
                                  for s in [*blamed.fixes, *done]))  # fmt: skip
     answer = "it passed after: " + "; ".join(between[:BETWEEN])

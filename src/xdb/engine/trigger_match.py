@@ -21,7 +21,7 @@ from xdb.engine.triggers import (
     prose_roots,
     shell_commands,
 )
-from xdb.engine.words import root
+from xdb.engine.words import mistake_told, root
 
 
 @dataclass
@@ -246,10 +246,11 @@ _COMMON_ROOTS = frozenset(root(w) for w in _COMMON)
 def written(question: str, s: Seen, words: int) -> bool:
     """Whether an edit writes, on one added line, ``words`` of the question's words that
     are not common ones ("FROM python:latest" for "a Dockerfile built FROM an image's latest
-    tag"): the code the question tells of, in its words."""
+    tag"): the code the question tells of, in its words; not the check that caught an edit
+    (``mistake_told``)."""
     if s.call.kind == "shell":
         return False
-    prose = prose_roots(question) - _COMMON_ROOTS
+    prose = prose_roots(mistake_told(question)) - _COMMON_ROOTS
     return any(len(prose_roots(line) & prose) >= words for line in s.text.splitlines())
 
 
