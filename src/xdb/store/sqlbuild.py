@@ -400,6 +400,11 @@ class Flavor:
     d: Dialect
     concept_join: str  # joins episode_concepts c to episodes e
     json_each: str  # a table function of a JSON object's (key, value) pairs as text
+    # A timestep's columns as ``rows.timestep`` reads them (its JSON as text), and an
+    # episode's as ``rows.episode`` does.
+    timesteps: str
+    episodes: str
+    text_change_join: str  # joins a text change c to its episode e
     # Whether ``concept_counts`` keeps each concept's episode count (SQLite's: its episode
     # inserts add to it, a trigger takes deletes off; on PostgreSQL concurrent writers would
     # queue on a popular concept's row).
@@ -407,12 +412,6 @@ class Flavor:
     # Appended to a text column in ORDER BY to order by code point, as Python's sort does
     # (PostgreSQL otherwise orders by the database's collation).
     bytewise: str = ""
-    # A timestep's columns as ``rows.timestep`` reads them (its JSON as text), and an
-    # episode's as ``rows.episode`` does.
-    timesteps: str = ""
-    episodes: str = ""
-    # Joins a text change c to its episode e.
-    text_change_join: str = "e.seq = c.seq"
 
 
 def chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:

@@ -93,9 +93,10 @@ class SQLiteStore(
         SQLITE,
         "e.seq = c.episode_seq",
         "json_each(t.activations) j",
-        concept_counts=True,
         timesteps=TIMESTEP_COLUMNS,
         episodes=episodes.COLUMNS,
+        text_change_join="e.seq = c.seq",
+        concept_counts=True,
     )
     # One writer per file: episodes need no lock of their own.
     _episode_hooks = EpisodeHooks(
