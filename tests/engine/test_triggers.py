@@ -166,3 +166,25 @@ def test_the_check_that_caught_an_edit_is_not_the_mistake() -> None:
     }
     assert not trigger_match.written(question, seen["makefile"], 2)
     assert trigger_match.written(question, seen["repeat"], 2)
+
+
+def test_a_lesson_learned_on_a_call_is_not_told_in_its_questions_words() -> None:
+    """A lesson learned on a call (extracted) has a question that is that call's path and
+    text, not prose: a command sharing words with the path (``api``, ``app``) repeats
+    nothing. A lesson in words still tells its command."""
+    question = "Edit /w/api/app/settings.py: + config = yaml.load(open(path))"
+    learned = triggers.derive(
+        question,
+        "use yaml.safe_load",
+        edit("/w/api/app/settings.py", "config = yaml.load(open(path))"),
+    )
+    argocd = bash("argocd app sync api-prod")
+    seen = trigger_match.seen(parse_call("Bash", argocd["tool_input"], "/w/api"))
+    assert learned.on_call and not trigger_match.told(question, learned, seen)
+    assert said(learned, argocd) != "hit"
+    told = triggers.derive("restarting the app service in api prod dropped requests", "drain")
+    assert trigger_match.told(
+        "restarting the app service in api prod dropped requests",
+        told,
+        trigger_match.seen(parse_call("Bash", {"command": "systemctl restart app"}, "/w")),
+    )

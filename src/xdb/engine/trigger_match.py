@@ -332,7 +332,9 @@ def told(question: str, trigger: Trigger, s: Seen) -> bool:
     spans it quotes; a command that only reads is never the mistake."""
     from xdb.engine.calls.effects import reads
 
-    if s.call.kind != "shell":
+    if s.call.kind != "shell" or trigger.on_call:
+        # (Learned on a call, the lesson's mistake is that call: its question's words are
+        # the call's path, the check that caught it and the check's error, ``derive``.)
         return False
     if any(not f.bare for f in trigger.commands):
         return False  # the lesson names its command: another program is not its mistake
