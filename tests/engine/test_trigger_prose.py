@@ -160,3 +160,16 @@ def test_a_lesson_learned_on_a_call_is_about_the_mistake_that_call_made() -> Non
     trigger = guessed
     assert run("rm -rf ./build ./dist") == triggers.MISS
     assert run('rm -rf "$OUT_DIR"/*') == triggers.HIT
+
+
+def test_a_quoted_flag_or_lone_word_is_no_command() -> None:
+    """An answer quotes what changed ("added `--context=staging`", "`feature/x` instead of
+    `main`"): a flag alone or a word that names no program is not a form to run."""
+    made = triggers.prose_commands(
+        "it passed as `kubectl --context staging delete deployment api` (added"
+        " `--context=staging`); `feature/login-fix` instead of `master`; then `make`"
+    )
+    assert [c.program for c in made] == ["kubectl", "make"]
+    assert [c.program for c in triggers.prose_commands("run `rsync -a --dry-run src/ dst/`")] == [
+        "rsync"
+    ]

@@ -172,7 +172,8 @@ def prose_commands(text: str) -> list[Command]:
     known program's name (or a clause's first word followed by a flag) up to the next."""
     found: list[Command] = []
     for span in _BACKTICK.findall(text):
-        found += shell_commands(span)
+        # A quoted flag or a lone word (`--context=staging`, `master`) is not a command.
+        found += [c for c in shell_commands(span) if _a_command(c)]
     text = _BACKTICK.sub(" ", text)
     for clause in _CLAUSE.split(f" {text} "):
         words = clause.split()
@@ -198,6 +199,16 @@ def prose_commands(text: str) -> list[Command]:
             covered = i + len(named)
             found += shell_commands(" ".join(named))[:1]
     return found
+
+
+def _a_command(c: Command) -> bool:
+    """Whether a backticked span's command is one: a program, not a flag, and either one
+    xdb knows or given something to act on."""
+    from xdb.engine.calls.programs import spec_of
+
+    if not c.program or c.program.startswith("-"):
+        return False
+    return spec_of(c.program) is not None or c.program in _PROSE_PROGRAMS or len(c.words) > 1
 
 
 def _prose_words(words: list[str]) -> list[str]:
