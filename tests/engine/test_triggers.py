@@ -11,6 +11,7 @@ import pytest
 import xdb
 from xdb.engine import trigger_match, triggers
 from xdb.engine.calls import parse_call
+from xdb.engine.words import mistake_told
 
 
 def bash(command: str) -> dict[str, Any]:
@@ -151,21 +152,29 @@ def test_check_uses_the_failing_call_given_with_the_lesson(tmp_path: Any) -> Non
 
 
 def test_the_check_that_caught_an_edit_is_not_the_mistake() -> None:
-    """An extracted "Edit f adding `x` broke `check`: error": running the check again, or
-    an edit that writes the check's words, repeats nothing; the words of what was added
-    still tell the mistake."""
+    """An extracted "Write f adding `x` broke `check`: error", learned on that write:
+    running the check again, or an edit that writes the check's words, repeats nothing; the
+    words of what was added still tell the mistake. A question in words keeps all of its."""
     question = (
         "Write /w/api/Dockerfile adding `FROM python:latest`, `COPY api /api` broke"
         " `docker build -t app .`: ERROR: failed to solve: process did not complete"
     )
+    dockerfile = {"file_path": "/w/api/Dockerfile", "content": "FROM python:latest\nCOPY api /api"}
+    wrote = {"tool_name": "Write", "tool_input": dockerfile}
+    learned = triggers.derive(question, "it passed after: Edit Dockerfile: + USER app", wrote)
     makefile = edit("/w/api/Makefile", "image:\n\tdocker build -t api:dev .")
     repeat = edit("/w/web/Dockerfile", "FROM python:latest AS build")
-    seen = {
-        name: trigger_match.seen(parse_call(c["tool_name"], c["tool_input"], "/w/api"))
-        for name, c in (("makefile", makefile), ("repeat", repeat))
-    }
-    assert not trigger_match.written(question, seen["makefile"], 2)
-    assert trigger_match.written(question, seen["repeat"], 2)
+
+    def matched(call: dict[str, Any]) -> str:
+        seen = trigger_match.seen(parse_call(call["tool_name"], call["tool_input"], "/w/api"))
+        return trigger_match.match(learned, seen, 1.0, 1.0, question, 2)
+
+    assert learned.on_call
+    assert matched(makefile) != "hit"
+    assert matched(repeat) == "hit"
+    assert mistake_told(question).endswith("`COPY api /api`")
+    told = "an image built from `docker build` broke `prod` when tagged latest"
+    assert mistake_told(told) == "an image built from `docker build`"  # (what match skips)
 
 
 def test_a_lesson_learned_on_a_call_is_not_told_in_its_questions_words() -> None:

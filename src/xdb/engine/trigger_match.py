@@ -203,7 +203,10 @@ def match(
             return guessed
     said = _structure(trigger, s, flag_share, code_share, question)
     told_it = said in (SILENT, MISS) and bool(question) and told(question, trigger, s)
-    if told_it or (said == SILENT and question and line_words and written(question, s, line_words)):
+    # Learned on a call, a lesson's question may end with the check that caught it and the
+    # check's error (``extract``): the words of what was written are before it.
+    writes = mistake_told(question) if trigger.on_call else question
+    if told_it or (said == SILENT and question and line_words and written(writes, s, line_words)):
         said = HIT
     # A call a named known mistake reads and finds no mistake in is no repeat, whatever
     # words and code it shares with the lesson (``KNOWN_MISS``, chosen by the folds).
@@ -246,11 +249,10 @@ _COMMON_ROOTS = frozenset(root(w) for w in _COMMON)
 def written(question: str, s: Seen, words: int) -> bool:
     """Whether an edit writes, on one added line, ``words`` of the question's words that
     are not common ones ("FROM python:latest" for "a Dockerfile built FROM an image's latest
-    tag"): the code the question tells of, in its words; not the check that caught an edit
-    (``mistake_told``)."""
+    tag"): the code the question tells of, in its words."""
     if s.call.kind == "shell":
         return False
-    prose = prose_roots(mistake_told(question)) - _COMMON_ROOTS
+    prose = prose_roots(question) - _COMMON_ROOTS
     return any(len(prose_roots(line) & prose) >= words for line in s.text.splitlines())
 
 
