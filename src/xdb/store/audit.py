@@ -187,19 +187,6 @@ def head(conn: Connection) -> tuple[int, str]:
 FROM_ENV: Any = object()
 
 
-def chain(
-    start: tuple[int, str], entries: Iterable[AuditEntry], key: bytes | None = FROM_ENV
-) -> list[AuditRecord]:
-    if key is FROM_ENV:
-        key = signing_key()
-    out = []
-    for e in entries:
-        record, _ = _link(start, e, key, False)
-        out.append(record)
-        start = record.seq, record.hash
-    return out
-
-
 class _Packer:
     """A body's encoded pieces, zstd-compressed as they come (``COMPRESS_FROM``), in a
     frame that states their ``size`` in bytes."""

@@ -94,25 +94,29 @@ def seal(conn: sqlite3.Cursor | sqlite3.Connection) -> int:
     (first,) = conn.execute(_FIRST).fetchone()
     if not first:
         return 0
-    entries = [_entry(r) for r in conn.execute(_PENDING, (first,))]
+    # The rows as inserted: SQLite gives the flags back as integers.
+    rows = [(*r[:9], bool(r[9]), bool(r[10]), *r[11:]) for r in conn.execute(_PENDING, (first,))]
+    ids = [(timestep_id(r[1], r[2]), r[2]) for r in rows]
+    bodies = audit_bodies.plain_steps(ids, [r[:12] for r in rows]) or [
+        _body(tid, r[:12]) for (tid, _), r in zip(ids, rows, strict=True)
+    ]
     # Without the key, always: see the module's docstring.
+    entries = [
+        audit.AuditEntry(r[12], "timestep", r[13], r[14], body)
+        for r, body in zip(rows, bodies, strict=True)
+    ]
     audit.append(conn, SQLITE, entries, False, None, None)
     conn.execute(_CLEAR)
     return len(entries)
 
 
-def _entry(r: tuple[Any, ...]) -> audit.AuditEntry:
-    """A pending row's ``timestep`` record, as the record would have appended it."""
-    seq, session, tick, ts_us, kind, role, content, token, event, start, end, acts = r[:12]
-    at_us, caller, operation = r[12:]
-    tid = timestep_id(session, tick)
-    # The row as inserted: SQLite gives the flags back as integers.
-    row = (seq, session, tick, ts_us, kind, role, content, token, event, bool(start), bool(end))
-    body = audit_bodies.row_step(tid, (*row, acts))
-    if body is None:  # text the encoder must escape: the record's own fallback, from the row
-        stored = json.loads(acts) if acts else {}
-        item = NewTimestep(
-            session, ts_us, kind, role, content, token, event, bool(start), bool(end), stored
-        )
-        body = audit_bodies.step_body(item, tid, tick, acts)
-    return audit.AuditEntry(at_us, "timestep", caller, operation, body)
+def _body(tid: str, row: tuple[Any, ...]) -> str:
+    """A pending row's ``timestep`` body, as the record would have written it: from the row,
+    or by the encoder when a text must be escaped."""
+    body = audit_bodies.row_step(tid, row)
+    if body is not None:
+        return body
+    _, session, tick, ts_us, kind, role, content, token, event, start, end, acts = row
+    stored = json.loads(acts) if acts else {}
+    item = NewTimestep(session, ts_us, kind, role, content, token, event, start, end, stored)
+    return audit_bodies.step_body(item, tid, tick, acts)
