@@ -15,22 +15,10 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
-from xdb.gcpause import collector_paused
-from xdb.models.log import Tag
-from xdb.store import access, graph_transfer, policy_objects, records, rows
-from xdb.store.records import (
-    FORMAT,
-    POLICY_KINDS,
-    EpisodeRecord,
-    SessionRecord,
-    VectorDimensions,
-    annotation_row,
-    check_version,
-    insert_new_episodes,
-    unknown_kind,
-)
-from xdb.store.records import parse as _parse
-from xdb.store.records import timestep as timestep_record
+from xdb.models.log import Timestep
+from xdb.store import access, graph_transfer, policy_objects, records
+from xdb.store.import_dispatch import RecordImport
+from xdb.store.records import EpisodeRecord, insert_new_episodes
 from xdb.store.sqlbuild import SQLITE, chunks
 from xdb.store.sqlite import episodes, sessions, textindex
 from xdb.store.sqlite import vectors as vector_rows
@@ -44,6 +32,9 @@ from xdb.timeutil import to_us
 # (two runs each, same machine).
 # A batch's records stay in memory until it is written (~4 kB each with a 384-d vector).
 BATCH = 20_000
+# Timesteps gathered before they are written, one by one (each row's seq and counters
+# follow the one before): a run's records stay in memory only that long.
+TIMESTEP_BATCH = 2000
 IMPORT_CACHE_KIB = 256 * 1024  # the page cache an import may fill (what it writes, at most)
 
 # Sessions with their uncounted timesteps added (``sessions``), in the order they were made.
@@ -84,81 +75,44 @@ def import_records(
     (cache,) = conn.execute("PRAGMA cache_size").fetchone()
     conn.execute(f"PRAGMA cache_size = {-IMPORT_CACHE_KIB}")
     try:
-        with collector_paused():
-            return _import_records(conn, records, made)
+        return _Import(conn, made, TIMESTEP_BATCH, BATCH).run(records)
     finally:
         conn.execute(f"PRAGMA cache_size = {int(cache)}")
 
 
-def _import_records(
-    conn: sqlite3.Connection, records: Iterable[dict[str, Any]], made: Made | None
-) -> dict[str, int]:
-    counts = {k: 0 for k in ("session", "tag", "timestep", "tag_application", "comment")}
-    # Counted only when the input has episodes, so a log-only import reports what it did.
-    episode_count: int | None = None
-    skipped = 0
-    tag_ids: dict[str, str] = {}  # imported tag id -> stored id (same name and type)
-    graph = graph_transfer.GraphImport(conn, SQLITE)
-    seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
-    # The import moves sessions' next ticks and counts one by one: rows must count every
-    # timestep they are behind first, or a moved next_tick would skip some uncounted.
-    sessions.settle(conn)
-    pending: list[EpisodeRecord] = []  # a run of episode records, inserted together
-    dimensions = VectorDimensions(partial(vector_rows.model_dimension, conn), made)
+class _Import(RecordImport[sqlite3.Connection]):
+    """``import_dispatch``'s walk, writing SQLite's rows: timesteps one by one (each takes
+    the next seq), episodes with ``episodes.insert_many``."""
 
-    def flush() -> None:
-        nonlocal episode_count, skipped
-        if pending:
-            added = _insert_episodes(conn, pending)
-            episode_count = (episode_count or 0) + added
-            skipped += len(pending) - added
-            pending.clear()
+    _dialect = SQLITE
+    _insert_ignore = "INSERT OR IGNORE INTO {table} ({columns}) VALUES ({marks})"
+    _greatest = "max"
+    _seq = 0  # the last timestep's seq: each one inserted takes the next
 
-    for number, raw in enumerate(records, 1):
-        kind = raw.get("kind")
-        body = dict(raw)
-        body.pop("kind", None)
-        if kind == "episode":
-            record = _parse(EpisodeRecord, body, number, kind)
-            dimensions.check(record, number)
-            pending.append(record)
-            if len(pending) >= BATCH:
-                flush()
-            continue
-        flush()  # keep the records' order: what follows may refer to these episodes
-        if kind == FORMAT:
-            check_version(raw, number)
-            continue
-        if kind == "session":
-            s = _parse(SessionRecord, body, number, kind)
-            cus, lus = to_us(s.created_at), to_us(s.last_at)
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO sessions (session_id, next_tick, created_us, last_us)"
-                " VALUES (?,?,?,?)",
-                (s.session_id, s.next_tick, cus, lus),
-            )
+    def _begin(self) -> None:
+        conn = self.conn
+        self._seq = conn.execute("SELECT coalesce(max(seq), 0) FROM timesteps").fetchone()[0]
+        # The import moves sessions' next ticks and counts one by one: rows must count every
+        # timestep they are behind first, or a moved next_tick would skip some uncounted.
+        sessions.settle(conn)
+
+    def _finish(self) -> None:
+        textindex.catch_up(self.conn)  # an import leaves the text index current
+
+    def _dimension(self, model: str) -> int | None:
+        return vector_rows.model_dimension(self.conn, model)
+
+    def _insert_timesteps(self, batch: list[Timestep]) -> int:
+        conn, seq = self.conn, self._seq
+        added = 0
+        for ts in batch:
+            us = to_us(ts.timestamp)
+            # A session first seen here starts at the time of its first timestep.
             conn.execute(
-                "UPDATE sessions SET next_tick = max(next_tick, ?), last_us = max(last_us, ?)"
-                " WHERE session_id = ?",
-                (s.next_tick, lus, s.session_id),
+                "INSERT OR IGNORE INTO sessions (session_id, next_tick, created_us, last_us)"
+                " VALUES (?, 1, ?, ?)",
+                (ts.session_id, us, us),
             )
-            counts["session"] += cur.rowcount
-            skipped += 1 - cur.rowcount
-        elif kind == "tag":
-            t = _parse(Tag, body, number, kind)
-            cur = conn.execute(
-                f"INSERT OR IGNORE INTO tags ({rows.TAG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                rows.tag_values(t, to_us(t.created_at)),
-            )
-            stored = conn.execute(
-                "SELECT id FROM tags WHERE tag_type = ? AND name = ?", (t.tag_type.value, t.name)
-            ).fetchone()
-            tag_ids[t.id] = stored[0] if stored else t.id
-            counts["tag"] += cur.rowcount
-            skipped += 1 - cur.rowcount
-        elif kind == "timestep":
-            ts = timestep_record(body, number)
-            _ensure_session(conn, ts.session_id, to_us(ts.timestamp))
             cur = conn.execute(
                 "INSERT OR IGNORE INTO timesteps (seq, session_id, tick, ts_us, event_type, role,"
                 " content, token_id, event_id, event_start, event_end, activations, fidelity)"
@@ -167,7 +121,7 @@ def _import_records(
                     seq + 1,
                     ts.session_id,
                     ts.tick,
-                    to_us(ts.timestamp),
+                    us,
                     ts.event_type.value,
                     ts.role.value,
                     ts.content,
@@ -184,60 +138,27 @@ def _import_records(
                 conn.execute(
                     "UPDATE sessions SET next_tick = max(next_tick, ?), timesteps = timesteps + 1,"
                     " last_us = max(last_us, ?) WHERE session_id = ?",
-                    (ts.tick + 1, to_us(ts.timestamp), ts.session_id),
+                    (ts.tick + 1, us, ts.session_id),
                 )
-            counts["timestep"] += cur.rowcount
-            skipped += 1 - cur.rowcount
-        elif kind in ("tag_application", "comment"):
-            table, columns, values = annotation_row(
-                kind, body, number, tag_ids, lambda tag: _has_tag(conn, tag)
-            )
-            cur = conn.execute(
-                f"INSERT OR IGNORE INTO {table} ({columns}) VALUES ({SQLITE.marks(len(values))})",
-                values,
-            )
-            counts[kind] += cur.rowcount
-            skipped += 1 - cur.rowcount
-        elif kind in graph_transfer.KINDS:
-            skipped += 1 - graph.add(kind, body, number)
-        elif kind in POLICY_KINDS:
-            added = POLICY_KINDS[kind](conn, SQLITE, body, number)
-            counts[kind] = counts.get(kind, 0) + added
-            skipped += 1 - added
-        else:
-            raise unknown_kind(kind, number)
-    flush()
-    textindex.catch_up(conn)  # an import leaves the text index current
-    if episode_count is not None:
-        counts["episode"] = episode_count
-    return {**counts, **graph.counts, "skipped": skipped}
+            added += cur.rowcount
+        self._seq = seq
+        return added
 
+    def _insert_episodes(self, batch: list[EpisodeRecord]) -> int:
+        conn = self.conn
 
-def _insert_episodes(conn: sqlite3.Connection, batch: list[EpisodeRecord]) -> int:
-    def stored(ids: list[str]) -> set[str]:
-        return {
-            r[0]
-            for part in chunks(ids)
-            for r in conn.execute(
-                f"SELECT id FROM episodes WHERE id IN ({SQLITE.marks(len(part))})", part
-            )
-        }
+        def stored(ids: list[str]) -> set[str]:
+            return {
+                r[0]
+                for part in chunks(ids)
+                for r in conn.execute(
+                    f"SELECT id FROM episodes WHERE id IN ({SQLITE.marks(len(part))})", part
+                )
+            }
 
-    return insert_new_episodes(
-        batch,
-        stored,
-        partial(episodes.insert_many, conn),
-        partial(vector_rows.insert_fresh, conn),  # the batch's own new episodes
-    )
-
-
-def _ensure_session(conn: sqlite3.Connection, session_id: str, ts_us: int) -> None:
-    conn.execute(
-        "INSERT OR IGNORE INTO sessions (session_id, next_tick, created_us, last_us)"
-        " VALUES (?, 1, ?, ?)",
-        (session_id, ts_us, ts_us),
-    )
-
-
-def _has_tag(conn: sqlite3.Connection, tag_id: str) -> bool:
-    return conn.execute("SELECT 1 FROM tags WHERE id = ?", (tag_id,)).fetchone() is not None
+        return insert_new_episodes(
+            batch,
+            stored,
+            partial(episodes.insert_many, conn),
+            partial(vector_rows.insert_fresh, conn),  # the batch's own new episodes
+        )
