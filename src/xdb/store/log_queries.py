@@ -1,8 +1,10 @@
 """The log's tags, comments and reads that both stores run with the same SQL (issue 35: one
-SQL store, two dialects): written once here, each store giving its dialect (``_flavor``) and
-its read and write (``_graph_read``, ``_graph_write``). What differs stays with the store:
-recording, the first session, a page of the log (SQLite catches its text index up first) and
-the session listings (SQLite's counts are settled lazily, ``store/sqlite/sessions.py``)."""
+SQL store, two dialects): written once here, each store giving its dialect and statements
+(``_flavor``) and its read and write (``_graph_read``, ``_graph_write``). What differs stays
+with the store: recording (the episodes its ended events become are ``event_episodes``), the
+first session's lock and transaction (``_claim`` decides it), a page of the log (SQLite
+catches its text index up first) and the session listings (SQLite's counts are settled
+lazily, ``store/sqlite/sessions.py``)."""
 
 from __future__ import annotations
 
@@ -66,6 +68,20 @@ class LogQueries:
         sql, params = tagging.list_tags_sql(tag_type, bud_status, self._flavor.d)
         found = self._graph_read(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r, application_count=int(r[10])) for r in found]
+
+    def latest_session(self) -> str | None:
+        sql = self._flavor.latest_session
+        row = self._graph_read(lambda c: c.execute(sql).fetchone())
+        return None if row is None else str(row[0])
+
+    def _claim(self, conn: Any, candidate: str, ts_us: int) -> str:
+        """``claim_session``'s decision, which each store runs in a write transaction that
+        holds its lock on first sessions: the latest session, or ``candidate`` made."""
+        row = conn.execute(self._flavor.latest_session).fetchone()
+        if row is not None:
+            return str(row[0])
+        conn.execute(self._flavor.new_session, (candidate, ts_us, ts_us))
+        return candidate
 
     def recent(self, session_id: str, n: int) -> list[Timestep]:
         m = self._flavor.d.mark

@@ -405,6 +405,11 @@ class Flavor:
     timesteps: str
     episodes: str
     text_change_join: str  # joins a text change c to its episode e
+    # A handle's default session (``LogQueries.latest_session``), and the insert of a new
+    # empty one (its id, created_us, last_us): the sessions' tables differ (SQLite counts
+    # a session's timesteps lazily, ``store/sqlite/sessions.py``).
+    latest_session: str
+    new_session: str
     # Whether ``concept_counts`` keeps each concept's episode count (SQLite's: its episode
     # inserts add to it, a trigger takes deletes off; on PostgreSQL concurrent writers would
     # queue on a popular concept's row).

@@ -9,6 +9,7 @@ from xdb.ids import timestep_id
 from xdb.models.log import SessionSummary, Timestep
 from xdb.store import access, audit, audit_bodies, rows
 from xdb.store.episode_reads import EpisodeReads
+from xdb.store.event_episodes import close_events, event_sql
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.log_queries import LogQueries
@@ -69,10 +70,11 @@ SELECT session_id, next_tick FROM s
 _LATEST_SESSION = (
     "SELECT session_id FROM sessions WHERE origin IS NULL ORDER BY last_us DESC, pos DESC LIMIT 1"
 )
-_EVENT_SQL = (
-    f"SELECT {TIMESTEP_COLUMNS} FROM timesteps"
-    " WHERE session_id = %s AND event_id = %s ORDER BY tick"
+_NEW_SESSION = (
+    "INSERT INTO sessions (session_id, next_tick, created_us, last_us, timesteps)"
+    " VALUES (%s, 1, %s, %s, 0) ON CONFLICT (session_id) DO NOTHING"
 )
+_EVENT_SQL = event_sql(TIMESTEP_COLUMNS, POSTGRES)
 
 
 def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
@@ -140,6 +142,8 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, F
         timesteps=TIMESTEP_COLUMNS,
         episodes=episodes.COLUMNS,
         text_change_join="e.namespace = c.namespace AND e.seq = c.seq",
+        latest_session=_LATEST_SESSION,
+        new_session=_NEW_SESSION,
     )
     _episode_hooks = EpisodeHooks(episodes.insert, episodes.delete, lock_episodes, _delete_hot)
 
@@ -196,13 +200,7 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, F
             if placed:
                 access.assign_recorded(conn, POSTGRES, items, out)
             if close_event is not None:
-                for (session, event_id), policy in ended.items():
-                    steps = [
-                        rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
-                    ]
-                    made = close_event(steps)
-                    made.access_policy_id = policy
-                    episodes.insert(conn, made)
+                close_events(conn, _EVENT_SQL, ended, close_event, episodes.insert)
             if audit_by is not None:  # the audit log's copy, in the same transaction
                 entries = audit_bodies.timestep_entries(items, out, audit_by, audited_at)
                 audit.append(conn, POSTGRES, entries, lock=True)
@@ -212,24 +210,12 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, F
 
     # ------------------------------------------------------------------ reads
 
-    def latest_session(self) -> str | None:
-        row = self._db.read(lambda c: c.execute(_LATEST_SESSION).fetchone())
-        return None if row is None else str(row[0])
-
     def claim_session(self, candidate: str, ts_us: int) -> str:
         def job(conn: Conn) -> str:
             # One lock for every first-session decision, held to commit: processes starting
             # on an empty database take turns, and the later ones find the first one's.
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SESSION_LOCK,))
-            row = conn.execute(_LATEST_SESSION).fetchone()
-            if row is not None:
-                return str(row[0])
-            conn.execute(
-                "INSERT INTO sessions (session_id, next_tick, created_us, last_us, timesteps)"
-                " VALUES (%s, 1, %s, %s, 0) ON CONFLICT (session_id) DO NOTHING",
-                (candidate, ts_us, ts_us),
-            )
-            return candidate
+            return self._claim(conn, candidate, ts_us)
 
         return self._db.write(job)
 

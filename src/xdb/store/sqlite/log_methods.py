@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from xdb.ids import timestep_id
 from xdb.models.log import SessionSummary, Timestep
 from xdb.store import access, audit, audit_bodies, rows
+from xdb.store.event_episodes import close_events, event_sql
 from xdb.store.rows import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import audit_pending, episodes, sessions, textindex
@@ -25,18 +26,20 @@ from xdb.store.sqlite.writer import Writer
 from xdb.store.types import NewEpisode, NewTimestep, TimestepFilter
 from xdb.timeutil import now_us
 
-_EVENT_SQL = (
-    f"SELECT {TIMESTEP_COLUMNS} FROM timesteps WHERE session_id = ? AND event_id = ? ORDER BY tick"
-)
+_EVENT_SQL = event_sql(TIMESTEP_COLUMNS, SQLITE)
 # The row the audit body is written from has these columns (``audit_bodies.ROW``).
 _INSERT_TIMESTEP = f"INSERT INTO timesteps ({audit_bodies.ROW}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
-# A handle's default session: the most recently active one that no hook made (its origin).
-_LATEST_SESSION = (
+# The store's ``Flavor``: a handle's default session, the most recently active one that no
+# hook made (its origin); and a new empty session (its counts are the columns' defaults).
+LATEST_SESSION = (
     "SELECT session_id FROM session_totals WHERE made NOT IN"
     " (SELECT rowid FROM sessions WHERE origin IS NOT NULL)"
     " ORDER BY last_us DESC, made DESC LIMIT 1"
+)
+NEW_SESSION = (
+    "INSERT INTO sessions (session_id, next_tick, created_us, last_us) VALUES (?, 1, ?, ?)"
 )
 
 
@@ -69,6 +72,7 @@ class LogMethods:
     audit_key: bytes | None
     deferred_audit: bool  # whether this handle left a record's audit record pending
     _pending: audit.PendingCall | None  # the call's audit record (``store.binding``)
+    _claim: Callable[[sqlite3.Connection, str, int], str]  # (``LogQueries``)
 
     def record(
         self,
@@ -164,13 +168,8 @@ class LogMethods:
                     cursor.execute(sessions.MARK, (session,))
                     st[3] = 1
             if close_event is not None:
-                for (session, event_id), policy in access.ended_events(items).items():
-                    steps = [
-                        rows.timestep(r) for r in conn.execute(_EVENT_SQL, (session, event_id))
-                    ]
-                    made = close_event(steps)
-                    made.access_policy_id = policy
-                    episodes.insert(conn, made)
+                ended = access.ended_events(items)
+                close_events(conn, _EVENT_SQL, ended, close_event, episodes.insert)
             if pending:
                 # Where the pending records start, as the file says (not a cache of ours:
                 # another connection's records count too, and a job rolled back marks
@@ -202,25 +201,11 @@ class LogMethods:
 
     # ------------------------------------------------------------------ reads
 
-    def latest_session(self) -> str | None:
-        row = self._read(lambda c: c.execute(_LATEST_SESSION).fetchone())
-        return None if row is None else str(row[0])
-
     def claim_session(self, candidate: str, ts_us: int) -> str:
-        def job(conn: sqlite3.Connection) -> str:
-            # BEGIN IMMEDIATE (the writer's) holds the file's write lock: no other process
-            # can make its own first session between this look and the insert.
-            row = conn.execute(_LATEST_SESSION).fetchone()
-            if row is not None:
-                return str(row[0])
-            conn.execute(
-                "INSERT INTO sessions (session_id, next_tick, created_us, last_us)"
-                " VALUES (?, 1, ?, ?)",
-                (candidate, ts_us, ts_us),
-            )
-            return candidate
-
-        found: str = self._write(job, keeps_tail=True)  # a new session is no tail of ours
+        # BEGIN IMMEDIATE (the writer's) holds the file's write lock: no other process can
+        # make its own first session between ``_claim``'s look and its insert. (A new
+        # session is no tail of ours: the tail stays.)
+        found: str = self._write(lambda c: self._claim(c, candidate, ts_us), keeps_tail=True)
         return found
 
     def query(

@@ -33,7 +33,7 @@ from xdb.store.sqlite import (
     transfer,
 )
 from xdb.store.sqlite.episode_methods import EpisodeMethods
-from xdb.store.sqlite.log_methods import LogMethods, LogTail
+from xdb.store.sqlite.log_methods import LATEST_SESSION, NEW_SESSION, LogMethods, LogTail
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
@@ -96,6 +96,8 @@ class SQLiteStore(
         timesteps=TIMESTEP_COLUMNS,
         episodes=episodes.COLUMNS,
         text_change_join="e.seq = c.seq",
+        latest_session=LATEST_SESSION,
+        new_session=NEW_SESSION,
         concept_counts=True,
     )
     # One writer per file: episodes need no lock of their own.
