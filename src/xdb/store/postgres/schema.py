@@ -37,6 +37,7 @@ from xdb.store import (
     policy_objects,
     session_origin,
 )
+from xdb.store import table_declarations as declared
 from xdb.store.postgres import tables, vector_index
 from xdb.store.sqlbuild import POSTGRES
 
@@ -146,11 +147,6 @@ def restricted_views(conn: Conn, applied: list[int]) -> None:
             conn.execute(statement.encode())
 
 
-# The latest timesteps of a type across sessions (the warnings the engine showed, as
-# steering) were a walk down the time index testing every row.
-TIMESTEPS_BY_KIND = "CREATE INDEX timesteps_kind_time ON timesteps (event_type, ts_us, seq)"
-
-
 MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (1, "extensions and text search", _functions),
     (2, "experience log", _run(tables.LOG)),
@@ -170,7 +166,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Conn], None]]] = [
     (12, "episodes under an access policy", _run(access.EPISODE_POLICIES)),
     (13, "the learning harness", lambda conn: learning.migrate(conn, POSTGRES)),
     (14, "fidelity: holds, records, compactions", lambda conn: fidelity.migrate(conn, POSTGRES)),
-    (15, "timesteps by type", _run(TIMESTEPS_BY_KIND)),
+    (15, "timesteps by type", _run(declared.TIMESTEPS_BY_KIND)),
     # Where the audit log ends, MACed with XDB_AUDIT_KEY: removing its newest records is
     # caught.
     (16, "the audit log's head seal", lambda c: audit_seal.migrate(c, "%s", audit.signing_key())),

@@ -1,100 +1,61 @@
-"""The PostgreSQL store's own tables (the log's and the episodes'), each with its place on a
-distributed PostgreSQL (``xdb.store.placement``); the tables both stores share are declared
-with theirs in ``xdb.store``. The migrations that make them are in ``schema``."""
+"""The log's and the episodes' tables as the PostgreSQL store makes them, each with its place
+on a distributed PostgreSQL (``xdb.store.placement``): their columns and keys are declared
+with SQLite's in ``xdb.store.table_declarations``, and what PostgreSQL alone has is added
+here. The other tables both stores share are declared with their code in ``xdb.store``.
+The migrations that make them are in ``schema``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdb.store import placement
+from xdb.store import table_declarations as declared
+from xdb.store.placement import Place
 
 # Each distributed table's column leads or joins its primary key: Citus can enforce a
-# unique key only where it holds the distribution column.
-# ``pos`` columns stand in for SQLite's rowid: the insertion order listings and exports use.
-LOG = """
-CREATE TABLE sessions (
-    session_id TEXT PRIMARY KEY,
-    next_tick BIGINT NOT NULL,
-    created_us BIGINT NOT NULL,
-    last_us BIGINT NOT NULL,
-    timesteps BIGINT NOT NULL DEFAULT 0,
-    pos BIGINT NOT NULL
-);
-CREATE SEQUENCE sessions_pos OWNED BY sessions.pos;
-ALTER TABLE sessions ALTER COLUMN pos SET DEFAULT nextval('sessions_pos');
-CREATE TABLE timesteps (
-    session_id TEXT NOT NULL,
-    tick BIGINT NOT NULL,
-    seq BIGINT GENERATED ALWAYS AS IDENTITY,
-    ts_us BIGINT NOT NULL,
-    event_type TEXT NOT NULL,
-    role TEXT NOT NULL,
-    content TEXT NOT NULL,
-    token_id BIGINT,
-    event_id TEXT,
-    event_start BOOLEAN NOT NULL DEFAULT FALSE,
-    event_end BOOLEAN NOT NULL DEFAULT FALSE,
-    activations JSON,
-    fidelity TEXT NOT NULL DEFAULT 'hot',
-    tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, xdb_fold(content))) STORED,
-    PRIMARY KEY (session_id, tick)
-);
-CREATE INDEX timesteps_time ON timesteps (ts_us, seq);
-CREATE INDEX timesteps_seq ON timesteps (seq);
-CREATE INDEX timesteps_event ON timesteps (session_id, event_id) WHERE event_id IS NOT NULL;
-CREATE INDEX timesteps_text ON timesteps USING gin (tsv);
-CREATE TABLE tags (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    tag_type TEXT NOT NULL,
-    description TEXT,
-    concept_id TEXT,
-    entity_type TEXT,
-    bud_status TEXT,
-    related_concepts TEXT NOT NULL DEFAULT '[]',
-    created_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    pos BIGINT GENERATED ALWAYS AS IDENTITY,
-    UNIQUE (tag_type, name)
-);
-CREATE INDEX tags_name ON tags (name);
-CREATE TABLE tag_applications (
-    session_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    tag_id TEXT NOT NULL REFERENCES tags (id),
-    target_type TEXT NOT NULL,
-    tick BIGINT,
-    event_id TEXT,
-    range_start BIGINT,
-    range_end BIGINT,
-    confidence DOUBLE PRECISION NOT NULL,
-    source TEXT NOT NULL,
-    note TEXT,
-    created_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    pos BIGINT GENERATED ALWAYS AS IDENTITY,
-    PRIMARY KEY (session_id, id)
-);
-CREATE INDEX tag_applications_tag ON tag_applications (tag_id, session_id);
-CREATE INDEX tag_applications_id ON tag_applications (id);
-CREATE TABLE comments (
-    session_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    target_type TEXT NOT NULL,
-    tick BIGINT,
-    event_id TEXT,
-    range_start BIGINT,
-    range_end BIGINT,
-    content TEXT NOT NULL,
-    created_us BIGINT NOT NULL,
-    updated_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    pos BIGINT GENERATED ALWAYS AS IDENTITY,
-    PRIMARY KEY (session_id, id)
-);
-CREATE INDEX comments_id ON comments (id)
-"""
+# unique key only where it holds the distribution column (``declared.postgres`` puts it
+# first). ``pos`` columns stand in for SQLite's rowid: the insertion order listings and
+# exports use. Sessions take theirs from a named sequence, which the batched upsert that
+# records a log (``store.py``) draws from in the batch's order of first appearance.
+_POS = "pos BIGINT GENERATED ALWAYS AS IDENTITY"
+_OWN_COLUMNS = {
+    "sessions": ["pos BIGINT NOT NULL"],
+    "timesteps": [
+        "tsv TSVECTOR GENERATED ALWAYS AS"
+        " (to_tsvector('simple'::regconfig, xdb_fold(content))) STORED"
+    ],
+    "tags": [_POS],
+    "tag_applications": [_POS],
+    "comments": [_POS],
+    "episodes": [
+        """tsv TSVECTOR GENERATED ALWAYS AS (
+        setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(summary)), 'B')
+        || setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(content)), 'A')
+        || setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(context)), 'A')
+    ) STORED"""
+    ],
+}
+_AFTER = {
+    "sessions": [
+        "CREATE SEQUENCE sessions_pos OWNED BY sessions.pos",
+        "ALTER TABLE sessions ALTER COLUMN pos SET DEFAULT nextval('sessions_pos')",
+    ],
+    "timesteps": ["CREATE INDEX timesteps_text ON timesteps USING gin (tsv)"],
+    "episodes": ["CREATE INDEX episodes_text ON episodes USING gin (tsv)"],
+}
 
-LOG_PLACES = placement.declared(
-    LOG,
+
+def _script(places: Sequence[Place]) -> str:
+    """The statements that make the declared tables ``places`` name, in their order."""
+    out = []
+    for p in places:
+        table = declared.TABLES[p.table]
+        out += declared.postgres(table, p.column, _OWN_COLUMNS.get(p.table, ()))
+        out += _AFTER.get(p.table, ())
+    return ";\n".join(out)
+
+
+_LOG = (
     placement.distributed(
         "sessions",
         "session_id",
@@ -124,88 +85,15 @@ LOG_PLACES = placement.declared(
         colocate_with="sessions",
     ),
 )
+LOG = _script(_LOG)
+LOG_PLACES = placement.declared(LOG, *_LOG)
 
 # Episodes are distributed by namespace: an episode's concept, label and vector rows and
 # its text changes carry it too, so they sit on the episode's shard and the cascades stay
 # local. ``id`` and ``seq`` are unique by construction (ids are ULIDs; seq comes from a
 # sequence) and checked on insert, not by a unique index, which a distributed table could
 # only have together with the namespace.
-EPISODES = """
-CREATE TABLE episodes (
-    namespace TEXT NOT NULL,
-    seq BIGINT GENERATED ALWAYS AS IDENTITY,
-    id TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    session_id TEXT,
-    summary TEXT NOT NULL,
-    content TEXT NOT NULL,
-    start_us BIGINT NOT NULL,
-    end_us BIGINT NOT NULL,
-    created_us BIGINT NOT NULL,
-    created_by TEXT NOT NULL,
-    concept_tags JSON NOT NULL,
-    labels JSON NOT NULL,
-    motive_profile JSON NOT NULL,
-    metadata JSON NOT NULL,
-    provenance JSON NOT NULL,
-    context TEXT NOT NULL DEFAULT '',
-    tsv TSVECTOR GENERATED ALWAYS AS (
-        setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(summary)), 'B')
-        || setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(content)), 'A')
-        || setweight(to_tsvector('xdb_english'::regconfig, xdb_fold(context)), 'A')
-    ) STORED,
-    PRIMARY KEY (namespace, seq),
-    UNIQUE (namespace, id)
-);
-CREATE INDEX episodes_seq ON episodes (seq);
-CREATE INDEX episodes_id ON episodes (id);
-CREATE INDEX episodes_time ON episodes (start_us, seq);
-CREATE INDEX episodes_namespace_time ON episodes (namespace, start_us, seq);
-CREATE INDEX episodes_session ON episodes (session_id, start_us, seq)
-    WHERE session_id IS NOT NULL;
-CREATE INDEX episodes_text ON episodes USING gin (tsv);
-CREATE TABLE episode_concepts (
-    namespace TEXT NOT NULL,
-    concept_id TEXT NOT NULL,
-    episode_seq BIGINT NOT NULL,
-    score DOUBLE PRECISION NOT NULL,
-    kind TEXT NOT NULL,
-    PRIMARY KEY (concept_id, episode_seq, namespace),
-    FOREIGN KEY (namespace, episode_seq) REFERENCES episodes (namespace, seq) ON DELETE CASCADE
-);
-CREATE INDEX episode_concepts_episode ON episode_concepts (episode_seq);
-CREATE TABLE episode_labels (
-    namespace TEXT NOT NULL,
-    concept_id TEXT NOT NULL,
-    episode_seq BIGINT NOT NULL,
-    label TEXT NOT NULL,
-    confidence DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (concept_id, episode_seq, label, namespace),
-    FOREIGN KEY (namespace, episode_seq) REFERENCES episodes (namespace, seq) ON DELETE CASCADE
-);
-CREATE INDEX episode_labels_episode ON episode_labels (episode_seq);
-CREATE TABLE episode_vectors (
-    namespace TEXT NOT NULL,
-    vseq BIGINT GENERATED ALWAYS AS IDENTITY,
-    episode_seq BIGINT NOT NULL,
-    model TEXT NOT NULL,
-    vector VECTOR NOT NULL,
-    PRIMARY KEY (namespace, vseq),
-    UNIQUE (namespace, episode_seq, model),
-    FOREIGN KEY (namespace, episode_seq) REFERENCES episodes (namespace, seq) ON DELETE CASCADE
-);
-CREATE INDEX episode_vectors_model ON episode_vectors (model, vseq);
-CREATE TABLE episode_text_changes (
-    namespace TEXT NOT NULL,
-    change BIGINT GENERATED ALWAYS AS IDENTITY,
-    seq BIGINT NOT NULL,
-    PRIMARY KEY (namespace, change)
-);
-CREATE INDEX episode_text_changes_order ON episode_text_changes (change)
-"""
-
-EPISODES_PLACES = placement.declared(
-    EPISODES,
+_EPISODES = (
     placement.distributed(
         "episodes",
         "namespace",
@@ -236,6 +124,8 @@ EPISODES_PLACES = placement.declared(
         colocate_with="episodes",
     ),
 )
+EPISODES = _script(_EPISODES)
+EPISODES_PLACES = placement.declared(EPISODES, *_EPISODES)
 
 # What migrations have run: the coordinator migrates (Citus passes DDL on to the shards).
 MIGRATIONS_TABLE = (

@@ -22,6 +22,7 @@ from xdb.store import (
     policy_objects,
     session_origin,
 )
+from xdb.store import table_declarations as declared
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import audit_pending, sessions
 
@@ -34,9 +35,28 @@ def _sessionless_contexts(conn: sqlite3.Connection) -> None:
         refresh_context(conn, seq)
 
 
-# The latest timesteps of a type across sessions (the warnings the engine showed, as
-# steering) were a walk down the time index testing every row: 50 ms at 20,000 timesteps.
-TIMESTEPS_BY_KIND = "CREATE INDEX timesteps_kind_time ON timesteps (event_type, ts_us, seq)"
+# The tables are declared with PostgreSQL's (``table_declarations``); the FTS5 indexes are
+# SQLite's own, each made after the table it reads its text from (external content).
+_LOG = ";\n".join(
+    [
+        *declared.sqlite(declared.SESSIONS),
+        *declared.sqlite(declared.TIMESTEPS),
+        "CREATE VIRTUAL TABLE timesteps_fts USING fts5 (\n    content, content='timesteps',"
+        " content_rowid='seq',\n    tokenize='unicode61 remove_diacritics 2'\n)",
+        *declared.sqlite(declared.TAGS),
+        *declared.sqlite(declared.TAG_APPLICATIONS),
+        *declared.sqlite(declared.COMMENTS),
+    ]
+)
+_EPISODES = [
+    *declared.sqlite(declared.EPISODES),
+    *declared.sqlite(declared.EPISODE_CONCEPTS),
+    *declared.sqlite(declared.EPISODE_LABELS),
+    "CREATE VIRTUAL TABLE episodes_fts USING fts5 (\n    summary, content, context,"
+    " content='episodes', content_rowid='seq',\n"
+    "    tokenize='porter unicode61 remove_diacritics 2'\n)",
+    *declared.sqlite(declared.EPISODE_VECTORS),
+]
 
 
 # A concept's rows carry their episode's namespace too (PostgreSQL's always have: it is the
@@ -58,7 +78,7 @@ _CONCEPT_USAGE = [
     " DO UPDATE SET episodes = episodes + 1; END",
     "CREATE TRIGGER concept_uncounted AFTER DELETE ON episode_concepts BEGIN"
     " UPDATE concept_counts SET episodes = episodes - 1 WHERE concept_id = OLD.concept_id; END",
-    TIMESTEPS_BY_KIND,
+    declared.TIMESTEPS_BY_KIND,
 ]
 
 
@@ -74,86 +94,7 @@ _SUMMARY_AS_CONTENT = [
 # those, like triggers, that hold a ";" themselves), or a function of the connection (for
 # data that Python rewrites).
 MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection], None]]] = [
-    (
-        1,
-        "experience log",
-        """
-        CREATE TABLE sessions (
-            session_id TEXT PRIMARY KEY,
-            next_tick INTEGER NOT NULL,
-            created_us INTEGER NOT NULL,
-            last_us INTEGER NOT NULL,
-            timesteps INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE TABLE timesteps (
-            seq INTEGER PRIMARY KEY,
-            session_id TEXT NOT NULL,
-            tick INTEGER NOT NULL,
-            ts_us INTEGER NOT NULL,
-            event_type TEXT NOT NULL,
-            role TEXT NOT NULL,
-            content TEXT NOT NULL,
-            token_id INTEGER,
-            event_id TEXT,
-            event_start INTEGER NOT NULL DEFAULT 0,
-            event_end INTEGER NOT NULL DEFAULT 0,
-            activations TEXT,
-            fidelity TEXT NOT NULL DEFAULT 'hot'
-        );
-        CREATE UNIQUE INDEX timesteps_session_tick ON timesteps (session_id, tick);
-        CREATE INDEX timesteps_time ON timesteps (ts_us, seq);
-        CREATE INDEX timesteps_event ON timesteps (session_id, event_id)
-            WHERE event_id IS NOT NULL;
-        CREATE VIRTUAL TABLE timesteps_fts USING fts5 (
-            content, content='timesteps', content_rowid='seq',
-            tokenize='unicode61 remove_diacritics 2'
-        );
-        CREATE TABLE tags (
-            id TEXT PRIMARY KEY,
-            name TEXT NOT NULL,
-            tag_type TEXT NOT NULL,
-            description TEXT,
-            concept_id TEXT,
-            entity_type TEXT,
-            bud_status TEXT,
-            related_concepts TEXT NOT NULL DEFAULT '[]',
-            created_us INTEGER NOT NULL,
-            created_by TEXT NOT NULL,
-            UNIQUE (tag_type, name)
-        );
-        CREATE INDEX tags_name ON tags (name);
-        CREATE TABLE tag_applications (
-            id TEXT PRIMARY KEY,
-            tag_id TEXT NOT NULL REFERENCES tags (id),
-            target_type TEXT NOT NULL,
-            session_id TEXT NOT NULL,
-            tick INTEGER,
-            event_id TEXT,
-            range_start INTEGER,
-            range_end INTEGER,
-            confidence REAL NOT NULL,
-            source TEXT NOT NULL,
-            note TEXT,
-            created_us INTEGER NOT NULL,
-            created_by TEXT NOT NULL
-        );
-        CREATE INDEX tag_applications_tag ON tag_applications (tag_id, session_id);
-        CREATE TABLE comments (
-            id TEXT PRIMARY KEY,
-            session_id TEXT NOT NULL,
-            target_type TEXT NOT NULL,
-            tick INTEGER,
-            event_id TEXT,
-            range_start INTEGER,
-            range_end INTEGER,
-            content TEXT NOT NULL,
-            created_us INTEGER NOT NULL,
-            updated_us INTEGER NOT NULL,
-            created_by TEXT NOT NULL
-        );
-        CREATE INDEX comments_session ON comments (session_id);
-        """,
-    ),
+    (1, "experience log", _LOG),
     (
         2,
         "deferred full-text indexing",
@@ -167,78 +108,16 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
             SELECT 'timesteps_fts', coalesce(max(seq), 0) FROM timesteps;
         """,
     ),
-    (
-        3,
-        "episodes",
-        # concept_tags and labels are kept twice: as JSON in the row (one read per hit) and
-        # as rows (indexed for filters). Vectors live here; any in-memory index is a cache.
-        # vseq orders vectors by arrival, so a paged search can ignore those that came later.
-        """
-        CREATE TABLE episodes (
-            seq INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            namespace TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            session_id TEXT,
-            summary TEXT NOT NULL,
-            content TEXT NOT NULL,
-            start_us INTEGER NOT NULL,
-            end_us INTEGER NOT NULL,
-            created_us INTEGER NOT NULL,
-            created_by TEXT NOT NULL,
-            concept_tags TEXT NOT NULL,
-            labels TEXT NOT NULL,
-            motive_profile TEXT NOT NULL,
-            metadata TEXT NOT NULL,
-            provenance TEXT NOT NULL,
-            context TEXT NOT NULL DEFAULT ''
-        );
-        CREATE INDEX episodes_time ON episodes (start_us, seq);
-        CREATE INDEX episodes_namespace_time ON episodes (namespace, start_us, seq);
-        CREATE INDEX episodes_session ON episodes (session_id, start_us, seq)
-            WHERE session_id IS NOT NULL;
-        CREATE TABLE episode_concepts (
-            concept_id TEXT NOT NULL,
-            episode_seq INTEGER NOT NULL REFERENCES episodes (seq) ON DELETE CASCADE,
-            score REAL NOT NULL,
-            kind TEXT NOT NULL,
-            PRIMARY KEY (concept_id, episode_seq)
-        ) WITHOUT ROWID;
-        CREATE INDEX episode_concepts_episode ON episode_concepts (episode_seq);
-        CREATE TABLE episode_labels (
-            concept_id TEXT NOT NULL,
-            episode_seq INTEGER NOT NULL REFERENCES episodes (seq) ON DELETE CASCADE,
-            label TEXT NOT NULL,
-            confidence REAL NOT NULL,
-            PRIMARY KEY (concept_id, episode_seq, label)
-        ) WITHOUT ROWID;
-        CREATE INDEX episode_labels_episode ON episode_labels (episode_seq);
-        CREATE VIRTUAL TABLE episodes_fts USING fts5 (
-            summary, content, context, content='episodes', content_rowid='seq',
-            tokenize='porter unicode61 remove_diacritics 2'
-        );
-        CREATE TABLE episode_vectors (
-            vseq INTEGER PRIMARY KEY,
-            episode_seq INTEGER NOT NULL REFERENCES episodes (seq) ON DELETE CASCADE,
-            model TEXT NOT NULL,
-            vector BLOB NOT NULL,
-            UNIQUE (episode_seq, model)
-        );
-        CREATE INDEX episode_vectors_model ON episode_vectors (model, vseq);
-        """,
-    ),
+    (3, "episodes", _EPISODES),
     (
         4,
         "episode text change log",
         # Every change to what an episode's text index entry holds (added, its context
         # refreshed, deleted), in order: the tantivy index applies it up to a watermark.
-        """
-        CREATE TABLE episode_text_changes (
-            change INTEGER PRIMARY KEY,
-            seq INTEGER NOT NULL
-        );
-        INSERT INTO episode_text_changes (seq) SELECT seq FROM episodes ORDER BY seq;
-        """,
+        [
+            *declared.sqlite(declared.EPISODE_TEXT_CHANGES),
+            "INSERT INTO episode_text_changes (seq) SELECT seq FROM episodes ORDER BY seq",
+        ],
     ),
     (
         5,
