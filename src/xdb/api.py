@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
-    from xdb.models.buds import (
+    from xdb.learning.bud_models import (
         BudExamplesResponse,
         BudReadyResponse,
         BudsResponse,
@@ -33,6 +33,31 @@ if TYPE_CHECKING:
         PromoteBudResponse,
         ReviewStatus,
         SetBudStatusResponse,
+    )
+    from xdb.learning.dataset_models import (
+        BuildDatasetResponse,
+        DatasetFilters,
+        DatasetResponse,
+        DatasetsResponse,
+        ExportDatasetResponse,
+        ExportFormat,
+        Sampling,
+    )
+    from xdb.learning.exemplar_models import (
+        AddExemplarResponse,
+        ExemplarsResponse,
+        LabelSource,
+        RemoveExemplarResponse,
+    )
+    from xdb.learning.sync_models import SyncExportResponse, SyncImportResponse
+    from xdb.learning.training_models import (
+        ArtifactKind,
+        RecordArtifactResponse,
+        RecordTrainingRunResponse,
+        RunStatus,
+        RunType,
+        TrainingRunResponse,
+        TrainingRunsResponse,
     )
     from xdb.models.common import (
         BudStatus,
@@ -102,26 +127,6 @@ if TYPE_CHECKING:
         LinkResponse,
         WalkDirection,
     )
-    from xdb.models.learning import (
-        AddExemplarResponse,
-        ArtifactKind,
-        BuildDatasetResponse,
-        DatasetFilters,
-        DatasetResponse,
-        DatasetsResponse,
-        ExemplarsResponse,
-        ExportDatasetResponse,
-        ExportFormat,
-        LabelSource,
-        RecordArtifactResponse,
-        RecordTrainingRunResponse,
-        RemoveExemplarResponse,
-        RunStatus,
-        RunType,
-        Sampling,
-        TrainingRunResponse,
-        TrainingRunsResponse,
-    )
     from xdb.models.log import (
         ActivationRange,
         AnnotationsResponse,
@@ -137,7 +142,6 @@ if TYPE_CHECKING:
         TagsResponse,
     )
     from xdb.models.policy import ConceptRules
-    from xdb.models.sync import SyncExportResponse, SyncImportResponse
     from xdb.models.usage import ConceptUsageSummaryResponse
     from xdb.ops.access import AssignAccessPolicyResponse, Edge, SetDefaultAccessPolicyResponse
     from xdb.ops.audit import (

@@ -14,28 +14,30 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from xdb.learning import (
+    buds,
+    dataset_reads,
+    exemplar_labels,
+    promotion,
+    sync,
+    training,
+)
 from xdb.ops import (
     access,
     audit,
-    buds,
     concepts,
-    dataset_reads,
     engine_extract,
     engine_hooks,
     engine_views,
     episodes,
-    exemplars,
     fidelity,
     graph,
     log,
     log_reads,
     memcp,
     policy,
-    promotion,
     search,
     status,
-    sync,
-    training,
     usage,
 )
 from xdb.ops.registry import Operation
@@ -53,7 +55,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *graph.OPERATIONS,
     *usage.OPERATIONS,
     *buds.EXPERIENCE_OPERATIONS,
-    *exemplars.OPERATIONS,
+    *exemplar_labels.OPERATIONS,
     *dataset_reads.OPERATIONS,
     *training.OPERATIONS,
     *engine_hooks.OPERATIONS,

@@ -206,8 +206,8 @@ def tag(ctx: Context, req: TagRequest) -> TagResponse:
 def create_tag(ctx: Context, req: CreateTagRequest) -> CreateTagResponse:
     check_create(ctx, req.access_policy_id, "create_tag")
     new = _new_tag(ctx, req)
-    if req.tag_type is TagType.BUD:  # with its candidate-concept details (ops/buds.py)
-        from xdb.ops.buds import new_details
+    if req.tag_type is TagType.BUD:  # with its candidate-concept details (learning/buds.py)
+        from xdb.learning.buds import new_details
 
         details = new_details(ctx, new, req)
         stored, created = ctx.store.create_bud(new, details, req.access_policy_id)

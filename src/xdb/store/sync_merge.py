@@ -1,5 +1,5 @@
 """Merging a sync bundle's objects into a store, in one transaction, in SQL both stores run
-alike (``ops/sync.py`` reads and verifies the bundle first).
+alike (``learning/sync.py`` reads and verifies the bundle first).
 
 Idempotent: an object already stored as the bundle has it changes nothing; one stored
 differently is a conflict, reported and left as it is (a candidate concept whose definition

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from xdb.errors import InvalidRequest, NotFound, XdbError, path_error
-from xdb.models.common import Caller
-from xdb.models.sync import (
+from xdb.learning.sync_models import (
     SYNC_KINDS,
     SyncConflict,
     SyncExportRequest,
@@ -26,6 +25,7 @@ from xdb.models.sync import (
     SyncImportRequest,
     SyncImportResponse,
 )
+from xdb.models.common import Caller
 from xdb.ops.listing_pages import every_member
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, root_of
@@ -122,7 +122,7 @@ def _gather(ctx: Context, req: SyncExportRequest) -> tuple[list[dict[str, Any]],
         for tag in tags:
             if not (shareable(policies.get((tag.id,))) and seen(tag.name, True)):
                 continue
-            from xdb.ops.buds import details
+            from xdb.learning.buds import details
 
             facts = dict(details(ctx, tag).body)
             facts["related"] = visible(facts.get("related", []))

@@ -7,7 +7,8 @@ from typing import Any
 
 from xdb.errors import Conflict, NotFound
 from xdb.ids import new_id
-from xdb.models.learning import (
+from xdb.learning.dataset_reads import find_dataset
+from xdb.learning.training_models import (
     Artifact,
     RecordArtifactRequest,
     RecordArtifactResponse,
@@ -21,7 +22,6 @@ from xdb.models.learning import (
     TrainingRunsResponse,
 )
 from xdb.ops import cursor
-from xdb.ops.dataset_reads import find_dataset
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create
 from xdb.store.learning import LearningObject

@@ -29,13 +29,13 @@ from typing import Any
 
 from xdb.concepts.requests import resolve_request
 from xdb.errors import InvalidRequest
-from xdb.models.learning import (
+from xdb.learning.dataset_models import (
     Balance,
     BuildDatasetRequest,
     BuildDatasetResponse,
     DatasetFilters,
-    LabelSource,
 )
+from xdb.learning.exemplar_models import LabelSource
 from xdb.ops.registry import Context
 from xdb.ops.search import concept_conditions
 from xdb.policy.access import check_create
@@ -309,7 +309,7 @@ def _bud_note(ctx: Context, target: str) -> Any:
     found = ctx.store.find_tags(target, "bud")
     if not found:
         return None
-    from xdb.ops.buds import details
+    from xdb.learning.buds import details
 
     obj = details(ctx, found[0])
 

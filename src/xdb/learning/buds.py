@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdb.errors import InvalidRequest, NotFound
-from xdb.models.buds import (
+from xdb.learning.bud_models import (
     Bud,
     BudChange,
     BudExamplesRequest,

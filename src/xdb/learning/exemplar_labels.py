@@ -6,8 +6,7 @@ from typing import Any
 
 from xdb.errors import Conflict, NotFound
 from xdb.ids import new_id
-from xdb.models.common import TickRange
-from xdb.models.learning import (
+from xdb.learning.exemplar_models import (
     AddExemplarRequest,
     AddExemplarResponse,
     Exemplar,
@@ -16,6 +15,7 @@ from xdb.models.learning import (
     RemoveExemplarRequest,
     RemoveExemplarResponse,
 )
+from xdb.models.common import TickRange
 from xdb.ops.listing_pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create, check_target, configured

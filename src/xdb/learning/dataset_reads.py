@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from xdb.errors import InvalidRequest, NotFound, PermissionDenied, path_error
-from xdb.models.episodes import ConceptTag
-from xdb.models.learning import (
+from xdb.learning.dataset_build import build_dataset
+from xdb.learning.dataset_models import (
     BuildDatasetRequest,
     BuildDatasetResponse,
     ConceptDataset,
@@ -25,8 +25,8 @@ from xdb.models.learning import (
     ExportFormat,
     member_rows,
 )
+from xdb.models.episodes import ConceptTag
 from xdb.ops import cursor
-from xdb.ops.datasets import build_dataset
 from xdb.ops.listing_pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, refuse_existing, root_of

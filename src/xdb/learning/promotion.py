@@ -11,9 +11,9 @@ from typing import Any
 
 from xdb.concepts.resolve import resolve
 from xdb.errors import InvalidRequest
-from xdb.models.buds import PromoteBudRequest, PromoteBudResponse, ReviewStatus
+from xdb.learning.bud_models import PromoteBudRequest, PromoteBudResponse, ReviewStatus
+from xdb.learning.buds import details, find_bud, move
 from xdb.models.common import BudStatus
-from xdb.ops.buds import details, find_bud, move
 from xdb.ops.registry import Context, Operation
 from xdb.store.types import ConceptRow, PackRow
 
