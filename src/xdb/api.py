@@ -24,6 +24,18 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
+    from xdb.fidelity.fidelity_models import (
+        CompactResponse,
+        ContextResponse,
+        Level,
+        MaintenanceResponse,
+        PinResponse,
+        QuotaResponse,
+        ResolveSubmissionResponse,
+        ResourceContractResponse,
+        SubmitEvidenceResponse,
+        UnpinResponse,
+    )
     from xdb.learning.bud_models import (
         BudExamplesResponse,
         BudReadyResponse,
@@ -109,18 +121,6 @@ if TYPE_CHECKING:
         Sort,
         TimeWindow,
     )
-    from xdb.models.fidelity import (
-        CompactResponse,
-        ContextResponse,
-        Level,
-        MaintenanceResponse,
-        PinResponse,
-        QuotaResponse,
-        ResolveSubmissionResponse,
-        ResourceContractResponse,
-        SubmitEvidenceResponse,
-        UnpinResponse,
-    )
     from xdb.models.graph import (
         AddNodeResponse,
         GraphNeighborhoodResponse,
@@ -141,22 +141,27 @@ if TYPE_CHECKING:
         TagResponse,
         TagsResponse,
     )
-    from xdb.models.policy import ConceptRules
     from xdb.models.usage import ConceptUsageSummaryResponse
-    from xdb.ops.access import AssignAccessPolicyResponse, Edge, SetDefaultAccessPolicyResponse
-    from xdb.ops.audit import (
-        AuditListResponse,
-        AuditPruneResponse,
-        AuditRecordOut,
-        AuditVerifyResponse,
-    )
     from xdb.ops.memcp import (
         MemcpAddResponse,
         MemcpDeleteResponse,
         MemcpGetResponse,
         MemcpSearchResponse,
     )
-    from xdb.ops.policy import (
+    from xdb.ops.registry import Operation
+    from xdb.policy.access_operations import (
+        AssignAccessPolicyResponse,
+        Edge,
+        SetDefaultAccessPolicyResponse,
+    )
+    from xdb.policy.audit_operations import (
+        AuditListResponse,
+        AuditPruneResponse,
+        AuditRecordOut,
+        AuditVerifyResponse,
+    )
+    from xdb.policy.policy_models import ConceptRules
+    from xdb.policy.policy_operations import (
         CreatedKey,
         KeysResponse,
         PoliciesResponse,
@@ -164,7 +169,6 @@ if TYPE_CHECKING:
         RemovePolicyResponse,
         RevokeKeyResponse,
     )
-    from xdb.ops.registry import Operation
 
     ActivationRangeLike: TypeAlias = ActivationRange | Mapping[str, Any]
     ArtifactKindLike: TypeAlias = ArtifactKind | Literal["lens", "graft", "patch"]

@@ -25,6 +25,7 @@ from xdb.errors import (
     from_validation_errors,
     not_unicode,
 )
+from xdb.fidelity.fidelity_operations import FidelityState
 from xdb.gcpause import collector_paused
 from xdb.ids import new_id
 from xdb.index.candidates import choose as choose_candidates
@@ -32,7 +33,6 @@ from xdb.index.embedding import Indexer
 from xdb.index.embedding import embed_wait as embed_wait_setting
 from xdb.models.common import Caller
 from xdb.ops.catalog import REGISTRY, operations
-from xdb.ops.fidelity import FidelityState
 from xdb.ops.registry import Context, Operation
 from xdb.paths import chosen_root, root_of
 from xdb.policy.access import readable as access_readable

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from xdb.errors import Conflict, PermissionDenied, XdbError
 from xdb.fidelity import record_merge
 from xdb.fidelity.contract import effective
+from xdb.fidelity.fidelity_models import CompactResponse
 from xdb.fidelity.record_merge import Part
-from xdb.models.fidelity import CompactResponse
 from xdb.store.episode_row import default_summary
 from xdb.store.fidelity import tokens_of
 from xdb.store.fidelity_methods import CompactedReply

@@ -28,7 +28,7 @@ from xdb.errors import Conflict
 from xdb.fidelity import record_merge
 from xdb.fidelity.compaction import guard, may_delete
 from xdb.fidelity.contract import DATABASE, effective, stored_contracts
-from xdb.models.fidelity import LEVELS, Level, MaintenanceResponse
+from xdb.fidelity.fidelity_models import LEVELS, Level, MaintenanceResponse
 from xdb.store.episode_row import default_summary
 from xdb.store.fidelity import tokens_of
 from xdb.store.fidelity_methods import Merge

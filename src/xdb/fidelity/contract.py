@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.models.fidelity import ResourceContract
+from xdb.fidelity.fidelity_models import ResourceContract
 from xdb.store.protocol import Store
 
 KIND = "resource_contract"

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from xdb.models.fidelity import Level, MemoryRecord
+from xdb.fidelity.fidelity_models import Level, MemoryRecord
 from xdb.store.cold_records import RecordRow
 from xdb.store.types import TimestepFilter
 from xdb.timeutil import from_us

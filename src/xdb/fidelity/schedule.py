@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from xdb.core import Database
-    from xdb.models.fidelity import MaintenanceResponse
+    from xdb.fidelity.fidelity_models import MaintenanceResponse
 
 log = logging.getLogger(__name__)
 

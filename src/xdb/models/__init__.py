@@ -1,4 +1,10 @@
-"""Pydantic models: the domain objects and every operation's request and response."""
+"""Pydantic models: the domain objects shared by every capability (``common``), and the
+requests and responses of the capabilities without a room of their own yet (log, concepts,
+episodes, graph, usage, engine). Policy's, fidelity's and learning's are in their rooms
+(``xdb.policy.policy_models``, ``xdb.fidelity.fidelity_models``, ``xdb.learning``).
+
+This package re-exports ``common``'s names only: ``models.log`` imports fidelity's models,
+which import ``common``, so importing this package must not load ``models.log``."""
 
 from xdb.models.common import (
     BudStatus,
@@ -13,65 +19,17 @@ from xdb.models.common import (
     TickRange,
     TimeRange,
 )
-from xdb.models.log import (
-    Comment,
-    CommentRequest,
-    CommentResponse,
-    CreateTagRequest,
-    CreateTagResponse,
-    QueryRequest,
-    QueryResponse,
-    RecentRequest,
-    RecentResponse,
-    RecordBatchRequest,
-    RecordBatchResponse,
-    RecordRequest,
-    RecordResponse,
-    SessionSummary,
-    StatusRequest,
-    StatusResponse,
-    Tag,
-    TagApplication,
-    TagRequest,
-    TagResponse,
-    TagsRequest,
-    TagsResponse,
-    Timestep,
-)
 
 __all__ = [
     "BudStatus",
     "Caller",
-    "Comment",
-    "CommentRequest",
-    "CommentResponse",
-    "CreateTagRequest",
-    "CreateTagResponse",
     "EntityType",
     "EventType",
     "Fidelity",
-    "QueryRequest",
-    "QueryResponse",
-    "RecentRequest",
-    "RecentResponse",
-    "RecordBatchRequest",
-    "RecordBatchResponse",
-    "RecordRequest",
-    "RecordResponse",
     "Role",
-    "SessionSummary",
-    "StatusRequest",
-    "StatusResponse",
-    "Tag",
-    "TagApplication",
-    "TagRequest",
-    "TagResponse",
     "TagSource",
     "TagType",
-    "TagsRequest",
-    "TagsResponse",
     "TargetType",
     "TickRange",
     "TimeRange",
-    "Timestep",
 ]

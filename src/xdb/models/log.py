@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from xdb.fidelity.fidelity_models import MemoryRecord
 from xdb.models.common import (
     BudStatus,
     EntityType,
@@ -24,7 +25,6 @@ from xdb.models.common import (
     TimeRange,
     access_policy_field,
 )
-from xdb.models.fidelity import MemoryRecord
 from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept
 from xdb.timeutil import as_utc
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from xdb.fidelity import fidelity_operations
 from xdb.learning import (
     buds,
     dataset_reads,
@@ -23,24 +24,21 @@ from xdb.learning import (
     training,
 )
 from xdb.ops import (
-    access,
-    audit,
     concepts,
     engine_extract,
     engine_hooks,
     engine_views,
     episodes,
-    fidelity,
     graph,
     log,
     log_reads,
     memcp,
-    policy,
     search,
     status,
     usage,
 )
 from xdb.ops.registry import Operation
+from xdb.policy import access_operations, audit_operations, policy_operations
 
 OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *log.OPERATIONS,
@@ -48,7 +46,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *buds.OPERATIONS,
     *promotion.OPERATIONS,
     *status.OPERATIONS,
-    *fidelity.OPERATIONS,
+    *fidelity_operations.OPERATIONS,
     *concepts.OPERATIONS,
     *search.OPERATIONS,
     *episodes.OPERATIONS,
@@ -62,10 +60,10 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *engine_extract.OPERATIONS,
     *engine_views.OPERATIONS,
     *memcp.OPERATIONS,
-    *policy.OPERATIONS,
-    *fidelity.POLICY_OPERATIONS,
-    *access.OPERATIONS,
-    *audit.OPERATIONS,
+    *policy_operations.OPERATIONS,
+    *fidelity_operations.POLICY_OPERATIONS,
+    *access_operations.OPERATIONS,
+    *audit_operations.OPERATIONS,
     *sync.OPERATIONS,
 )
 

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from xdb.errors import InvalidRequest, NotFound
+from xdb.fidelity.fidelity_operations import after_recording
 from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import DEFAULT_ROLE, BudStatus, EventType, Role, TagType, TargetType
 from xdb.models.log import (
@@ -25,7 +26,6 @@ from xdb.models.log import (
     _Targeted,
 )
 from xdb.ops.auto_episodes import episode_maker
-from xdb.ops.fidelity import after_recording
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create, check_target
 from xdb.store.fidelity import tokens_of

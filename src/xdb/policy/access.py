@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from xdb.errors import NotFound, PermissionDenied
 from xdb.models.common import Caller
-from xdb.models.policy import OPEN_ACCESS, AccessPolicy
+from xdb.policy.policy_models import OPEN_ACCESS, AccessPolicy
 from xdb.store.access import Readable
 from xdb.store.tagging import missing_target
 from xdb.store.types import ResolvedTarget

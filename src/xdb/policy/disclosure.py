@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdb.concepts.resolve import PackCache, per_packs
-from xdb.models.policy import RISK_ORDER, ConceptRules, DisclosurePolicy, Hush
+from xdb.policy.policy_models import RISK_ORDER, ConceptRules, DisclosurePolicy, Hush
 from xdb.store.types import ConceptFact
 
 

@@ -9,7 +9,8 @@ from pydantic import BaseModel, ValidationError
 
 from xdb.errors import NotFound
 from xdb.models.common import BudStatus, Caller
-from xdb.models.policy import (
+from xdb.policy.disclosure import Visibility, compile_hushes, compile_policy, concept_index
+from xdb.policy.policy_models import (
     AccessDefault,
     AccessPolicy,
     CallerProfile,
@@ -17,7 +18,6 @@ from xdb.models.policy import (
     Hush,
     Treaty,
 )
-from xdb.policy.disclosure import Visibility, compile_hushes, compile_policy, concept_index
 from xdb.store.protocol import Store
 from xdb.timeutil import now_us, to_us
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import xdb
-from xdb.ops.audit import AuditRecordOut
+from xdb.policy.audit_operations import AuditRecordOut
 from xdb.store import audit
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import audit_pending

@@ -11,7 +11,11 @@ from pydantic import BaseModel, Field
 
 from xdb.errors import InvalidRequest, NotFound
 from xdb.models.common import Model, NonEmpty
-from xdb.models.policy import (
+from xdb.ops.registry import Context, Operation
+from xdb.policy.access import DEFAULT_KIND
+from xdb.policy.keys import KIND, make_key, stored_keys, usable
+from xdb.policy.load import ADMIN, named_caller, stored
+from xdb.policy.policy_models import (
     AccessPolicy,
     CallerProfile,
     DisclosurePolicy,
@@ -19,10 +23,6 @@ from xdb.models.policy import (
     PolicyKind,
     Treaty,
 )
-from xdb.ops.registry import Context, Operation
-from xdb.policy.access import DEFAULT_KIND
-from xdb.policy.keys import KIND, make_key, stored_keys, usable
-from xdb.policy.load import ADMIN, named_caller, stored
 from xdb.timeutil import from_us, now_us
 
 

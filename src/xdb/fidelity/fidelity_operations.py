@@ -14,9 +14,7 @@ from xdb.errors import NotFound, XdbError, from_validation_errors
 from xdb.fidelity.compaction import ContextWatch, compact
 from xdb.fidelity.compression import maintain
 from xdb.fidelity.contract import DATABASE, KIND, effective, stored_contracts
-from xdb.ids import parse_timestep_id
-from xdb.models.common import INT64_MAX
-from xdb.models.fidelity import (
+from xdb.fidelity.fidelity_models import (
     ColdUsage,
     CompactRequest,
     CompactResponse,
@@ -39,6 +37,8 @@ from xdb.models.fidelity import (
     UnpinResponse,
     WarmUsage,
 )
+from xdb.ids import parse_timestep_id
+from xdb.models.common import INT64_MAX
 from xdb.ops.registry import Context, Operation
 from xdb.policy.load import ADMIN
 from xdb.progress import report
