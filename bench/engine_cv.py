@@ -78,6 +78,8 @@ PARAMS = (
     "xdb.engine.scoring:SILENT_RELEVANCE",
     "xdb.engine.scoring:LINE_WORDS",
     "xdb.engine.scoring:KNOWN_MISS",
+    "xdb.engine.scoring:FORM_DECIDES",
+    "xdb.engine.scoring:KNOWN_ALL",
     "xdb.engine.judge:WINDOW",
 )
 TAIL = [edit("/w/notes/CHANGELOG.md", f"- entry {n}: see the pull request") for n in range(12)]
@@ -100,9 +102,12 @@ GRID = {
     "xdb.engine.scoring:TRIGGER_CODE_SHARE": (0.5, 1.0),
     "xdb.engine.scoring:LINE_WORDS": (0, 2),
     "xdb.engine.scoring:KNOWN_MISS": (False, True),
-    # How many warnings a tool call may show (session 24: every run before showed up to 3;
-    # a call that repeats one mistake warned by other lessons too was most false warnings).
-    "xdb.engine.scoring:PER_CALL": (3, 1),
+    # Session 26: whether a lesson's own form of a program decides that program's other
+    # uses, and whether a lesson learned on a call needs all of its call's known mistakes.
+    # (``PER_CALL`` left the grid for them: every fold of sessions 24 and 25 chose 1 of
+    # (3, 1) warnings a tool call may show.)
+    "xdb.engine.scoring:FORM_DECIDES": (False, True),
+    "xdb.engine.scoring:KNOWN_ALL": (False, True),
 }
 SCORER: Scorer | None = None  # the run's scorer: tune scores the training families with it
 
@@ -373,7 +378,7 @@ def cross_validate(
     k: int,
     seed: int,
     tuner: Callable[[Sequence[Family]], Params] = tune,
-) -> tuple[Result, list[dict[str, float]]]:
+) -> tuple[Result, list[dict[str, Any]]]:
     """Leave-families-out: the pooled result over the folds, and each fold's figures."""
     pooled, each = Result(), []
     for test in folds(families, k, seed):
@@ -381,7 +386,7 @@ def cross_validate(
         params = tuner([f for f in families if f.name not in names])
         got = scorer.score(test, params)
         pooled += got
-        each.append(figures(got))
+        each.append({**figures(got), "chosen": {k: v for k, v in params.items() if k in GRID}})
     return pooled, each
 
 
@@ -508,6 +513,12 @@ def report(got: dict[str, Any], split: tuple[tuple[str, str], Callable[[str], bo
                 f"  folds' {key}: {min(values):.3f} .. {max(values):.3f}"
                 f" (mean {statistics.fmean(values):.3f})"
             )
+    for n, fold in enumerate(got["folds"]):
+        chosen = fold.get("chosen")
+        if chosen:
+            print(f"  fold {n + 1} chose: " + ", ".join(
+                f"{k.split(':')[1]}={v}" for k, v in chosen.items()
+            ))  # fmt: skip
     print("\nin-sample by kind:")
     print("\n".join(breakdown(got["in-sample"])))
 

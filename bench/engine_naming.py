@@ -37,7 +37,7 @@ from xdb.engine.known.similar import CALL_FLOOR, CALL_NEAREST, FLOOR, Index
 
 BEFORE = Path(__file__).parent / "data" / "phrases_before_wave2.json"
 
-FLOORS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+FLOORS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 
 
 def left_out_guesses(k: int = 1) -> list[tuple[str, list[tuple[str, float]]]]:

@@ -197,3 +197,87 @@ def test_a_lesson_learned_on_a_call_is_not_told_in_its_questions_words() -> None
         told,
         trigger_match.seen(parse_call("Bash", {"command": "systemctl restart app"}, "/w")),
     )
+
+
+def test_a_lessons_own_form_decides_its_programs_other_uses() -> None:
+    """A lesson that says which use of a program erred (``kubectl delete``, ``sudo pip``)
+    is not warned on the program's other uses, though a known mistake it names would be made
+    in them (``FORM_DECIDES``); its own form in other words still is."""
+    context = triggers.derive(
+        "kubectl delete ran against the production cluster because the current context was prod",
+        "name the cluster and namespace on every command: --context staging -n <namespace>",
+    )
+    sudo = triggers.derive(
+        "installing packages with sudo pip into the system Python broke apt's own Python tools",
+        "install into a virtual environment (python3 -m venv .venv, then .venv/bin/pip)",
+    )
+    assert context.known and sudo.known
+    assert said(context, bash("kubectl delete pod -l app=worker")) == triggers.HIT
+    assert said(context, bash("kubectl apply -f k8s/ingress.yaml -n staging")) != triggers.HIT
+    assert said(sudo, bash("sudo pip3 install -r requirements.txt")) == triggers.HIT
+    assert said(sudo, bash("pip install tzdata")) != triggers.HIT
+    with pytest.MonkeyPatch.context() as patch:  # the folds' other choice: the class decides
+        patch.setattr("xdb.engine.scoring.FORM_DECIDES", False)
+        assert said(context, bash("kubectl apply -f k8s/ingress.yaml -n staging")) == "hit"
+        assert said(sudo, bash("pip install tzdata")) == triggers.HIT
+
+
+def test_a_lesson_learned_on_a_call_needs_each_mistake_that_call_made() -> None:
+    """Learned on a call that made two known mistakes (no ``--context``, no ``-n``), a call
+    making one of them is not that call again, and one doing either the safe way is safe
+    (``KNOWN_ALL``); a call making both is."""
+    learned = triggers.derive(
+        '`kubectl delete deployment api` failed: Error from server (Forbidden): User "dev"'
+        ' cannot delete resource in namespace "default"',
+        "it passed as `kubectl --context staging -n shop delete deployment api` (added"
+        " `--context=staging`, `--namespace=shop`)",
+        example_call=bash("kubectl delete deployment api"),
+        fix_call=bash("kubectl --context staging -n shop delete deployment api"),
+    )
+    assert len(learned.known) == 2 and learned.on_call
+    assert said(learned, bash("kubectl scale deploy/api --replicas=3")) == triggers.HIT
+    assert said(learned, bash("kubectl apply -f k8s/cm.yaml -n staging")) != triggers.HIT
+    assert said(learned, bash("kubectl apply -f k8s/cm.yaml --context staging")) == "safe"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("xdb.engine.scoring.KNOWN_ALL", False)
+        assert said(learned, bash("kubectl apply -f k8s/cm.yaml -n staging")) == triggers.HIT
+
+
+def test_a_host_name_is_one_word_of_what_an_edit_writes() -> None:
+    """``cdn.acme.dev`` written in an edit is not two of the words of a lesson that wrote
+    ``registry.acme.dev``; the same host is one."""
+    question = "Edit /w/ops/k8s/api.yaml: + image: registry.acme.dev/api:1.9.2 / + replicas: 1"
+
+    def wrote(text: str) -> bool:
+        seen = trigger_match.seen(parse_call("Edit", edit("/w/web/x.yaml", text)["tool_input"]))
+        return trigger_match.written(question, seen, 2)
+
+    assert not wrote("images: { domains: ['cdn.acme.dev'] }")
+    assert wrote("image: registry.acme.dev/web:2.0")
+
+
+def test_what_a_fix_stopped_doing_is_the_lesson_its_words_do_not_name() -> None:
+    """Learned on an edit a check caught, a question naming no known mistake (its words are
+    the path, the check and its error) keeps the one its fix stopped making, and warns on it
+    in other names; not one the fix makes too."""
+    question = (
+        "Edit /w/shop/app/merge.py adding `def merge(a, b, acc={}):` broke `pytest -q`:"
+        " FAILED tests/app/test_merge.py::test_merge - AssertionError"
+    )
+    learned = triggers.derive(
+        question,
+        "it passed after: Edit /w/shop/app/merge.py: + def merge(a, b, acc=None):",
+        example_call=edit("/w/shop/app/merge.py", "def merge(a, b, acc={}):\n    acc.update(a)"),
+        fix_call=edit("/w/shop/app/merge.py", "def merge(a, b, acc=None):\n    acc = acc or {}"),
+    )
+    assert learned.known == {"py-mutable-default"}
+    repeat = edit("/w/etl/utils/batch.py", "def collect(rows, out=[]):\n    out.extend(rows)")
+    seen = trigger_match.seen(parse_call(repeat["tool_name"], repeat["tool_input"], "/w/etl"))
+    assert trigger_match.match(learned, seen, 1.0, 1.0, question, 2) == triggers.HIT
+    unfixed = triggers.derive(
+        question,
+        "it passed after: Edit /w/shop/app/merge.py: + def merge(a, b, acc={}, *, deep=False):",
+        example_call=edit("/w/shop/app/merge.py", "def merge(a, b, acc={}):\n    acc.update(a)"),
+        fix_call=edit("/w/shop/app/merge.py", "def merge(a, b, acc={}, *, deep=False):"),
+    )
+    assert "py-mutable-default" not in unfixed.known

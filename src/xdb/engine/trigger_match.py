@@ -187,12 +187,21 @@ def match(
     (``written``; 0: never)."""
     by_pattern = None
     named = trigger.deciding
-    if named and not own_form(trigger, s):
+    # A lesson that says which use of a program errs (``kubectl delete``, ``sudo pip``) is
+    # not about that program's other uses, whatever a known mistake of its class would say
+    # of them (``FORM_DECIDES``, chosen by the folds). (Learned on a call, its forms are
+    # that call's, not a use it singled out: the mistakes the call made say what erred.)
+    other_use = scoring.FORM_DECIDES and not trigger.on_call and _other_use(trigger, s)
+    # Learned on a call, the lesson is that call's mistakes together (``KNOWN_ALL``).
+    every = trigger.on_call and scoring.KNOWN_ALL
+    if other_use:
+        pass
+    elif named and not own_form(trigger, s):
         # A known mistake the lesson names decides where it is about the call: its detector
         # knows the mistake from its safe variant better than shared words and code can.
         # Where the call runs a command the lesson itself names, the lesson's form is the
         # more specific: ``git clean -f`` is not the ``git clean -fdx`` that wiped ``.env``.
-        by_pattern = known.verdict(named, s.call)
+        by_pattern = known.verdict(named, s.call, every)
         if by_pattern in (HIT, SAFE):
             return by_pattern
     elif trigger.resembles and not own_form(trigger, s):
@@ -224,6 +233,16 @@ def own_form(trigger: Trigger, s: Seen) -> bool:
     )
 
 
+def _other_use(trigger: Trigger, s: Seen) -> bool:
+    """Whether the call runs a program the lesson names a specific form of, and no command
+    of such a form."""
+    forms = [f for f in trigger.commands if _specific(f)]
+    programs = {program(f.program) for f in forms}
+    return any(program(c.program) in programs for c in s.commands) and not any(
+        _form_in(f, c) for f in forms for c in s.commands
+    )
+
+
 def _specific(form: Form) -> bool:
     """Whether a form says which use of its program errs (a subcommand, a flag given, a
     wrapper, a leading word): one that says only what its fix adds (``rsync`` without
@@ -252,8 +271,22 @@ def written(question: str, s: Seen, words: int) -> bool:
     tag"): the code the question tells of, in its words."""
     if s.call.kind == "shell":
         return False
-    prose = prose_roots(question) - _COMMON_ROOTS
-    return any(len(prose_roots(line) & prose) >= words for line in s.text.splitlines())
+    prose = prose_roots(_hosts_whole(question)) - _COMMON_ROOTS
+    return any(
+        len(prose_roots(_hosts_whole(line)) & prose) >= words for line in s.text.splitlines()
+    )
+
+
+# A host name: a name of one of the usual top-level domains (and the internal ones).
+_HOST = re.compile(
+    r"\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|cloud|ai|co|internal|local|lan|corp)\b", re.I
+)
+
+
+def _hosts_whole(text: str) -> str:
+    """The text with each host name one word (``cdn.acme.dev`` is not ``registry.acme.dev``,
+    though both are written with ``acme`` and ``dev``)."""
+    return _HOST.sub(lambda m: m.group(0).replace(".", "").replace("-", ""), text)
 
 
 def _structure(

@@ -29,14 +29,13 @@ decides with are in ``xdb.engine.scoring`` (chosen by ``bench.engine_cv``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from xdb.engine.calls import Command, ToolCall, parse_call, parse_shell
 from xdb.engine.calls.programs import _SAME, _TABLE
-from xdb.engine.known import CATALOGUE, named_in, programs, similar, verdict
+from xdb.engine.trigger_known import kept_known
 from xdb.engine.words import root
 
 HIT, SAFE, MISS, SILENT = "hit", "safe", "miss", "silent"
@@ -391,37 +390,9 @@ def derive(
         loose,
         frozenset(code),
         frozenset(safe),
-        *_known(question, answer, failing, [*out_forms, *safe_forms]),
+        *kept_known(question, answer, failing, [*out_forms, *safe_forms], fixed),
         failing is not None,
     )
-
-
-def _known(
-    question: str, answer: str, failing: ToolCall | None, forms: list[Form]
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The known mistakes the lesson names, and where it names none, those its words
-    resemble (``known.similar``). Of a lesson learned on a call, those that call makes (its
-    question holds the error output too, whose words are no lesson's); of a lesson that
-    names commands, the mistakes of shell commands only of those programs (a lesson on
-    ``npm install --force`` that says "pin versions" is not about ``pip``)."""
-    # Not a mistake the answer itself advises doing (a lesson on ``chmod -R 777`` whose
-    # answer runs ``chown -R www-data`` is not about recursive chowns).
-    advised = [answer, *_BACKTICK.findall(answer)]
-    text = f"{question}\n{answer}"
-
-    def kept(names: Iterable[str]) -> frozenset[str]:
-        names = [n for n in names if not any(CATALOGUE[n].judge(t) == HIT for t in advised)]
-        if failing is not None:
-            return frozenset(n for n in names if verdict(frozenset((n,)), failing) == HIT)
-        told = {_SAME.get(f.program, f.program) for f in forms}
-        return frozenset(n for n in names if not told or not programs(n) or programs(n) & told)
-
-    named = kept(named_in(text))
-    if named or (failing is None and named_in(text)):
-        return named, frozenset()
-    if failing is not None:
-        return named, kept(similar.nearest(text, similar.CALL_NEAREST, similar.CALL_FLOOR))
-    return named, kept(similar.nearest(text))
 
 
 @lru_cache(maxsize=4096)

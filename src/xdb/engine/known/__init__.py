@@ -128,18 +128,30 @@ def _judged(name: str, text: tuple[str, ...]) -> str | None:
     return "safe" if any(p.guarded(piece) for piece in text) else "hit"
 
 
-def verdict(names: frozenset[str], call: ToolCall) -> str | None:
+def verdict(names: frozenset[str], call: ToolCall, every: bool = False) -> str | None:
     """HIT: a named mistake is made again; SAFE: its operation is done the safe way; MISS:
     the call is of a kind a named mistake is made in, and does not make it; None: no
-    named mistake is about such a call."""
-    said = None
+    named mistake is about such a call.
+
+    ``every``: HIT only when each named mistake about such a call is made (the mistakes a
+    failing call made together, ``sudo pip install``: its system-wide install without
+    ``sudo`` is not that call again), SAFE when one of them is done the safe way."""
+    found = []
     for name in sorted(names):
         p = CATALOGUE.get(name)
         if p is None:
             continue  # (a pattern since removed from the catalogue)
+        got = None
         for text in texts(p, call):
-            got = _judged(name, text)
-            if got == "hit":
-                return HIT
-            said = SAFE if got == "safe" else (said or MISS)
-    return said
+            judged = _judged(name, text)
+            if judged == "hit":
+                got = HIT
+                break
+            got = SAFE if judged == "safe" or got == SAFE else MISS
+        if got is not None:
+            found.append(got)
+    if not found:
+        return None
+    if every:
+        return SAFE if SAFE in found else HIT if all(g == HIT for g in found) else MISS
+    return HIT if HIT in found else SAFE if SAFE in found else MISS

@@ -1,0 +1,67 @@
+"""The known mistakes (``xdb.engine.known``) a lesson's trigger keeps: those its words name,
+else those they resemble, and of a lesson learned on a call the ones that call made (where
+its words name and resemble none, the ones its fix stopped making)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from xdb.engine.calls import ToolCall
+from xdb.engine.calls.programs import _SAME
+from xdb.engine.known import CATALOGUE, HIT, named_in, programs, similar, verdict
+
+if TYPE_CHECKING:
+    from xdb.engine.triggers import Form
+
+_BACKTICK = re.compile(r"`([^`]+)`")
+
+
+def kept_known(
+    question: str,
+    answer: str,
+    failing: ToolCall | None,
+    forms: list[Form],
+    fixed: ToolCall | None = None,
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The known mistakes the lesson names, and where it names none, those its words
+    resemble (``known.similar``). Of a lesson learned on a call, those that call makes (its
+    question holds the error output too, whose words are no lesson's); of a lesson that
+    names commands, the mistakes of shell commands only of those programs (a lesson on
+    ``npm install --force`` that says "pin versions" is not about ``pip``)."""
+    # Not a mistake the answer itself advises doing (a lesson on ``chmod -R 777`` whose
+    # answer runs ``chown -R www-data`` is not about recursive chowns).
+    advised = [answer, *_BACKTICK.findall(answer)]
+    text = f"{question}\n{answer}"
+
+    def kept(names: Iterable[str]) -> frozenset[str]:
+        names = [n for n in names if not any(CATALOGUE[n].judge(t) == HIT for t in advised)]
+        if failing is not None:
+            return frozenset(n for n in names if verdict(frozenset((n,)), failing) == HIT)
+        told = {_SAME.get(f.program, f.program) for f in forms}
+        return frozenset(n for n in names if not told or not programs(n) or programs(n) & told)
+
+    named = kept(named_in(text))
+    if named or (failing is None and named_in(text)):
+        return named, frozenset()
+    if failing is not None:
+        resembled = kept(similar.nearest(text, similar.CALL_NEAREST, similar.CALL_FLOOR))
+        if resembled or fixed is None:
+            return named, resembled
+        # Where its words name and resemble none, what the fix stopped doing is the lesson:
+        # the known mistakes the failing call made and its fix does not (``def f(acc={})``,
+        # then ``acc=None``: the mutable default, where the question tells of a failed test).
+        return _fixed_by(failing, fixed, advised), frozenset()
+    return named, kept(similar.nearest(text))
+
+
+def _fixed_by(failing: ToolCall, fixed: ToolCall, advised: list[str]) -> frozenset[str]:
+    """The known mistakes ``failing`` makes and ``fixed`` does not, but for one the lesson's
+    answer itself advises (``advised``: its text and the commands it quotes)."""
+    made = {n for n in CATALOGUE if verdict(frozenset((n,)), failing) == HIT}
+    return frozenset(
+        n for n in made
+        if verdict(frozenset((n,)), fixed) != HIT
+        and not any(CATALOGUE[n].judge(t) == HIT for t in advised)
+    )  # fmt: skip
