@@ -9,7 +9,7 @@ for recall_any@k when any of its evidence turns is in the top k (malformed evide
 as misses); session level uses the D<n> part. The hybrid ranking is printed beside a
 BM25-only and a vector-only ranking of the same data, in the same process.
 
-``--cv`` cross-validates the fusion weights (``xdb.ops.ranking.Weights``): for each
+``--cv`` cross-validates the fusion weights (``xdb.episodes.ranking.Weights``): for each
 conversation, the weights that score best (turn@10, then turn@5) on the other
 conversations are fitted on a grid, and the held-out conversation is scored with them;
 the per-fold and mean figures are printed for the hybrid ranking and for BM25 and vectors
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import xdb
+from xdb.episodes.ranking import DEFAULT_WEIGHTS, Ranking, Signals, Weights, fuse
 from xdb.models.common import Caller
-from xdb.ops.ranking import DEFAULT_WEIGHTS, Ranking, Signals, Weights, fuse
 from xdb.ops.registry import Context
 from xdb.store.types import EpisodeFilter
 

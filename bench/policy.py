@@ -40,8 +40,8 @@ from typing import Any
 
 import xdb
 from bench.recall import ensure_corpus, pct, questions
+from xdb.episodes.episode_models import SearchEpisodesResponse
 from xdb.models.common import Caller
-from xdb.models.episodes import SearchEpisodesResponse
 from xdb.ops.catalog import REGISTRY
 from xdb.policy.load import visibility
 

@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 
 import xdb
+from xdb.episodes.ranking import Ranking
 from xdb.models.common import Caller
-from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context
 from xdb.store.types import ConceptCondition, EpisodeFilter
 from xdb.timeutil import to_us

@@ -52,9 +52,9 @@ import numpy as np
 import xdb
 from bench import recall
 from xdb.embed.hashing import HashEmbedder
+from xdb.episodes.ranking import Ranking
 from xdb.index.embedding import embedding_text
 from xdb.models.common import Caller
-from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context
 from xdb.store.episode_row import default_summary
 from xdb.store.types import ConceptCondition, EpisodeFilter

@@ -24,8 +24,8 @@ import xdb
 from tests.concepts.packs import write_pack
 from xdb.api import Operations
 from xdb.interfaces import api_gen
+from xdb.log.log_models import RecordRequest
 from xdb.models.common import EventType
-from xdb.models.log import RecordRequest
 from xdb.ops.catalog import operations
 from xdb.ops.registry import Context, Operation
 

@@ -24,6 +24,40 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
+    from xdb.concepts.concept_models import (
+        ConceptNeighborhoodResponse,
+        ConceptPacksResponse,
+        ConceptsResponse,
+        Direction,
+        FindConceptResponse,
+        GetConceptResponse,
+        ImportConceptsResponse,
+    )
+    from xdb.concepts.concept_usage_models import ConceptUsageSummaryResponse
+    from xdb.episodes.episode_models import (
+        AddEpisodeResponse,
+        ConceptFilter,
+        ConceptTag,
+        DeleteEpisodeResponse,
+        ExemplarLabel,
+        GetEpisodeDetailResponse,
+        Label,
+        LabelFilter,
+        NeighborOptions,
+        Page,
+        Provenance,
+        Relation,
+        SearchEpisodesResponse,
+        SimilarEpisodesResponse,
+        Sort,
+        TimeWindow,
+    )
+    from xdb.episodes.graph_models import (
+        AddNodeResponse,
+        GraphNeighborhoodResponse,
+        LinkResponse,
+        WalkDirection,
+    )
     from xdb.fidelity.fidelity_models import (
         CompactResponse,
         ContextResponse,
@@ -71,63 +105,7 @@ if TYPE_CHECKING:
         TrainingRunResponse,
         TrainingRunsResponse,
     )
-    from xdb.models.common import (
-        BudStatus,
-        Caller,
-        EntityType,
-        EventType,
-        Role,
-        TagSource,
-        TagType,
-        TickRange,
-        TimeRange,
-    )
-    from xdb.models.concepts import (
-        ConceptNeighborhoodResponse,
-        ConceptPacksResponse,
-        ConceptsResponse,
-        Direction,
-        FindConceptResponse,
-        GetConceptResponse,
-        ImportConceptsResponse,
-    )
-    from xdb.models.engine import (
-        AddLessonResponse,
-        CheckResponse,
-        ExtractResponse,
-        FeedbackResponse,
-        JudgeResponse,
-        LessonResponse,
-        LessonsResponse,
-        LessonStatsResponse,
-        SessionStartResponse,
-        TimelineResponse,
-    )
-    from xdb.models.episodes import (
-        AddEpisodeResponse,
-        ConceptFilter,
-        ConceptTag,
-        DeleteEpisodeResponse,
-        ExemplarLabel,
-        GetEpisodeDetailResponse,
-        Label,
-        LabelFilter,
-        NeighborOptions,
-        Page,
-        Provenance,
-        Relation,
-        SearchEpisodesResponse,
-        SimilarEpisodesResponse,
-        Sort,
-        TimeWindow,
-    )
-    from xdb.models.graph import (
-        AddNodeResponse,
-        GraphNeighborhoodResponse,
-        LinkResponse,
-        WalkDirection,
-    )
-    from xdb.models.log import (
+    from xdb.log.log_models import (
         ActivationRange,
         AnnotationsResponse,
         CommentResponse,
@@ -141,7 +119,29 @@ if TYPE_CHECKING:
         TagResponse,
         TagsResponse,
     )
-    from xdb.models.usage import ConceptUsageSummaryResponse
+    from xdb.models.common import (
+        BudStatus,
+        Caller,
+        EntityType,
+        EventType,
+        Role,
+        TagSource,
+        TagType,
+        TickRange,
+        TimeRange,
+    )
+    from xdb.models.engine import (
+        AddLessonResponse,
+        CheckResponse,
+        ExtractResponse,
+        FeedbackResponse,
+        JudgeResponse,
+        LessonResponse,
+        LessonsResponse,
+        LessonStatsResponse,
+        SessionStartResponse,
+        TimelineResponse,
+    )
     from xdb.ops.memcp import (
         MemcpAddResponse,
         MemcpDeleteResponse,

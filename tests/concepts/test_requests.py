@@ -202,8 +202,8 @@ def test_a_hidden_concept_is_neither_a_candidate_nor_known(world: Any) -> None:
 
 def test_a_list_walked_in_one_loop_finds_what_the_model_walk_finds() -> None:
     from xdb.concepts import requests
-    from xdb.models.episodes import ConceptFilter, ConceptTag, GraphEdge, GraphNode
-    from xdb.models.log import RecordRequest
+    from xdb.episodes.episode_models import ConceptFilter, ConceptTag, GraphEdge, GraphNode
+    from xdb.log.log_models import RecordRequest
 
     full = "org.test/tiny@1.0.0::concept/Leaf"
     lists: list[list[Any]] = [

@@ -8,8 +8,8 @@ on an in-memory database. Not collected by pytest; not part of ``make lint``'s m
 from __future__ import annotations
 
 import xdb
+from xdb.log.log_models import QueryResponse, RecordRequest
 from xdb.models.common import EventType
-from xdb.models.log import QueryResponse, RecordRequest
 
 
 def log(db: xdb.Database) -> QueryResponse:

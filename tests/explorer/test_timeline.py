@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from xdb.explorer.timeline import episode_spans, messages, place_marks, spans, windows
-from xdb.models.log import AnnotationsResponse, Timestep
+from xdb.log.log_models import AnnotationsResponse, Timestep
 
 START = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
 

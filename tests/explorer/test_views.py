@@ -22,10 +22,10 @@ from tests.explorer.test_routes import pages, partner_key
 from tests.policy.test_leak_hunter import ADMIN, PARTNER, cid, hidden_strings
 from tests.serving import served
 from xdb.api import Operations
+from xdb.concepts.concept_usage_models import UsageBucket
 from xdb.explorer.concept_pages import usage_chart
 from xdb.explorer.render import human_bytes, term
 from xdb.interfaces.http import create_app
-from xdb.models.usage import UsageBucket
 
 
 def links(page: str) -> list[str]:

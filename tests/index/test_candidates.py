@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 import xdb
-from tests.ops.conftest import is_postgres, new_target
+from tests.ops.conftest import OPERATION_PACKAGES, is_postgres, new_target
+from xdb.episodes.ranking import Ranking
 from xdb.index.candidates import (
     DatabaseVectorCandidates,
     IndexedCandidates,
@@ -20,7 +21,6 @@ from xdb.index.candidates import (
     choose,
 )
 from xdb.models.common import Caller
-from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context
 from xdb.store.types import ConceptCondition, EpisodeFilter
 
@@ -131,15 +131,16 @@ def test_session_boost_and_recency_share_one_read_of_the_places(filled: xdb.Data
 def test_no_operation_asks_what_the_store_can_do() -> None:
     """Capability checks happen once, at connect: a handler that branched on the store's
     kind would put a second strategy where the first one lives."""
-    ops = Path(xdb.__file__).parent / "ops"
-    for module in sorted(ops.glob("*.py")):
+    package = Path(xdb.__file__).parent
+    for module in sorted(p for room in OPERATION_PACKAGES for p in (package / room).glob("*.py")):
         tree = ast.parse(module.read_text())
+        where = module.relative_to(package)
         for node in ast.walk(tree):
             if isinstance(node, ast.Name | ast.alias):
                 name = node.id if isinstance(node, ast.Name) else node.name
-                assert name != "VectorSearch", f"{module.name} tests for VectorSearch"
+                assert name != "VectorSearch", f"{where} tests for VectorSearch"
             if isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute):
-                assert node.left.attr != "backend", f"{module.name} branches on the backend"
+                assert node.left.attr != "backend", f"{where} branches on the backend"
 
 
 def test_the_indexes_place_episodes_as_the_store_does(filled: xdb.Database) -> None:

@@ -15,6 +15,9 @@ import pytest
 
 BACKENDS = ["sqlite", "postgres"]
 
+# The packages under ``xdb`` holding operations: the kernel's and the capabilities' rooms.
+OPERATION_PACKAGES = ("ops", "log", "episodes", "concepts", "learning", "policy", "fidelity")
+
 
 def new_target(backend: str, request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:
     if backend == "sqlite":

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import xdb.ops
+from tests.ops.conftest import OPERATION_PACKAGES
 from xdb.ops import REGISTRY, Operation, operations
 from xdb.ops.catalog import OPERATIONS
 
@@ -18,10 +18,12 @@ def test_every_capability_module_is_in_the_catalog() -> None:
     # A module that defines operations but is not concatenated into the catalog would
     # silently serve nothing: nothing registers by being imported any more.
     listed = {id(op) for op in OPERATIONS}
-    for info in pkgutil.iter_modules(xdb.ops.__path__):
-        module = importlib.import_module(f"xdb.ops.{info.name}")
-        for op in getattr(module, "OPERATIONS", ()):
-            assert id(op) in listed, (info.name, op.name)
+    for package in OPERATION_PACKAGES:
+        path = importlib.import_module(f"xdb.{package}").__path__
+        for info in pkgutil.iter_modules(path):
+            module = importlib.import_module(f"xdb.{package}.{info.name}")
+            for op in getattr(module, "OPERATIONS", ()):
+                assert id(op) in listed, (package, info.name, op.name)
 
 
 def test_the_listing_is_the_catalogs_order_grouped() -> None:

@@ -14,9 +14,9 @@ import pytest
 
 import xdb
 from tests.serving import served
+from xdb.episodes.graph_models import GraphNeighborhoodResponse
 from xdb.errors import XdbError
 from xdb.interfaces.http import create_app
-from xdb.models.graph import GraphNeighborhoodResponse
 from xdb.ops.catalog import operations
 
 SECRET = "zanzibar"  # in every private object's text: it must never reach the partner

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from xdb.episodes.episode_models import Provenance
+from xdb.log.log_models import Comment, Tag, TagApplication, Timestep
 from xdb.models.common import TagSource, TagType, TargetType
-from xdb.models.episodes import Provenance
-from xdb.models.log import Comment, Tag, TagApplication, Timestep
 from xdb.store.protocol import Store
 from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us

@@ -14,8 +14,8 @@ import pytest
 
 from tests.store._data import T0, comment, ids, record_log, step, tag
 from xdb.errors import InvalidRequest, NotFound, StoreError
+from xdb.log.log_models import Timestep
 from xdb.models.common import TagType, TargetType
-from xdb.models.log import Timestep
 from xdb.store.protocol import Store
 from xdb.store.types import NewEpisode, ResolvedTarget, TimestepFilter
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from tests.store._data import episode
+from xdb.episodes.episode_models import AddEpisodeRequest, ConceptTag
 from xdb.errors import InvalidRequest
-from xdb.models.episodes import AddEpisodeRequest, ConceptTag
 from xdb.store.episode_row import SUMMARY_CHARS, default_summary, episode_row
 from xdb.store.postgres import PostgresStore
 

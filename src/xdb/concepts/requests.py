@@ -13,7 +13,8 @@ usage summary, a tag and a recorded activation:
 - otherwise (what a write records): the full id of the pack concept named, else the name
   as written (a concept of the agent's own); an ambiguous name is refused.
 
-Graph node ids (``NodeRef``) are the graph's to resolve (``ops.graph.resolve_nodes``).
+Graph node ids (``NodeRef``) are the graph's to resolve
+(``episodes.experience_graph.resolve_nodes``).
 Names are resolved through the caller's view (``Context.sees``): a concept it may not see
 is never a candidate, and is as unknown as a name nothing carries.
 """

@@ -1,6 +1,6 @@
 """Where a search's candidate lists come from: one strategy per handle, chosen at ``connect``.
 
-A relevance search (``ops.search.Ranking``) plans which lists it needs, asks this module
+A relevance search (``episodes.ranking.Ranking``) plans which lists it needs, asks this module
 for them, then fuses and pages. The lists are the same whatever the store; how they are
 read is not:
 

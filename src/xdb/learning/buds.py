@@ -31,8 +31,8 @@ from xdb.learning.bud_models import (
     SetBudStatusRequest,
     SetBudStatusResponse,
 )
+from xdb.log.log_models import CreateTagRequest, Tag
 from xdb.models.common import BudStatus, TagType
-from xdb.models.log import CreateTagRequest, Tag
 from xdb.ops import cursor
 from xdb.ops.registry import Context, Operation
 from xdb.store.learning import LearningObject

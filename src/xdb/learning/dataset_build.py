@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from xdb.concepts.requests import resolve_request
+from xdb.episodes.episode_search import concept_conditions
 from xdb.errors import InvalidRequest
 from xdb.learning.dataset_models import (
     Balance,
@@ -37,7 +38,6 @@ from xdb.learning.dataset_models import (
 )
 from xdb.learning.exemplar_models import LabelSource
 from xdb.ops.registry import Context
-from xdb.ops.search import concept_conditions
 from xdb.policy.access import check_create
 from xdb.store.learning import LearningObject
 from xdb.store.sqlbuild import chunks

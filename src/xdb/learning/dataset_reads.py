@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from xdb.episodes.episode_models import ConceptTag
 from xdb.errors import InvalidRequest, NotFound, PermissionDenied, path_error
 from xdb.learning.dataset_build import build_dataset
 from xdb.learning.dataset_models import (
@@ -25,7 +26,6 @@ from xdb.learning.dataset_models import (
     ExportFormat,
     member_rows,
 )
-from xdb.models.episodes import ConceptTag
 from xdb.ops import cursor
 from xdb.ops.listing_pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from xdb.episodes.episode_models import Page
 from xdb.models.common import Model, NonEmpty, access_policy_field
-from xdb.models.episodes import Page
 from xdb.policy.markers import ConceptList, ConceptRef
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from xdb.concepts import concept_operations, concept_usage
+from xdb.episodes import episode_operations, episode_search, experience_graph
 from xdb.fidelity import fidelity_operations
 from xdb.learning import (
     buds,
@@ -23,35 +25,28 @@ from xdb.learning import (
     sync,
     training,
 )
+from xdb.log import log_reads, recording, status
 from xdb.ops import (
-    concepts,
     engine_extract,
     engine_hooks,
     engine_views,
-    episodes,
-    graph,
-    log,
-    log_reads,
     memcp,
-    search,
-    status,
-    usage,
 )
 from xdb.ops.registry import Operation
 from xdb.policy import access_operations, audit_operations, policy_operations
 
 OPERATIONS: tuple[Operation[Any, Any], ...] = (
-    *log.OPERATIONS,
+    *recording.OPERATIONS,
     *log_reads.OPERATIONS,
     *buds.OPERATIONS,
     *promotion.OPERATIONS,
     *status.OPERATIONS,
     *fidelity_operations.OPERATIONS,
-    *concepts.OPERATIONS,
-    *search.OPERATIONS,
-    *episodes.OPERATIONS,
-    *graph.OPERATIONS,
-    *usage.OPERATIONS,
+    *concept_operations.OPERATIONS,
+    *episode_search.OPERATIONS,
+    *episode_operations.OPERATIONS,
+    *experience_graph.OPERATIONS,
+    *concept_usage.OPERATIONS,
     *buds.EXPERIENCE_OPERATIONS,
     *exemplar_labels.OPERATIONS,
     *dataset_reads.OPERATIONS,

@@ -16,6 +16,7 @@ from typing import Any
 
 from xdb.engine import evolution, scoring, triggers
 from xdb.engine.brain import brain_from_env
+from xdb.episodes.episode_models import Page, SearchEpisodesRequest
 from xdb.errors import NotFound, PermissionDenied
 from xdb.ids import new_id
 from xdb.models.engine import (
@@ -31,7 +32,6 @@ from xdb.models.engine import (
     LessonsResponse,
     LessonView,
 )
-from xdb.models.episodes import Page, SearchEpisodesRequest
 from xdb.ops.registry import Context
 from xdb.store.learning import LearningObject
 from xdb.store.types import GraphEdgeRow, NewEpisode
@@ -146,7 +146,7 @@ def _searchable(question: str, answer: str, trigger: triggers.Trigger) -> str:
 
 def _search(ctx: Context, text: str, limit: int = 20) -> list[tuple[str, float]]:
     """Lessons by hybrid relevance to ``text``: (id, score / best score)."""
-    from xdb.ops.search import search_episodes
+    from xdb.episodes.episode_search import search_episodes
 
     words = " ".join(sorted(scoring.keywords(text)))[:1000]
     if not words:

@@ -15,17 +15,17 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
-from xdb.errors import from_validation_errors
-from xdb.models.common import Model, TimeRange, access_policy_field
-from xdb.models.episodes import (
+from xdb.episodes.episode_models import (
     AddEpisodeRequest,
     DeleteEpisodeRequest,
     Page,
     SearchEpisodesRequest,
 )
-from xdb.ops.episodes import add_episode, delete_episode, load
+from xdb.episodes.episode_operations import add_episode, delete_episode, load
+from xdb.episodes.episode_search import search_episodes
+from xdb.errors import from_validation_errors
+from xdb.models.common import Model, TimeRange, access_policy_field
 from xdb.ops.registry import Context, Operation
-from xdb.ops.search import search_episodes
 from xdb.timeutil import as_utc, from_us
 
 M = TypeVar("M", bound=BaseModel)

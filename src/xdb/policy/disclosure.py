@@ -171,7 +171,7 @@ class Visibility:
         return self._tree
 
     def tag_visible(self, tag: Any, session: str | None = None) -> bool:
-        """A tag (``models.log.Tag``): visible when every concept it is about is."""
+        """A tag (``log.log_models.Tag``): visible when every concept it is about is."""
         if not self.restricted:
             return True
         return all(self.visible(v, c, session) for v, c in tag.disclosed_concepts())

@@ -34,8 +34,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from xdb.errors import InvalidRequest
+from xdb.log.log_models import Tag, Timestep
 from xdb.models.common import Caller
-from xdb.models.log import Tag, Timestep
 from xdb.ops.registry import Context
 from xdb.policy.access import readable as access_readable
 from xdb.policy.disclosure import Visibility

@@ -1,10 +1,10 @@
 """Concept packs and their concepts in SQL both stores run alike: importing a pack, browsing
 and naming its concepts, counting the episodes they tag, and the hierarchy.
 
-The hierarchy is read in recursive CTEs: unlike the whole-graph walk (``ops/graph.py``, one
-query per level so it can stop at ``max_nodes``), a pack's few thousand concepts are small
-and a CTE answers in one round trip; the caller orders and cuts what it returns. What
-differs between the stores comes in a ``Flavor``.
+The hierarchy is read in recursive CTEs: unlike the whole-graph walk
+(``episodes/experience_graph.py``, one query per level so it can stop at ``max_nodes``), a
+pack's few thousand concepts are small and a CTE answers in one round trip; the caller
+orders and cuts what it returns. What differs between the stores comes in a ``Flavor``.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.store._data import T0, step
-from xdb.models.log import Timestep
+from xdb.log.log_models import Timestep
 from xdb.store.sqlite import SQLiteStore
 from xdb.store.sqlite.sessions import SETTLE_EVERY
 from xdb.store.types import NewTimestep

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdb.fidelity.contract import effective
-from xdb.models.log import (
+from xdb.log.log_models import (
     EmbeddingStats,
     ExperienceStats,
     SessionStats,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import xdb
-from tests.ops.conftest import is_postgres
-from tests.ops.test_log_reads import db as recorded  # noqa: F401  a fixture
+from tests.log.conftest import is_postgres
+from tests.log.test_log_reads import db as recorded  # noqa: F401  a fixture
 
 
 def test_status_counts(recorded: xdb.Database, target: str) -> None:  # noqa: F811

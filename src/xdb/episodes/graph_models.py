@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from xdb.episodes.episode_models import GraphEdge, GraphNode, NodeType, Relation
 from xdb.models.common import Model, NonEmpty, access_policy_field
-from xdb.models.episodes import GraphEdge, GraphNode, NodeType, Relation
 from xdb.policy.markers import NodeRef
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from xdb.episodes.auto_episodes import episode_maker
 from xdb.errors import InvalidRequest, NotFound
 from xdb.fidelity.fidelity_operations import after_recording
 from xdb.ids import new_id, parse_timestep_id
-from xdb.models.common import DEFAULT_ROLE, BudStatus, EventType, Role, TagType, TargetType
-from xdb.models.log import (
+from xdb.log.log_models import (
     Comment,
     CommentRequest,
     CommentResponse,
@@ -25,7 +25,7 @@ from xdb.models.log import (
     TagResponse,
     _Targeted,
 )
-from xdb.ops.auto_episodes import episode_maker
+from xdb.models.common import DEFAULT_ROLE, BudStatus, EventType, Role, TagType, TargetType
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create, check_target
 from xdb.store.fidelity import tokens_of

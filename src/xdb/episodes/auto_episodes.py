@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from xdb.episodes.episode_models import DEFAULT_NAMESPACE, AddEpisodeRequest, Provenance, TimeWindow
 from xdb.ids import new_id
-from xdb.models.episodes import DEFAULT_NAMESPACE, AddEpisodeRequest, Provenance, TimeWindow
-from xdb.models.log import Timestep
+from xdb.log.log_models import Timestep
 from xdb.ops.registry import Context
 from xdb.store.episode_row import episode_row
 from xdb.store.types import NewEpisode

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import xdb
-from tests.ops.conftest import is_postgres
+from tests.episodes.conftest import is_postgres
 from xdb.errors import InvalidRequest
 
 KINDS = ["reply", "task", "incident"]

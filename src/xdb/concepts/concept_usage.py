@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from xdb.concepts.resolve import try_resolve
-from xdb.models.usage import (
+from xdb.concepts.concept_usage_models import (
     ActivationStats,
     ConceptUsage,
     ConceptUsageSummaryRequest,
@@ -33,6 +32,7 @@ from xdb.models.usage import (
     Cooccurrence,
     UsageBucket,
 )
+from xdb.concepts.resolve import try_resolve
 from xdb.ops.registry import Context, Operation
 from xdb.store.types import EpisodeFilter
 from xdb.timeutil import from_us, to_us

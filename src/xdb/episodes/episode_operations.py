@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.errors import NotFound
-from xdb.ids import new_id
-from xdb.models.episodes import (
+from xdb.episodes.episode_models import (
     AddEpisodeRequest,
     AddEpisodeResponse,
     DeleteEpisodeRequest,
@@ -22,10 +20,12 @@ from xdb.models.episodes import (
     SimilarEpisodesRequest,
     SimilarEpisodesResponse,
 )
-from xdb.ops.graph import graph_edges, graph_nodes, walk
-from xdb.ops.ranking import Ranking
+from xdb.episodes.episode_search import hit, shown_fields
+from xdb.episodes.experience_graph import graph_edges, graph_nodes, walk
+from xdb.episodes.ranking import Ranking
+from xdb.errors import NotFound
+from xdb.ids import new_id
 from xdb.ops.registry import Context, Operation
-from xdb.ops.search import hit, shown_fields
 from xdb.policy.access import check_create, may_delete
 from xdb.store.episode_row import episode_row
 from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode

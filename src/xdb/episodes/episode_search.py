@@ -1,6 +1,6 @@
 """search_episodes: filters, hybrid relevance, and paging that never repeats or skips.
 
-Relevance (``ops/ranking.py``) fuses a BM25, a vector and a concept list, each computed
+Relevance (``ranking.py``) fuses a BM25, a vector and a concept list, each computed
 under the request's filters; this module turns a request into a filter and a ranking,
 and pages.
 
@@ -15,9 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.errors import InvalidRequest, NotReady
-from xdb.fidelity.record_merge import level_of
-from xdb.models.episodes import (
+from xdb.episodes.episode_models import (
     ConceptFilter,
     ConceptTag,
     EpisodeHit,
@@ -29,8 +27,10 @@ from xdb.models.episodes import (
     SortBy,
     TimeWindow,
 )
+from xdb.episodes.ranking import Ranking
+from xdb.errors import InvalidRequest, NotReady
+from xdb.fidelity.record_merge import level_of
 from xdb.ops import cursor as cursors
-from xdb.ops.ranking import Ranking
 from xdb.ops.registry import Context, Operation
 from xdb.store.types import ConceptCondition, EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.timeutil import from_us, to_us

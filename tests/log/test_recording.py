@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import xdb
+from xdb.log.log_models import TagResponse
 from xdb.models.common import BudStatus, Role, TagType, TargetType
-from xdb.models.log import TagResponse
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import xdb
-from xdb.ops.auto_episodes import MIN_SCORE, TOP_K
+from xdb.episodes.auto_episodes import MIN_SCORE, TOP_K
 
 
 def test_an_ended_reply_becomes_an_episode_with_max_aggregated_concepts(target: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 import xdb
 from tests.concepts.packs import write_pack
-from xdb.ops.usage import mann_kendall_z, npmi
+from xdb.concepts.concept_usage import mann_kendall_z, npmi
 
 SPEC = "org.test/tiny@1.0.0"
 TREE: dict[str, str | None] = {"Root": None, "A": "Root", "A1": "A", "A2": "A", "B": "Root"}

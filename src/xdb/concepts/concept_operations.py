@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.concepts.pack import read_pack
-from xdb.concepts.resolve import finder, pack_specs, resolve
-from xdb.models.concepts import (
+from xdb.concepts import concept_views
+from xdb.concepts.concept_models import (
     Concept,
     ConceptEdge,
     ConceptMatch,
@@ -27,7 +26,8 @@ from xdb.models.concepts import (
     ImportConceptsRequest,
     ImportConceptsResponse,
 )
-from xdb.ops import concept_views
+from xdb.concepts.pack import read_pack
+from xdb.concepts.resolve import finder, pack_specs, resolve
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, root_of
 from xdb.timeutil import from_us, now_us
@@ -171,8 +171,8 @@ def graph_neighborhood(
     """The concept view of the one graph: CHILD_OF edges only, up (ancestors), down
     (descendants) or both. One recursive CTE (``store.concepts.walk``) finds every concept in
     reach; it is cut and its edges chosen exactly as the graph's breadth-first walk would
-    (``ops.graph.walk``): nearest first, ties by id, and the edges found from the nodes it
-    expanded."""
+    (``episodes.experience_graph.walk``): nearest first, ties by id, and the edges found
+    from the nodes it expanded."""
     seeds = sorted({resolve(ctx.store, s, "seed_ids", ctx.sees) for s in req.seed_ids})
     up = req.direction in (Direction.BOTH, Direction.ANCESTORS)
     down = req.direction in (Direction.BOTH, Direction.DESCENDANTS)

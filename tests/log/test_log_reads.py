@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import xdb
-from xdb.models.log import QueryResponse, RecentResponse
+from xdb.log.log_models import QueryResponse, RecentResponse
 
 C_HONEST = "org.hatcat/first-light@1.0.1::concept/Honesty"
 C_TOOL = "org.hatcat/first-light@1.0.1::concept/Tool"

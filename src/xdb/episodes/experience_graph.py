@@ -13,10 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdb.concepts.resolve import try_resolve
-from xdb.errors import InvalidRequest, NotFound
-from xdb.ids import new_id
-from xdb.models.episodes import GraphEdge, GraphNode, Relation
-from xdb.models.graph import (
+from xdb.episodes.episode_models import GraphEdge, GraphNode, Relation
+from xdb.episodes.graph_models import (
     AddNodeRequest,
     AddNodeResponse,
     GraphNeighborhoodRequest,
@@ -25,6 +23,8 @@ from xdb.models.graph import (
     LinkResponse,
     WalkDirection,
 )
+from xdb.errors import InvalidRequest, NotFound
+from xdb.ids import new_id
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access import check_create
 from xdb.store.graph_edges import CONCEPT_NODE, node_type

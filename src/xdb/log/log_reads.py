@@ -8,7 +8,7 @@ from typing import Any
 
 from xdb.errors import InvalidRequest
 from xdb.fidelity.recall import matching_records
-from xdb.models.log import (
+from xdb.log.log_models import (
     AnnotationsRequest,
     AnnotationsResponse,
     AppliedTag,
@@ -19,8 +19,8 @@ from xdb.models.log import (
     TagsRequest,
     TagsResponse,
 )
+from xdb.log.recording import resolve_tag
 from xdb.ops import cursor
-from xdb.ops.log import resolve_tag
 from xdb.ops.registry import Context, Operation
 from xdb.store.types import TimestepFilter
 from xdb.timeutil import to_us

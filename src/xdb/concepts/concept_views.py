@@ -1,7 +1,7 @@
 """The concept hierarchy as a restricted caller sees it: only visible concepts, each under
 its nearest visible ancestor (``Visibility.hierarchy``), so browsing, counting and walking
 never pass through, or count, a concept the caller may not see. Unrestricted callers take
-the store's SQL paths in ``ops.concepts``; these give the same answers when nothing is
+the store's SQL paths in ``concept_operations``; these give the same answers when nothing is
 hidden. ``subtree_counts`` serves both: it walks the caller's hierarchy, or the whole one
 the concept index keeps."""
 

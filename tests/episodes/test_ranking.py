@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import xdb
+from xdb.episodes.ranking import RECENCY_SCALE_US, Ranking, Signals, Weights, fuse, normalised
 from xdb.models.common import Caller
-from xdb.ops.ranking import RECENCY_SCALE_US, Ranking, Signals, Weights, fuse, normalised
 from xdb.ops.registry import Context
 from xdb.store.types import EpisodeFilter, Place
 

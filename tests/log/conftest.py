@@ -1,0 +1,5 @@
+"""The stores every log test runs on: the same fixtures as the operations' tests."""
+
+from tests.ops.conftest import is_postgres, module_target, new_target, target
+
+__all__ = ["is_postgres", "module_target", "new_target", "target"]
