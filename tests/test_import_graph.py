@@ -31,7 +31,7 @@ SKINS = "xdb.interfaces"
 
 # The import circles (strongly connected components of more than one module) there are
 # today, each as the set of its modules: none since the registry's index of operations moved
-# into ``ops.catalog`` and the engine's hook sessions into ``ops.engine_sessions``. Never
+# into ``ops.catalog`` and the engine's hook sessions into ``engine.hook_sessions``. Never
 # add one: break it.
 KNOWN_CIRCLES: list[frozenset[str]] = []
 

@@ -34,6 +34,18 @@ if TYPE_CHECKING:
         ImportConceptsResponse,
     )
     from xdb.concepts.concept_usage_models import ConceptUsageSummaryResponse
+    from xdb.engine.engine_models import (
+        AddLessonResponse,
+        CheckResponse,
+        ExtractResponse,
+        FeedbackResponse,
+        JudgeResponse,
+        LessonResponse,
+        LessonsResponse,
+        LessonStatsResponse,
+        SessionStartResponse,
+        TimelineResponse,
+    )
     from xdb.episodes.episode_models import (
         AddEpisodeResponse,
         ConceptFilter,
@@ -129,18 +141,6 @@ if TYPE_CHECKING:
         TagType,
         TickRange,
         TimeRange,
-    )
-    from xdb.models.engine import (
-        AddLessonResponse,
-        CheckResponse,
-        ExtractResponse,
-        FeedbackResponse,
-        JudgeResponse,
-        LessonResponse,
-        LessonsResponse,
-        LessonStatsResponse,
-        SessionStartResponse,
-        TimelineResponse,
     )
     from xdb.ops.memcp import (
         MemcpAddResponse,

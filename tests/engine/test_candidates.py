@@ -1,4 +1,4 @@
-"""Candidates by structure (``xdb.ops.engine_candidates``), on both stores: a lesson whose
+"""Candidates by structure (``xdb.engine.lesson_candidates``), on both stores: a lesson whose
 trigger names the program a call runs is matched even when the text search does not find
 it, and only a repeat of its form warns."""
 
@@ -9,7 +9,7 @@ from typing import Any
 import xdb
 from xdb.engine import trigger_match, triggers
 from xdb.engine.calls import parse_call
-from xdb.ops.engine_candidates import structural
+from xdb.engine.lesson_candidates import structural
 
 # Words that share nothing with the calls below: only the trigger (from the failing call)
 # knows the command.

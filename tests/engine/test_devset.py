@@ -9,7 +9,7 @@ from bench.engine_devset import DEVSET, kind_of
 from bench.engine_families import FAMILIES, Call, Family
 
 from xdb.engine.dialects import parse
-from xdb.models.engine import AddLessonRequest
+from xdb.engine.engine_models import AddLessonRequest
 
 LESSON_KEYS = {"question", "answer", "language", "framework", "domain"}
 

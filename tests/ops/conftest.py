@@ -16,7 +16,16 @@ import pytest
 BACKENDS = ["sqlite", "postgres"]
 
 # The packages under ``xdb`` holding operations: the kernel's and the capabilities' rooms.
-OPERATION_PACKAGES = ("ops", "log", "episodes", "concepts", "learning", "policy", "fidelity")
+OPERATION_PACKAGES = (
+    "ops",
+    "log",
+    "episodes",
+    "concepts",
+    "learning",
+    "policy",
+    "fidelity",
+    "engine",
+)
 
 
 def new_target(backend: str, request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:

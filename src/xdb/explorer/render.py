@@ -16,8 +16,8 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from xdb.engine.lesson_operations import short_id as lesson_short
 from xdb.ids import parse_timestep_id
-from xdb.ops.engine import short_id as lesson_short
 
 __all__ = ["ENV", "Page", "page", "render"]
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xdb.concepts import concept_operations, concept_usage
+from xdb.engine import extract_operations, hook_operations, lesson_views
 from xdb.episodes import episode_operations, episode_search, experience_graph
 from xdb.fidelity import fidelity_operations
 from xdb.learning import (
@@ -26,12 +27,7 @@ from xdb.learning import (
     training,
 )
 from xdb.log import log_reads, recording, status
-from xdb.ops import (
-    engine_extract,
-    engine_hooks,
-    engine_views,
-    memcp,
-)
+from xdb.ops import memcp
 from xdb.ops.registry import Operation
 from xdb.policy import access_operations, audit_operations, policy_operations
 
@@ -51,9 +47,9 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *exemplar_labels.OPERATIONS,
     *dataset_reads.OPERATIONS,
     *training.OPERATIONS,
-    *engine_hooks.OPERATIONS,
-    *engine_extract.OPERATIONS,
-    *engine_views.OPERATIONS,
+    *hook_operations.OPERATIONS,
+    *extract_operations.OPERATIONS,
+    *lesson_views.OPERATIONS,
     *memcp.OPERATIONS,
     *policy_operations.OPERATIONS,
     *fidelity_operations.POLICY_OPERATIONS,

@@ -11,9 +11,9 @@ from typing import Any
 
 from xdb.engine import extract as rules
 from xdb.engine import scoring
+from xdb.engine.engine_models import AddLessonRequest, ExtractRequest, ExtractResponse
+from xdb.engine.lesson_operations import SAME_QUESTION, _jaccard, _load, _search, add_lesson
 from xdb.errors import InvalidRequest
-from xdb.models.engine import AddLessonRequest, ExtractRequest, ExtractResponse
-from xdb.ops.engine import SAME_QUESTION, _jaccard, _load, _search, add_lesson
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, root_of
 

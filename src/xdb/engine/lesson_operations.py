@@ -16,10 +16,7 @@ from typing import Any
 
 from xdb.engine import evolution, scoring, triggers
 from xdb.engine.brain import brain_from_env
-from xdb.episodes.episode_models import Page, SearchEpisodesRequest
-from xdb.errors import NotFound, PermissionDenied
-from xdb.ids import new_id
-from xdb.models.engine import (
+from xdb.engine.engine_models import (
     COLLECTION,
     AddLessonRequest,
     AddLessonResponse,
@@ -32,6 +29,9 @@ from xdb.models.engine import (
     LessonsResponse,
     LessonView,
 )
+from xdb.episodes.episode_models import Page, SearchEpisodesRequest
+from xdb.errors import NotFound, PermissionDenied
+from xdb.ids import new_id
 from xdb.ops.registry import Context
 from xdb.store.learning import LearningObject
 from xdb.store.types import GraphEdgeRow, NewEpisode

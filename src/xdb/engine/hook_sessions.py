@@ -1,6 +1,7 @@
 """An agent's hook session as the engine keeps it, shared by the check before a tool call
-(``engine_hooks``) and the judge after it (``engine_judge``): the session's stored state,
-the lock its read-change-write holds, a call's id and the action scoring reads off it."""
+(``hook_operations``) and the judge after it (``judge_operations``): the session's stored
+state, the lock its read-change-write holds, a call's id and the action scoring reads off
+it."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import threading
 from typing import Any
 
 from xdb.engine import scoring
-from xdb.models.engine import CheckRequest
-from xdb.ops.engine import SESSION_KIND
+from xdb.engine.engine_models import CheckRequest
+from xdb.engine.lesson_operations import SESSION_KIND
 from xdb.ops.registry import Context
 from xdb.store.learning import LearningObject
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.engine.scoring import DAY_US, keywords
-from xdb.models.engine import (
+from xdb.engine.engine_models import (
     LessonEdge,
     LessonStatsRequest,
     LessonStatsResponse,
@@ -14,7 +13,7 @@ from xdb.models.engine import (
     TimelineRequest,
     TimelineResponse,
 )
-from xdb.ops.engine import (
+from xdb.engine.lesson_operations import (
     KIND,
     RELATIONS,
     SESSION_KIND,
@@ -24,6 +23,7 @@ from xdb.ops.engine import (
     _view,
     short_id,
 )
+from xdb.engine.scoring import DAY_US, keywords
 from xdb.ops.registry import Context, Operation
 from xdb.timeutil import from_us, now_us
 

@@ -8,17 +8,17 @@ from xdb.engine import judge, trigger_match
 from xdb.engine.brain import brain_from_env
 from xdb.engine.calls import parse_call
 from xdb.engine.dialects import response_text
-from xdb.engine.judge_shapes import call_ops
-from xdb.errors import NotFound, PermissionDenied
-from xdb.models.engine import (
+from xdb.engine.engine_models import (
     CheckRequest,
     FeedbackRequest,
     JudgeRequest,
     JudgeResponse,
     Verdict,
 )
-from xdb.ops.engine import feedback
-from xdb.ops.engine_sessions import action_of, call_id, session_lock, session_state
+from xdb.engine.hook_sessions import action_of, call_id, session_lock, session_state
+from xdb.engine.judge_shapes import call_ops
+from xdb.engine.lesson_operations import feedback
+from xdb.errors import NotFound, PermissionDenied
 from xdb.ops.registry import Context
 from xdb.timeutil import now_us
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdb.engine import known, trigger_match, triggers
-from xdb.ops.engine import KIND, _load
+from xdb.engine.lesson_operations import KIND, _load
 from xdb.ops.registry import Context
 
 MAX_CANDIDATES = 50  # structural candidates at most per call (each is matched, then scored)

@@ -10,9 +10,7 @@ from typing import Any
 from xdb.engine import scoring, trigger_match, triggers
 from xdb.engine.brain import brain_from_env
 from xdb.engine.calls import parse_call
-from xdb.engine.judge import warned_call
-from xdb.engine.readonly import is_read_only
-from xdb.models.engine import (
+from xdb.engine.engine_models import (
     COLLECTION,
     AddLessonRequest,
     AddLessonResponse,
@@ -30,7 +28,11 @@ from xdb.models.engine import (
     SessionStartResponse,
     Warning,
 )
-from xdb.ops.engine import (
+from xdb.engine.hook_sessions import action_of, call_id, session_lock, session_state
+from xdb.engine.judge import warned_call
+from xdb.engine.judge_operations import judge_call
+from xdb.engine.lesson_candidates import structural
+from xdb.engine.lesson_operations import (
     KIND,
     RELATIONS,
     T0_BUDGET_CHARS,
@@ -44,9 +46,7 @@ from xdb.ops.engine import (
     lessons,
     note,
 )
-from xdb.ops.engine_candidates import structural
-from xdb.ops.engine_judge import judge_call
-from xdb.ops.engine_sessions import action_of, call_id, session_lock, session_state
+from xdb.engine.readonly import is_read_only
 from xdb.ops.registry import Context, Operation
 from xdb.store.types import HOOK, NewTimestep
 from xdb.timeutil import now_us
