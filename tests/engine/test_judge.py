@@ -229,3 +229,39 @@ def test_the_lessons_own_form_decides_after_a_warning_shown_on_it(
     db.judge(session_id="o", tool_name="Bash", tool_input=warned)
     done = db.judge(session_id="o", tool_name="Bash", tool_input={"command": later})
     assert [v.verdict for v in done.verdicts] == [expected]
+
+
+def _judged_after(db: xdb.Database, session: str, warned: str, later: str) -> list[str]:
+    shown = db.check(session_id=session, tool_name="Bash", tool_input={"command": warned})
+    assert shown.warnings
+    db.judge(session_id=session, tool_name="Bash", tool_input={"command": warned})
+    done = db.judge(session_id=session, tool_name="Bash", tool_input={"command": later})
+    return [v.verdict for v in done.verdicts]
+
+
+def test_the_judge_reads_a_lessons_known_mistakes_as_the_check_does(db: xdb.Database) -> None:
+    """A use of the program the lesson's form does not name is not its mistake made again
+    (``FORM_DECIDES``), and after a lesson learned on a call that made two known mistakes,
+    a call doing one of them the safe way heeded it (``KNOWN_ALL``): the judge says what the
+    check would."""
+    db.add_lesson(
+        question="kubectl delete ran against the production cluster because the current"
+        " context was prod",
+        answer="name the cluster and namespace on every command: --context staging -n shop",
+        domain="infrastructure",
+    )
+    after = _judged_after(db, "w", "kubectl delete pod web-1", "kubectl apply -f k8s/in.yaml -n x")
+    assert "ignored" not in after
+    db.add_lesson(
+        question="`kubectl delete deployment api` failed: Error from server (Forbidden):"
+        ' User "dev" cannot delete resource in namespace "default"',
+        answer="it passed as `kubectl --context staging -n shop delete deployment api` (added"
+        " `--context=staging`, `--namespace=shop`)",
+        example_call={"tool_name": "Bash", "tool_input": {"command": "kubectl delete deploy api"}},
+        fix_call={"tool_name": "Bash",
+                  "tool_input": {"command": "kubectl --context staging -n shop delete deploy api"}},
+    )  # fmt: skip
+    heeded = _judged_after(
+        db, "c", "kubectl delete deployment web", "kubectl delete deployment web --context staging"
+    )
+    assert heeded and "ignored" not in heeded

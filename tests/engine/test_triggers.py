@@ -281,3 +281,35 @@ def test_what_a_fix_stopped_doing_is_the_lesson_its_words_do_not_name() -> None:
         fix_call=edit("/w/shop/app/merge.py", "def merge(a, b, acc={}, *, deep=False):"),
     )
     assert "py-mutable-default" not in unfixed.known
+
+
+def test_a_principle_of_a_lesson_in_words_and_one_learned_on_a_call_is_no_narrower() -> None:
+    """A failing call's command is no use its lesson singled out: a principle generalizing
+    it with a lesson in words keeps the words lesson's reach over the program."""
+    words = triggers.derive(
+        "the wrong kube context sent changes to prod", "always pass --context to kubectl"
+    )
+    learned = triggers.derive(
+        "the deploy failed",
+        "name the context",
+        example_call=bash("kubectl delete deployment api"),
+        fix_call=bash("kubectl --context staging delete deployment api"),
+    )
+    principle = trigger_match.generalize([words, learned])
+    assert not principle.on_call
+    for command in ("kubectl apply -f k8s/", "kubectl scale deploy api --replicas=3"):
+        assert said(words, bash(command)) == triggers.HIT
+        assert said(principle, bash(command)) == triggers.HIT
+
+
+def test_a_fix_that_leaves_two_mistakes_behind_names_neither() -> None:
+    """A fix given as an edit is the part it replaced: of two known mistakes the failing
+    edit made, both look fixed, and the lesson keeps neither (it would need both again)."""
+    failing = edit("/w/a/m.py", "def merge(a, b, acc={}):\n    r = requests.get(URL)")
+    learned = triggers.derive(
+        "Edit /w/a/m.py adding `def merge(a, b, acc={}):` broke `pytest -q`: FAILED",
+        "it passed after: Edit /w/a/m.py: + def merge(a, b, acc=None):",
+        example_call=failing,
+        fix_call=edit("/w/a/m.py", "def merge(a, b, acc=None):"),
+    )
+    assert learned.on_call and not learned.known

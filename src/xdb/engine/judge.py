@@ -154,24 +154,28 @@ def _by_known(pending: Pending, seen: Seen) -> str | None:
     trigger = Trigger.from_json(pending.trigger)
     if trigger is None or trigger_match.own_form(trigger, seen):
         return None
+    if scoring.FORM_DECIDES and not trigger.on_call and trigger_match.other_use(trigger, seen):
+        return None  # another use of the program than the lesson's form: not its to judge
     names = trigger.known or trigger.resembles
-    said = known.verdict(names, seen.call)
+    # (read as match reads them: a lesson learned on a call, its call's mistakes together)
+    every = trigger.on_call and scoring.KNOWN_ALL
+    said = known.verdict(names, seen.call, every)
     if said == HIT:
         return "ignored"
-    if said == SAFE or _redone(names, pending, seen.call):
+    if said == SAFE or _redone(names, pending, seen.call, every):
         return "followed"
     return None
 
 
-def _redone(names: frozenset[str], pending: Pending, call: ToolCall) -> bool:
+def _redone(names: frozenset[str], pending: Pending, call: ToolCall, every: bool) -> bool:
     """Whether ``call`` does again what the warned call did (the same file; the same
     program and subcommand) without the known mistake (``names``) the warned call made: the
     mistake left out is the lesson heeded (``def collect(rows, out=None)`` after
     ``out=[]``)."""
-    if not (names and pending.tool) or known.verdict(names, call) != MISS:
+    if not (names and pending.tool) or known.verdict(names, call, every) != MISS:
         return False
     warned = parse_call(pending.tool, pending.tool_input, pending.cwd)
-    if known.verdict(names, warned) != HIT:
+    if known.verdict(names, warned, every) != HIT:
         return False
     if {f.path for f in warned.files} & {f.path for f in call.files}:
         return True

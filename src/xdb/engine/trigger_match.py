@@ -191,10 +191,10 @@ def match(
     # not about that program's other uses, whatever a known mistake of its class would say
     # of them (``FORM_DECIDES``, chosen by the folds). (Learned on a call, its forms are
     # that call's, not a use it singled out: the mistakes the call made say what erred.)
-    other_use = scoring.FORM_DECIDES and not trigger.on_call and _other_use(trigger, s)
+    elsewhere = scoring.FORM_DECIDES and not trigger.on_call and other_use(trigger, s)
     # Learned on a call, the lesson is that call's mistakes together (``KNOWN_ALL``).
     every = trigger.on_call and scoring.KNOWN_ALL
-    if other_use:
+    if elsewhere:
         pass
     elif named and not own_form(trigger, s):
         # A known mistake the lesson names decides where it is about the call: its detector
@@ -233,7 +233,7 @@ def own_form(trigger: Trigger, s: Seen) -> bool:
     )
 
 
-def _other_use(trigger: Trigger, s: Seen) -> bool:
+def other_use(trigger: Trigger, s: Seen) -> bool:
     """Whether the call runs a program the lesson names a specific form of, and no command
     of such a form."""
     forms = [f for f in trigger.commands if _specific(f)]
@@ -273,13 +273,18 @@ def written(question: str, s: Seen, words: int) -> bool:
         return False
     prose = prose_roots(_hosts_whole(question)) - _COMMON_ROOTS
     return any(
-        len(prose_roots(_hosts_whole(line)) & prose) >= words for line in s.text.splitlines()
+        len(prose_roots(_hosts_whole(line[: known.LINE_CHARS])) & prose) >= words
+        for line in s.text.splitlines()
     )
 
 
-# A host name: a name of one of the usual top-level domains (and the internal ones).
+# A host name: a name of one of the usual top-level domains (and the internal ones), from
+# the start of a dotted name (anchored: a long run of dotted words would be tried from each
+# of its dots) and not a call chain's (``threading.local()``, ``self.app.run()``).
 _HOST = re.compile(
-    r"\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|cloud|ai|co|internal|local|lan|corp)\b", re.I
+    r"(?<![\w.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|cloud|ai|co|internal|local|lan|corp)"
+    r"\b(?![\w.-]*\()",
+    re.I,
 )
 
 
@@ -424,7 +429,10 @@ def generalize(members: list[Trigger]) -> Trigger:
     if len(members) == 1:
         return members[0]
     by_program: dict[str, list[Form]] = {}
+    on_call = all(t.on_call for t in members)
     for t in members:
+        if t.on_call and not on_call:
+            continue  # a failing call's commands: no use its lesson singled out (own_form)
         for f in t.commands:
             by_program.setdefault(f.program, []).append(f)
     forms = []
@@ -449,7 +457,9 @@ def generalize(members: list[Trigger]) -> Trigger:
         frozenset.intersection(*(t.flags for t in members)),
         code,
         safe,
-        frozenset.intersection(*(t.known for t in members)),
+        # (a member learned on a call may keep its call's mistakes as resembled: they decide
+        # for it as named ones do, ``Trigger.deciding``)
+        frozenset.intersection(*(t.deciding for t in members)),
         frozenset.intersection(*(t.resembles for t in members)),
-        all(t.on_call for t in members),
+        on_call,
     )
