@@ -29,9 +29,10 @@ from xdb.engine.engine_models import (
     LessonsResponse,
     LessonView,
 )
-from xdb.episodes.episode_models import Page, SearchEpisodesRequest
+from xdb.episodes.episode_models import SearchEpisodesRequest
 from xdb.errors import NotFound, PermissionDenied
 from xdb.ids import new_id
+from xdb.models.common import Page
 from xdb.ops.registry import Context
 from xdb.store.learning import LearningObject
 from xdb.store.types import GraphEdgeRow, NewEpisode

@@ -13,6 +13,7 @@ from xdb.models.common import (
     Int64,
     Model,
     NonEmpty,
+    Page,
     Score,
     TimeRange,
     access_policy_field,
@@ -233,11 +234,6 @@ class Sort(Model):
     )
     recency_weight: Score = Field(default=0.0, description="Weight of recency (relevance only).")
     seed: Int64 = Field(default=0, description="Seed of the random order; same seed, same order.")
-
-
-class Page(Model):
-    page_size: int = Field(default=20, ge=1, le=1000)
-    cursor: str | None = Field(default=None, description="next_cursor of the previous page.")
 
 
 class SearchEpisodesRequest(Model):

@@ -12,9 +12,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from xdb.episodes.episode_models import Page
 from xdb.log.log_models import Timestep
-from xdb.models.common import BudStatus, Model, NonEmpty
+from xdb.models.common import BudStatus, Model, NonEmpty, Page
 from xdb.policy.markers import ConceptRef
 
 

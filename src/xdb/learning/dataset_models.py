@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from xdb.episodes.episode_models import ConceptFilter, ConceptTag, Page
-from xdb.models.common import Int64, Model, NonEmpty, access_policy_field
+from xdb.episodes.episode_models import ConceptFilter, ConceptTag
+from xdb.models.common import Int64, Model, NonEmpty, Page, access_policy_field
 from xdb.policy.markers import ConceptRef
 
 

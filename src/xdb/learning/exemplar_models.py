@@ -9,8 +9,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, model_validator
 
-from xdb.episodes.episode_models import Label, Page
-from xdb.models.common import Model, NonEmpty, Score, TickRange, access_policy_field
+from xdb.episodes.episode_models import Label
+from xdb.models.common import Model, NonEmpty, Page, Score, TickRange, access_policy_field
 from xdb.policy.markers import ConceptRef
 
 

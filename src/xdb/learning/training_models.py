@@ -9,8 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from xdb.episodes.episode_models import Page
-from xdb.models.common import Model, NonEmpty, access_policy_field
+from xdb.models.common import Model, NonEmpty, Page, access_policy_field
 from xdb.policy.markers import ConceptList, ConceptRef
 
 

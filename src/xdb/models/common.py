@@ -185,3 +185,10 @@ class TimeRange(Model):
         if self.start_time and self.end_time and self.end_time < self.start_time:
             raise ValueError("end_time must not be before start_time")
         return self
+
+
+# A page of a listing: its size, and where the previous page ended (every room's listings
+# take it; no docstring: it would become the schema's description).
+class Page(Model):
+    page_size: int = Field(default=20, ge=1, le=1000)
+    cursor: str | None = Field(default=None, description="next_cursor of the previous page.")

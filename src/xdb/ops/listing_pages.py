@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
-from xdb.episodes.episode_models import Page
+from xdb.models.common import Page
 from xdb.ops import cursor
 from xdb.ops.registry import Context
 

@@ -18,13 +18,12 @@ from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_va
 from xdb.episodes.episode_models import (
     AddEpisodeRequest,
     DeleteEpisodeRequest,
-    Page,
     SearchEpisodesRequest,
 )
 from xdb.episodes.episode_operations import add_episode, delete_episode, load
 from xdb.episodes.episode_search import search_episodes
 from xdb.errors import from_validation_errors
-from xdb.models.common import Model, TimeRange, access_policy_field
+from xdb.models.common import Model, Page, TimeRange, access_policy_field
 from xdb.ops.registry import Context, Operation
 from xdb.timeutil import as_utc, from_us
 
