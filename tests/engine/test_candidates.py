@@ -83,3 +83,27 @@ def test_a_variable_is_no_code_and_its_guard_is_safe() -> None:
 def test_a_program_named_alone_does_not_take_the_answers_subcommand_flags() -> None:
     add = triggers.derive("staging everything with git add . leaked .env", "use git add -p")
     assert shell(add, "git switch main") != triggers.HIT
+
+
+def test_past_the_cap_a_lesson_whose_known_mistake_the_call_makes_stays(
+    db: xdb.Database, monkeypatch: Any
+) -> None:
+    """More lessons name the call's program than the candidates a call may have: the one
+    whose known mistake the call makes is kept, whatever its id's place."""
+    monkeypatch.setattr("xdb.engine.lesson_candidates.MAX_CANDIDATES", 3)
+    for n in range(4):
+        tagged = {"tool_name": "Bash", "tool_input": {"command": f"git tag v{n}"}}
+        annotated = {"tool_name": "Bash", "tool_input": {"command": f"git tag -a v{n} -m notes"}}
+        db.add_lesson(
+            question=f"the release notes of version {n} went missing",
+            answer="tag it",
+            example_call=tagged,
+            fix_call=annotated,
+        )
+    made = db.add_lesson(
+        question="git push --force to main overwrote teammates' commits",
+        answer="push a branch and open a pull request; --force-with-lease only on your own branch",
+    ).lesson
+    seen = trigger_match.seen(parse_call("Bash", {"command": "git push -f origin main"}))
+    found = structural(db._context, seen)
+    assert len(found) == 3 and found[0] == made.lesson_id

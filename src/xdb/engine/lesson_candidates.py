@@ -80,17 +80,24 @@ def _index(ctx: Context) -> _Index:
 
 
 def structural(ctx: Context, seen: trigger_match.Seen) -> list[str]:
-    """The lessons whose trigger names a program the call runs, code it writes or a known
-    mistake it makes, sorted (matching decides whether the call repeats the mistake)."""
+    """The lessons whose trigger names a known mistake the call makes, a program it runs or
+    code it writes, at most MAX_CANDIDATES, in that order (each kind sorted): past the cap,
+    a lesson whose known mistake the call makes is the last to be left out (matching
+    decides whether the call repeats the mistake)."""
     index = _index(ctx)
-    out: set[str] = set()
+    made: set[str] = set()
+    for name, ids in index.known.items():
+        if known.verdict(frozenset((name,)), seen.call) == known.HIT:
+            made |= ids
+    ran: set[str] = set()
     for command in seen.commands:
-        out |= index.programs.get(trigger_match.program(command.program), set())
+        ran |= index.programs.get(trigger_match.program(command.program), set())
+    wrote: set[str] = set()
     if seen.text:
         for token, ids in index.code.items():
             if token in seen.text:
-                out |= ids
-    for name, ids in index.known.items():
-        if known.verdict(frozenset((name,)), seen.call) == known.HIT:
-            out |= ids
-    return sorted(out)[:MAX_CANDIDATES]
+                wrote |= ids
+    out = sorted(made)
+    out += sorted(ran - made)
+    out += sorted(wrote - made - ran)
+    return out[:MAX_CANDIDATES]
