@@ -145,20 +145,18 @@ def _by_trigger(pending: Pending, seen: Seen) -> str | None:
 def _by_known(pending: Pending, seen: Seen) -> str | None:
     """A warning shown where a known mistake the lesson names was made: that detector
     judges the next call before any word does (IGNORED: made again; FOLLOWED: done the safe
-    way, or the same file or command again without it), unless the call runs a command the
-    lesson names itself (its form is the more specific)."""
+    way, or the same file or command again without it), where those mistakes may decide
+    the call (``trigger_match.known_decides``: not a command of the lesson's own form, nor
+    another use of its program)."""
     if pending.structure != HIT or not (
         pending.trigger.get("known") or pending.trigger.get("resembles")
     ):
         return None
     trigger = Trigger.from_json(pending.trigger)
-    if trigger is None or trigger_match.own_form(trigger, seen):
+    if trigger is None or not trigger_match.known_decides(trigger, seen):
         return None
-    if scoring.FORM_DECIDES and not trigger.on_call and trigger_match.other_use(trigger, seen):
-        return None  # another use of the program than the lesson's form: not its to judge
     names = trigger.known or trigger.resembles
-    # (read as match reads them: a lesson learned on a call, its call's mistakes together)
-    every = trigger.on_call and scoring.KNOWN_ALL
+    every = trigger_match.needs_every(trigger)  # (as match reads them)
     said = known.verdict(names, seen.call, every)
     if said == HIT:
         return "ignored"

@@ -52,21 +52,10 @@ def kept_known(
         # Where its words name and resemble none that the call made, what the fix stopped
         # doing is the lesson: the known mistake the failing call made and its fix does not
         # (``def f(acc={})``, then ``acc=None``: the mutable default, where the question
-        # tells of a failed test).
-        return _fixed_by(failing, fixed, advised), frozenset()
+        # tells of a failed test); where exactly one is: a fix given as an edit is only the
+        # part it replaced, so of several mistakes the failing call made, the ones outside
+        # that part would look fixed too, and a lesson learned on a call needs each of its
+        # mistakes made again (``KNOWN_ALL``).
+        fixed_ones = [n for n in kept(CATALOGUE) if verdict(frozenset((n,)), fixed) != HIT]
+        return frozenset(fixed_ones if len(fixed_ones) == 1 else ()), frozenset()
     return named, kept(similar.nearest(text))
-
-
-def _fixed_by(failing: ToolCall, fixed: ToolCall, advised: list[str]) -> frozenset[str]:
-    """The known mistake ``failing`` makes and ``fixed`` does not (but for one the lesson's
-    answer itself advises: ``advised``, its text and the commands it quotes), where there is
-    exactly one: a fix given as an edit is only the part it replaced, so of several mistakes
-    the failing call made, the ones outside that part would look fixed too, and a lesson
-    learned on a call needs each of its mistakes made again (``KNOWN_ALL``)."""
-    made = {n for n in CATALOGUE if verdict(frozenset((n,)), failing) == HIT}
-    fixed_ones = frozenset(
-        n for n in made
-        if verdict(frozenset((n,)), fixed) != HIT
-        and not any(CATALOGUE[n].judge(t) == HIT for t in advised)
-    )  # fmt: skip
-    return fixed_ones if len(fixed_ones) == 1 else frozenset()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdb.engine import known, scoring
 from xdb.engine.calls import Command, ToolCall
@@ -187,24 +188,14 @@ def match(
     (``written``; 0: never)."""
     by_pattern = None
     named = trigger.deciding
-    # A lesson that says which use of a program errs (``kubectl delete``, ``sudo pip``) is
-    # not about that program's other uses, whatever a known mistake of its class would say
-    # of them (``FORM_DECIDES``, chosen by the folds). (Learned on a call, its forms are
-    # that call's, not a use it singled out: the mistakes the call made say what erred.)
-    elsewhere = scoring.FORM_DECIDES and not trigger.on_call and other_use(trigger, s)
-    # Learned on a call, the lesson is that call's mistakes together (``KNOWN_ALL``).
-    every = trigger.on_call and scoring.KNOWN_ALL
-    if elsewhere:
-        pass
-    elif named and not own_form(trigger, s):
+    decides = known_decides(trigger, s)
+    if named and decides:
         # A known mistake the lesson names decides where it is about the call: its detector
         # knows the mistake from its safe variant better than shared words and code can.
-        # Where the call runs a command the lesson itself names, the lesson's form is the
-        # more specific: ``git clean -f`` is not the ``git clean -fdx`` that wiped ``.env``.
-        by_pattern = known.verdict(named, s.call, every)
+        by_pattern = known.verdict(named, s.call, needs_every(trigger))
         if by_pattern in (HIT, SAFE):
             return by_pattern
-    elif trigger.resembles and not own_form(trigger, s):
+    elif trigger.resembles and decides:
         # A pattern the lesson's words only resemble finds its mistake and its safe way;
         # finding neither, it leaves the call to the rest of the trigger.
         guessed = known.verdict(trigger.resembles, s.call)
@@ -231,6 +222,25 @@ def own_form(trigger: Trigger, s: Seen) -> bool:
     return not trigger.on_call and any(
         _specific(f) and _form_in(f, c) for f in trigger.commands for c in s.commands
     )
+
+
+def known_decides(trigger: Trigger, s: Seen) -> bool:
+    """Whether the known mistakes a lesson keeps may decide the call (``match`` and the
+    judge ask it alike). Not where the call runs a command of a form the lesson names itself:
+    that form is the more specific (``git clean -f`` is not the ``git clean -fdx`` that wiped
+    ``.env``). Nor, with ``FORM_DECIDES`` (chosen by the folds), where it runs another use of
+    a program the lesson names a form of (``kubectl delete``, ``sudo pip``): the lesson is not
+    about that use, whatever a known mistake of its class would say of it. (Learned on a
+    call, its forms are that call's, not a use it singled out.)"""
+    if own_form(trigger, s):
+        return False
+    return not (scoring.FORM_DECIDES and not trigger.on_call and other_use(trigger, s))
+
+
+def needs_every(trigger: Trigger) -> bool:
+    """Whether a call repeats the lesson's known mistakes only by making each of them: a
+    lesson learned on a call is that call's mistakes together (``KNOWN_ALL``)."""
+    return trigger.on_call and scoring.KNOWN_ALL
 
 
 def other_use(trigger: Trigger, s: Seen) -> bool:
@@ -271,11 +281,17 @@ def written(question: str, s: Seen, words: int) -> bool:
     tag"): the code the question tells of, in its words."""
     if s.call.kind == "shell":
         return False
-    prose = prose_roots(_hosts_whole(question)) - _COMMON_ROOTS
+    prose = _question_prose(question)
     return any(
         len(prose_roots(_hosts_whole(line[: known.LINE_CHARS])) & prose) >= words
         for line in s.text.splitlines()
     )
+
+
+@lru_cache(maxsize=4096)
+def _question_prose(question: str) -> frozenset[str]:
+    # (asked for each candidate lesson of each call: the same questions again and again)
+    return prose_roots(_hosts_whole(question)) - _COMMON_ROOTS
 
 
 # A host name: a name of one of the usual top-level domains (and the internal ones), from

@@ -148,6 +148,8 @@ def verdict(names: frozenset[str], call: ToolCall, every: bool = False) -> str |
                 got = HIT
                 break
             got = SAFE if judged == "safe" or got == SAFE else MISS
+        if got == HIT and not every:
+            return HIT  # (the others cannot change it)
         if got is not None:
             found.append(got)
     if not found:
