@@ -1,14 +1,18 @@
 """The import graph of the ``xdb`` package, read from the source (nothing is imported).
 
-Two rules, each with the exceptions that exist today written out below (issue 35 moves the
-house towards none):
+Three rules, each with the exceptions that exist today written out below (issue 35 moves
+the house towards none):
 
 - no import circle between modules beyond ``KNOWN_CIRCLES``;
 - the skins (``xdb.interfaces.*``) are imported by nothing outside ``xdb.interfaces`` but
-  ``SKIN_ENTRY_POINTS``.
+  ``SKIN_ENTRY_POINTS``;
+- imports run one way, down the layers (``LAYERS``): the kernel imports only the kernel,
+  storage the kernel and storage, the capabilities' rooms the kernel, storage and rooms;
+  the assembly and the skins sit on top. ``KNOWN_UPWARD`` lists the arrows that go up.
 
-Both lists may only shrink: a listed circle that no longer exists, or an entry point that
-no longer imports a skin, fails the test too, so the lists say what is true.
+Every list may only shrink: a listed circle that no longer exists, an entry point that
+no longer imports a skin, or an upward arrow that is gone fails the test too, so the lists
+say what is true.
 
 An edge is every ``import`` and ``from ... import`` of an ``xdb`` module, at module level
 or inside a function (a deferred import still ties the two modules together), but not those
@@ -43,6 +47,77 @@ SKIN_ENTRY_POINTS = frozenset(
         # pages take the HTTP skin's key check (``interfaces.auth``).
         "xdb.explorer.login",
         "xdb.explorer.routes",
+    }
+)
+
+# The layers, lowest first, each module placed by its name or the package it is in (the
+# longest match decides). The kernel holds the vocabulary every layer speaks: the errors,
+# ids, time, the models storage reads and writes (``xdb.models``: ``common``,
+# ``log_objects``, ``episode_objects``, ``concept_markers``), the operations' registry and
+# paging, and ``chat`` (one HTTP call, no ``xdb`` import, used by two rooms). The explorer is
+# a skin (web pages over ``Database``, served by the HTTP skin), not a capability room.
+KERNEL, STORAGE, ROOMS, ASSEMBLY, SKIN = "kernel", "storage", "rooms", "assembly", "skins"
+LAYERS: dict[str, tuple[str, ...]] = {
+    KERNEL: (
+        "xdb.errors",
+        "xdb.ids",
+        "xdb.timeutil",
+        "xdb.config",
+        "xdb.paths",
+        "xdb.text",
+        "xdb.progress",
+        "xdb.gcpause",
+        "xdb.chat",
+        "xdb.models",
+        "xdb.ops.registry",
+        "xdb.ops.cursor",
+        "xdb.ops.listing_pages",
+    ),
+    STORAGE: ("xdb.store", "xdb.index", "xdb.embed"),
+    ROOMS: (
+        "xdb.log",
+        "xdb.episodes",
+        "xdb.concepts",
+        "xdb.policy",
+        "xdb.learning",
+        "xdb.fidelity",
+        "xdb.engine",
+    ),
+    # What puts the rooms together: the package and ``Database``, the generated API, the
+    # operations' catalog (and ``xdb.ops``, which hands it out), the entry points.
+    ASSEMBLY: (
+        "xdb",
+        "xdb.__main__",
+        "xdb.api",
+        "xdb.core",
+        "xdb.ops",
+        "xdb.ops.catalog",
+        "xdb.launch",
+        "xdb.migrate",
+        "xdb.demo",
+    ),
+    SKIN: (SKINS, "xdb.explorer"),
+}
+# What each layer may import; the assembly and the skins may import every layer (which
+# skins are imported is ``SKIN_ENTRY_POINTS``'s rule).
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    KERNEL: frozenset({KERNEL}),
+    STORAGE: frozenset({KERNEL, STORAGE}),
+    ROOMS: frozenset({KERNEL, STORAGE, ROOMS}),
+}
+
+# The imports that go up a layer today, as (importer, imported). Never add one: invert it.
+KNOWN_UPWARD = frozenset(
+    {
+        # ``Context`` reads the caller's policy objects and visibility, checks access, and
+        # chooses the search's candidate lists on first use (deferred imports): every
+        # handler, bench and test builds a ``Context``, and nothing runs before them that
+        # could hand these in, so they stay until ``Context`` takes them from the assembly.
+        ("xdb.ops.registry", "xdb.policy.load"),
+        ("xdb.ops.registry", "xdb.policy.access"),
+        ("xdb.ops.registry", "xdb.index.candidates"),
+        # The hooks' full path opens the database itself (``xdb.connect``, deferred).
+        ("xdb.engine.full", "xdb"),
     }
 )
 
@@ -206,4 +281,40 @@ def test_skins_are_imported_only_by_the_entry_points() -> None:
     assert not idle, (
         "SKIN_ENTRY_POINTS that import no skin any more (delete them from the list): "
         + ", ".join(idle)
+    )
+
+
+def _layer(module: str) -> str | None:
+    """The layer ``module`` is in (the longest name in ``LAYERS`` it is or is under)."""
+    best: tuple[int, str] | None = None
+    for layer, names in LAYERS.items():
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and (
+                best is None or len(name) > best[0]
+            ):
+                best = (len(name), layer)
+    return None if best is None else best[1]
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = sorted(m for m in _graph() if _layer(m) is None)
+    assert not unplaced, "place these modules in LAYERS: " + ", ".join(unplaced)
+
+
+def test_imports_run_one_way() -> None:
+    graph = _graph()
+    upward = {
+        (module, target)
+        for module, targets in graph.items()
+        if (allowed := MAY_IMPORT.get(_layer(module) or "")) is not None
+        for target in targets
+        if _layer(target) not in allowed
+    }
+    new = sorted(upward - KNOWN_UPWARD)
+    gone = sorted(KNOWN_UPWARD - upward)
+    assert not new, "imports going up a layer (invert them: pass in what is needed): " + "; ".join(
+        f"{m} ({_layer(m)}) -> {t} ({_layer(t)})" for m, t in new
+    )
+    assert not gone, "KNOWN_UPWARD arrows that no longer exist (delete them): " + "; ".join(
+        f"{m} -> {t}" for m, t in gone
     )

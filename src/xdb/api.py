@@ -49,19 +49,14 @@ if TYPE_CHECKING:
     from xdb.episodes.episode_models import (
         AddEpisodeResponse,
         ConceptFilter,
-        ConceptTag,
         DeleteEpisodeResponse,
-        ExemplarLabel,
         GetEpisodeDetailResponse,
-        Label,
         LabelFilter,
         NeighborOptions,
-        Provenance,
         Relation,
         SearchEpisodesResponse,
         SimilarEpisodesResponse,
         Sort,
-        TimeWindow,
     )
     from xdb.episodes.graph_models import (
         AddNodeResponse,
@@ -69,10 +64,15 @@ if TYPE_CHECKING:
         LinkResponse,
         WalkDirection,
     )
+    from xdb.episodes.memcp_operations import (
+        MemcpAddResponse,
+        MemcpDeleteResponse,
+        MemcpGetResponse,
+        MemcpSearchResponse,
+    )
     from xdb.fidelity.fidelity_models import (
         CompactResponse,
         ContextResponse,
-        Level,
         MaintenanceResponse,
         PinResponse,
         QuotaResponse,
@@ -135,6 +135,7 @@ if TYPE_CHECKING:
         Caller,
         EntityType,
         EventType,
+        Level,
         Page,
         Role,
         TagSource,
@@ -142,12 +143,7 @@ if TYPE_CHECKING:
         TickRange,
         TimeRange,
     )
-    from xdb.ops.memcp import (
-        MemcpAddResponse,
-        MemcpDeleteResponse,
-        MemcpGetResponse,
-        MemcpSearchResponse,
-    )
+    from xdb.models.episode_objects import ConceptTag, ExemplarLabel, Label, Provenance, TimeWindow
     from xdb.ops.registry import Operation
     from xdb.policy.access_operations import (
         AssignAccessPolicyResponse,

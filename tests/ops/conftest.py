@@ -15,9 +15,9 @@ import pytest
 
 BACKENDS = ["sqlite", "postgres"]
 
-# The packages under ``xdb`` holding operations: the kernel's and the capabilities' rooms.
+# The packages under ``xdb`` holding operations: the capabilities' rooms (the kernel's
+# ``ops`` holds none: its registry defines them, its catalog lists them).
 OPERATION_PACKAGES = (
-    "ops",
     "log",
     "episodes",
     "concepts",

@@ -1,6 +1,6 @@
 """Every field that could carry a concept says how the policy treats it: a new model field
 named like a concept, a concept list or a graph node fails here until it is marked
-(``xdb.policy.markers``), so no operation's output can slip a concept past the release."""
+(``xdb.models.concept_markers``), so no operation's output can slip a concept past the release."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from xdb.models.concept_markers import Marker
 from xdb.ops.catalog import operations
-from xdb.policy.markers import Marker
 from xdb.policy.release import names_concepts
 
 CONCEPTISH = re.compile(
@@ -64,7 +64,7 @@ def test_every_concept_like_field_of_every_operation_is_marked() -> None:
                 if list(_inner(info.annotation)):
                     continue  # a nested model: its own fields are checked
                 unmarked.append(f"{model.__name__}.{name}")
-    assert unmarked == [], "mark these fields (xdb.policy.markers)"
+    assert unmarked == [], "mark these fields (xdb.models.concept_markers)"
 
 
 def test_the_responses_that_name_concepts_are_the_ones_released() -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from xdb.models.common import Model, NonEmpty
-from xdb.policy.markers import ConceptList, ConceptRef
+from xdb.models.concept_markers import ConceptList, ConceptRef
 
 SUMMED_COUNT = (
     "episode_count summed over this concept and every narrower one (as the caller sees"

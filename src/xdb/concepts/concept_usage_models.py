@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from xdb.models.common import INT64_MAX, Model, NonEmpty, TimeRange
-from xdb.policy.markers import ConceptList, ConceptRef
+from xdb.models.concept_markers import ConceptList, ConceptRef
 
 
 class ConceptUsageSummaryRequest(Model):

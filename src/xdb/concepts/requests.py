@@ -1,7 +1,7 @@
 """Every concept a request names, resolved before its handler runs (``Database.run``).
 
 The fields that name concepts are the ones the disclosure policy reads: each carries a
-marker (``policy.markers``: one id, a list of them, a mapping keyed by them). Each name in
+marker (``models.concept_markers``: one id, a list of them, a mapping keyed by them). Each name in
 them goes through the one resolver (``concepts.resolve``), so ``Deception`` means the same
 concept in a search's concept filters, a query's activation ranges, a dataset's target, a
 usage summary, a tag and a recorded activation:
@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from xdb.concepts.resolve import name_concepts, written_concepts
 from xdb.errors import InvalidRequest
-from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef
+from xdb.models.concept_markers import ConceptKeys, ConceptList, ConceptRef
 from xdb.policy.release import names_concepts, plan
 
 if TYPE_CHECKING:

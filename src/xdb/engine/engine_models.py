@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from xdb.models.common import Model, NonEmpty, access_policy_field
-from xdb.policy.markers import NoConcept
+from xdb.models.concept_markers import NoConcept
 
 Tier = Literal["T0", "T1", "T2", "T3"]
 VerdictWord = Literal["followed", "ignored", "noise", "irrelevant", "unclear"]

@@ -6,27 +6,21 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field
 
-from xdb.models.common import (
-    INT64_MAX,
-    Int64,
-    Model,
-    NonEmpty,
-    Page,
-    Score,
-    TimeRange,
-    access_policy_field,
-)
-from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
-from xdb.timeutil import as_utc
+from xdb.models.common import Int64, Model, NonEmpty, Page, Score, TimeRange
+from xdb.models.concept_markers import ConceptKeys, ConceptList, ConceptRef, NodeRef
 
-DEFAULT_NAMESPACE = "default"
-
-
-class TagKind(StrEnum):
-    STABLE = "stable"
-    CANDIDATE = "candidate"
+# An episode as it is written is the kernel's (storage builds rows from it); here under the
+# names it has always had.
+from xdb.models.episode_objects import DEFAULT_NAMESPACE as DEFAULT_NAMESPACE
+from xdb.models.episode_objects import AddEpisodeRequest as AddEpisodeRequest
+from xdb.models.episode_objects import ConceptTag as ConceptTag
+from xdb.models.episode_objects import ExemplarLabel as ExemplarLabel
+from xdb.models.episode_objects import Label as Label
+from xdb.models.episode_objects import Provenance as Provenance
+from xdb.models.episode_objects import TagKind as TagKind
+from xdb.models.episode_objects import TimeWindow as TimeWindow
 
 
 class FilterKind(StrEnum):
@@ -46,13 +40,6 @@ class FilterRole(StrEnum):
     ANY = "any"
 
 
-class Label(StrEnum):
-    POSITIVE = "positive"
-    NEGATIVE = "negative"
-    NEUTRAL = "neutral"
-    OTHER = "other"
-
-
 class SortBy(StrEnum):
     RELEVANCE = "relevance"
     TIME_DESC = "time_desc"
@@ -70,53 +57,6 @@ class Relation(StrEnum):
 
 
 # --------------------------------------------------------------------------- domain objects
-
-
-class ConceptTag(Model):
-    """A concept an episode carries, with how strongly (0..1) and whether it is a bud."""
-
-    concept_id: Annotated[NonEmpty, ConceptRef(candidate_if=("kind", "candidate"))]
-    score: Score
-    kind: TagKind = TagKind.STABLE
-
-
-class ExemplarLabel(Model):
-    """The episode as a labelled example of a concept (an exemplar, for training sets)."""
-
-    concept_id: Annotated[NonEmpty, ConceptRef()]
-    label: Label
-    confidence: Score = 1.0
-    label_source: str = Field(default="self", description="sensor, tool, teacher, human, self")
-
-
-class TimeWindow(Model):
-    """When the episode happened. A time without a zone is read as UTC."""
-
-    start_time: datetime
-    end_time: datetime
-
-    @field_validator("start_time", "end_time")
-    @classmethod
-    def _utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
-
-    @model_validator(mode="after")
-    def _ordered(self) -> TimeWindow:
-        if self.end_time < self.start_time:
-            raise ValueError("end_time must not be before start_time")
-        return self
-
-
-class Provenance(Model):
-    """Where the episode came from: the timesteps it covers, and free-form source facts."""
-
-    session_id: str | None = None
-    start_tick: int | None = Field(default=None, ge=0, le=INT64_MAX)
-    end_tick: int | None = Field(default=None, ge=0, le=INT64_MAX)
-    source: Annotated[str, NoConcept()] = Field(
-        default="manual", description="manual, log (made from an event), import"
-    )
-    details: dict[str, Any] = Field(default_factory=dict)
 
 
 class Episode(BaseModel):
@@ -171,23 +111,6 @@ class EpisodeHit(BaseModel):
 
 
 # --------------------------------------------------------------------------- requests
-
-
-class AddEpisodeRequest(Model):
-    """Store an episode; it is text-searchable at once and vector-searchable within a second."""
-
-    content: NonEmpty = Field(description="What happened (stored whole; embedded from a prefix).")
-    summary: str | None = Field(default=None, description="Default: the content's first sentence.")
-    kind: NonEmpty = Field(default="other", description="reply, task, incident, conversation, ...")
-    namespace: NonEmpty = Field(default=DEFAULT_NAMESPACE, description="Scope, e.g. a project.")
-    session_id: NonEmpty | None = None
-    time_window: TimeWindow | None = Field(default=None, description="Default: now.")
-    concept_tags: list[ConceptTag] = Field(default_factory=list)
-    motive_profile: Annotated[dict[NonEmpty, float], ConceptKeys()] = Field(default_factory=dict)
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    labels: list[ExemplarLabel] = Field(default_factory=list)
-    provenance: Provenance | None = None
-    access_policy_id: str | None = access_policy_field()
 
 
 class AddEpisodeResponse(BaseModel):

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from xdb.episodes.episode_models import GraphEdge, GraphNode, NodeType, Relation
 from xdb.models.common import Model, NonEmpty, access_policy_field
-from xdb.policy.markers import NodeRef
+from xdb.models.concept_markers import NodeRef
 
 
 class WalkDirection(StrEnum):

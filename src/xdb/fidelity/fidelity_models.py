@@ -5,30 +5,18 @@ of XDB section 8 (docs/fidelity.md)."""
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Annotated
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+# COLD's levels are the kernel's (storage's export names them); here under their old name.
+from xdb.models.common import Level as Level
 from xdb.models.common import Model, NonEmpty
-from xdb.policy.markers import ConceptKeys
+from xdb.models.concept_markers import ConceptKeys
 
 MIB = 1024 * 1024
 # An age in days: finite, at most ~2,700 years (larger would overflow microseconds).
 Days = Annotated[float, Field(ge=0, le=1_000_000, allow_inf_nan=False)]
-
-
-class Level(StrEnum):
-    """COLD compression levels, finest first (XDB section 8.2)."""
-
-    REPLY = "reply"
-    SESSION = "session"
-    DAY = "day"
-    WEEK = "week"
-    MONTH = "month"
-    QUARTER = "quarter"
-    YEAR = "year"
-
 
 LEVELS = list(Level)
 

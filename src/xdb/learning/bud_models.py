@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from xdb.log.log_models import Timestep
 from xdb.models.common import BudStatus, Model, NonEmpty, Page
-from xdb.policy.markers import ConceptRef
+from xdb.models.concept_markers import ConceptRef
 
 
 class ReviewStatus(StrEnum):

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from xdb.episodes.episode_models import ConceptFilter, ConceptTag
 from xdb.models.common import Int64, Model, NonEmpty, Page, access_policy_field
-from xdb.policy.markers import ConceptRef
+from xdb.models.concept_markers import ConceptRef
 
 
 class DatasetFilters(Model):

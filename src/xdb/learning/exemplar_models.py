@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from xdb.episodes.episode_models import Label
 from xdb.models.common import Model, NonEmpty, Page, Score, TickRange, access_policy_field
-from xdb.policy.markers import ConceptRef
+from xdb.models.concept_markers import ConceptRef
 
 
 class LabelSource(StrEnum):

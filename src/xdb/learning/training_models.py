@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from xdb.models.common import Model, NonEmpty, Page, access_policy_field
-from xdb.policy.markers import ConceptList, ConceptRef
+from xdb.models.concept_markers import ConceptList, ConceptRef
 
 
 class RunType(StrEnum):

@@ -12,7 +12,6 @@ from xdb.models.common import (
     BudStatus,
     EntityType,
     EventType,
-    Fidelity,
     Int64,
     Model,
     NonEmpty,
@@ -25,97 +24,17 @@ from xdb.models.common import (
     TimeRange,
     access_policy_field,
 )
-from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept
+from xdb.models.concept_markers import ConceptKeys, ConceptList, ConceptRef
+
+# The log's records are the kernel's (storage reads and writes them); here under the names
+# they have always had.
+from xdb.models.log_objects import Comment as Comment
+from xdb.models.log_objects import SessionSummary as SessionSummary
+from xdb.models.log_objects import Tag as Tag
+from xdb.models.log_objects import TagApplication as TagApplication
+from xdb.models.log_objects import Targeted as Targeted
+from xdb.models.log_objects import Timestep as Timestep
 from xdb.timeutil import as_utc
-
-# --------------------------------------------------------------------------- domain objects
-
-
-class Timestep(BaseModel):
-    """One recorded moment: a token, a message, a tool call or response, steering."""
-
-    id: str
-    session_id: str
-    tick: int
-    timestamp: datetime
-    event_type: EventType
-    role: Role
-    content: str
-    token_id: int | None = None
-    event_id: str | None = None
-    event_start: bool = False
-    event_end: bool = False
-    concept_activations: Annotated[dict[str, float], ConceptKeys()] = Field(default_factory=dict)
-    fidelity: Fidelity = Fidelity.HOT
-
-
-class Tag(BaseModel):
-    """A folksonomy label: a concept, an entity, a bud (candidate concept) or a custom tag."""
-
-    id: str
-    name: str
-    tag_type: TagType
-    description: str | None = None
-    concept_id: Annotated[str | None, NoConcept()] = None  # disclosed_concepts() says
-    entity_type: EntityType | None = None
-    bud_status: BudStatus | None = None
-    related_concepts: Annotated[list[str], ConceptList()] = Field(default_factory=list)
-    created_at: datetime
-    created_by: str
-    application_count: int | None = None
-
-    def disclosed_concepts(self) -> list[tuple[str, bool]]:
-        """The concepts the tag is about, and whether each is a candidate (policy.release):
-        a concept tag its concept, a bud itself; entity and custom tags none."""
-        if self.tag_type is TagType.CONCEPT:
-            return [(self.concept_id or self.name, False)]
-        if self.tag_type is TagType.BUD:
-            return [(self.name, True), (self.id, True)]
-        return []
-
-
-class Targeted(BaseModel):
-    """Where an annotation points: a timestep, an event's timesteps, a tick range, a session."""
-
-    id: str
-    target_type: TargetType
-    session_id: str
-    timestep_id: str | None = None
-    event_id: str | None = None
-    range_start: int | None = None
-    range_end: int | None = None
-
-
-class TagApplication(Targeted):
-    """A tag applied to one timestep, to every timestep of an event, or to a tick range."""
-
-    tag_id: str
-    confidence: float
-    source: TagSource
-    note: str | None = None
-    created_at: datetime
-    created_by: str
-
-
-class Comment(Targeted):
-    """Commentary on a timestep, an event, a tick range, or a whole session."""
-
-    content: str
-    created_at: datetime
-    updated_at: datetime
-    created_by: str
-
-
-class SessionSummary(BaseModel):
-    session_id: str
-    timesteps: int
-    current_tick: int | None = Field(
-        description="The session's latest tick; null for a caller that access policies keep"
-        " from part of the log (its ticks would say how much it does not read)."
-    )
-    first_time: datetime | None = None
-    last_time: datetime | None = None
-
 
 # --------------------------------------------------------------------------- recording
 

@@ -83,6 +83,18 @@ class TargetType(StrEnum):
     SESSION = "session"
 
 
+class Level(StrEnum):
+    """COLD compression levels, finest first (XDB section 8.2)."""
+
+    REPLY = "reply"
+    SESSION = "session"
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+    QUARTER = "quarter"
+    YEAR = "year"
+
+
 # Which role a timestep gets when the caller names none.
 DEFAULT_ROLE = {
     EventType.INPUT: Role.USER,

@@ -16,7 +16,7 @@ from typing import Any
 
 from xdb.concepts import concept_operations, concept_usage
 from xdb.engine import extract_operations, hook_operations, lesson_views
-from xdb.episodes import episode_operations, episode_search, experience_graph
+from xdb.episodes import episode_operations, episode_search, experience_graph, memcp_operations
 from xdb.fidelity import fidelity_operations
 from xdb.learning import (
     buds,
@@ -27,7 +27,6 @@ from xdb.learning import (
     training,
 )
 from xdb.log import log_reads, recording, status
-from xdb.ops import memcp
 from xdb.ops.registry import Operation
 from xdb.policy import access_operations, audit_operations, policy_operations
 
@@ -50,7 +49,7 @@ OPERATIONS: tuple[Operation[Any, Any], ...] = (
     *hook_operations.OPERATIONS,
     *extract_operations.OPERATIONS,
     *lesson_views.OPERATIONS,
-    *memcp.OPERATIONS,
+    *memcp_operations.OPERATIONS,
     *policy_operations.OPERATIONS,
     *fidelity_operations.POLICY_OPERATIONS,
     *access_operations.OPERATIONS,

@@ -3,7 +3,7 @@
 whatever its kind, to the same ``Release`` walk as the API's answers.
 
 Each record kind that names concepts is read as a model below, whose fields carry the
-markers of the API's own models (``policy.markers``): a record about a hidden concept is
+markers of the API's own models (``models.concept_markers``): a record about a hidden concept is
 left out whole (a tag, an exemplar, a dataset, a training run, a concept), and a hidden
 entry of a list or mapping inside one is left out of it (activations, concept tags,
 labels, a dataset's filters, a bud's relations). A record the walk leaves out takes what
@@ -36,11 +36,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from xdb.errors import InvalidRequest
 from xdb.log.log_models import Tag, Timestep
 from xdb.models.common import Caller
+from xdb.models.concept_markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
 from xdb.ops.registry import Context
 from xdb.policy.access import readable as access_readable
 from xdb.policy.disclosure import Visibility
 from xdb.policy.load import stored
-from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
 from xdb.policy.release import Release
 from xdb.store.protocol import Store
 

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from xdb.models.common import Model, NonEmpty
-from xdb.policy.markers import NoConcept
+from xdb.models.concept_markers import NoConcept
 from xdb.timeutil import as_utc
 
 # A time without a zone is read as UTC.

@@ -1,7 +1,7 @@
 """The one module every output leaves through, and every request of a restricted caller
 enters through.
 
-``release`` walks a response by its models' field markers (``policy.markers``) and leaves
+``release`` walks a response by its models' field markers (``models.concept_markers``) and leaves
 out what the caller may not see: an object about a hidden concept is left out of its list
 (never a redacted stub), hidden keys and ids are left out of mappings and lists.
 ``admit`` rewrites a request before its handler runs: each hidden concept it names becomes
@@ -22,8 +22,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from xdb.errors import XdbError
+from xdb.models.concept_markers import (
+    ConceptKeys,
+    ConceptList,
+    ConceptRef,
+    Marker,
+    NoConcept,
+    NodeRef,
+)
 from xdb.policy.disclosure import Visibility
-from xdb.policy.markers import ConceptKeys, ConceptList, ConceptRef, Marker, NoConcept, NodeRef
 from xdb.store.graph_edges import CONCEPT_NODE
 
 if typing.TYPE_CHECKING:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from xdb.episodes.episode_models import AddEpisodeRequest, Provenance
+from xdb.models.episode_objects import AddEpisodeRequest, Provenance
 from xdb.store.types import NewEpisode
 from xdb.timeutil import to_us
 

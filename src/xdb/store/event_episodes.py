@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from xdb.log.log_models import Timestep
+from xdb.models.log_objects import Timestep
 from xdb.store import rows
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import NewEpisode

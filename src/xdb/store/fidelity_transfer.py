@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from xdb.errors import InvalidRequest
-from xdb.fidelity.fidelity_models import Level
+from xdb.models.common import Level
 from xdb.store import cold_records, fidelity
 from xdb.store.sqlbuild import Connection, Dialect
 

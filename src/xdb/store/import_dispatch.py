@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any, Generic, TypeVar
 
 from xdb.gcpause import collector_paused
-from xdb.log.log_models import Tag, Timestep
+from xdb.models.log_objects import Tag, Timestep
 from xdb.store import graph_transfer, rows
 from xdb.store.records import (
     FORMAT,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.errors import NotFound
-from xdb.log.log_models import Tag
+from xdb.models.log_objects import Tag
 from xdb.store import concepts as concept_sql
 from xdb.store import exemplars, graph_transfer, learning, rows, sync_merge, tagging
 from xdb.store.exemplars import ExemplarRow

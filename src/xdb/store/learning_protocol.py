@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from xdb.log.log_models import Tag
+from xdb.models.log_objects import Tag
 from xdb.store.types import ConceptRow, PackRow
 
 if TYPE_CHECKING:

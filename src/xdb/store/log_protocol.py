@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from xdb.log.log_models import Comment, SessionSummary, Tag, TagApplication, Timestep
+from xdb.models.log_objects import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store.types import NewEpisode, NewTimestep, ResolvedTarget, TimestepFilter
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from xdb.log.log_models import Comment, Tag, TagApplication, Timestep
+from xdb.models.log_objects import Comment, Tag, TagApplication, Timestep
 from xdb.store import rows, tagging
 from xdb.store.sqlbuild import Flavor
 from xdb.store.types import ResolvedTarget

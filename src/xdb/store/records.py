@@ -36,11 +36,11 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
-from xdb.episodes.episode_models import AddEpisodeRequest
 from xdb.errors import InvalidRequest, from_validation_errors
 from xdb.ids import new_id, parse_timestep_id
-from xdb.log.log_models import Comment, TagApplication, Timestep
 from xdb.models.common import NonEmpty
+from xdb.models.episode_objects import AddEpisodeRequest
+from xdb.models.log_objects import Comment, TagApplication, Timestep
 from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, rows
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect

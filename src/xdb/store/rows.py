@@ -13,8 +13,8 @@ from typing import Any
 from pydantic_core import PydanticSerializationError, from_json, to_json
 
 from xdb.ids import timestep_id
-from xdb.log.log_models import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.models.common import EventType, Fidelity, Role
+from xdb.models.log_objects import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store.context import SESSION_GAP_US
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import NewEpisode, StoredEpisode, TextChange, TextDocument

@@ -12,7 +12,7 @@ from typing import Any
 
 from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
-from xdb.log.log_models import Comment, Tag, TagApplication
+from xdb.models.log_objects import Comment, Tag, TagApplication
 from xdb.store import access, rows
 from xdb.store.sqlbuild import Connection, Dialect, chunks, sql_where
 from xdb.store.types import ResolvedTarget

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from xdb.ids import timestep_id
-from xdb.log.log_models import SessionSummary, Timestep
+from xdb.models.log_objects import SessionSummary, Timestep
 from xdb.store import access, audit, audit_bodies, rows
 from xdb.store.episode_reads import EpisodeReads
 from xdb.store.event_episodes import close_events, event_sql

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
-from xdb.log.log_models import Timestep
+from xdb.models.log_objects import Timestep
 from xdb.store import access, graph_transfer, policy_objects, records
 from xdb.store.import_dispatch import RecordImport
 from xdb.store.postgres import episodes, vector_index

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from xdb.ids import timestep_id
-from xdb.log.log_models import SessionSummary, Timestep
+from xdb.models.log_objects import SessionSummary, Timestep
 from xdb.store import access, audit, audit_bodies, rows
 from xdb.store.event_episodes import close_events, event_sql
 from xdb.store.rows import activations_json as _activations_json

@@ -1,4 +1,6 @@
-"""Markers on model fields that name concepts: the policy's release walk reads them.
+"""Markers on model fields that name concepts: the policy's release walk reads them. They
+are the kernel's, beside ``common``, so that any model (the records storage reads and
+writes among them) carries them without importing the policy's room.
 
 A response field that holds a concept id, a list of them, a mapping keyed by them, or a
 graph node id carries one of these in its ``Annotated`` metadata; a request field marked
