@@ -539,10 +539,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--set",
         default="devset",
-        choices=("devset", "holdout"),
-        help="the development set, or the held-out set (bench.engine_holdout: score it, never"
+        choices=("devset", "holdout", "prose"),
+        help="the development set, the held-out set (bench.engine_holdout: score it, never"
         " tune on it; its figure is the in-sample line, with the constants the development"
-        " set chose)",
+        " set chose) or the second development batch (bench.engine_families_prose: lessons"
+        " that tell their command in words; scored like the held-out set, with the shipped"
+        " constants)",
     )
     parser.add_argument(
         "--per-family", action="store_true", help="every family's line, not only the missed"
@@ -553,6 +555,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         from bench.engine_holdout import HOLDOUT
 
         pool = HOLDOUT
+    elif args.set == "prose":
+        from bench.engine_families_prose import PROSE_FAMILIES
+
+        pool = PROSE_FAMILIES
     families = [f for f in pool if not args.families or f.name in args.families.split(",")]
     embedder = None if args.embedder == "default" else args.embedder
     with tempfile.TemporaryDirectory() as folder:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdb.engine import trigger_match, triggers
+from xdb.engine import prose_vocabulary, trigger_match, triggers
 from xdb.engine.calls import parse_call
 
 
@@ -173,3 +173,42 @@ def test_a_quoted_flag_or_lone_word_is_no_command() -> None:
     assert [c.program for c in triggers.prose_commands("run `rsync -a --dry-run src/ dst/`")] == [
         "rsync"
     ]
+
+
+def test_a_flag_told_in_words_is_the_flag() -> None:
+    # "without the X flag": what the mistake lacked; "with the X flag": what it gave.
+    q = "ran restic forget on the shared repository without the dry-run flag and lost snapshots"
+    a = "look at what it would remove first"
+    assert said(q, a, "restic forget --keep-last 3") == triggers.HIT
+    assert said(q, a, "restic forget --keep-last 3 --dry-run") == triggers.SAFE
+    q = "merged with glab mr merge and the capital Y flag, skipping the pipeline"
+    assert triggers.derive(q, "wait for the pipeline").commands[0].flags == frozenset({"-Y"})
+    # A word that describes rather than names a flag is left alone.
+    assert prose_vocabulary.flags_told("used the wrong flag again") == "used the wrong flag again"
+    assert prose_vocabulary.flags_told("the lowercase flag") == "the lowercase flag"
+
+
+def test_a_tool_named_as_its_product_is_the_program_and_nothing_after_it() -> None:
+    q = "Vagrant destroyed the box with the team's database on it"
+    a = "snapshot the box before any teardown"
+    assert [f.program for f in triggers.derive(q, a).commands] == ["vagrant"]
+    assert prose_vocabulary.products("with the Kubernetes CLI") == "with kubectl ;"
+    # (its following words are no subcommand: "a Docker build ARG" is no ``docker build``)
+    trigger = triggers.derive("a token passed as a Docker build ARG leaked", "use secrets")
+    assert all(not f.subcommand for f in trigger.commands)
+    # An English word capitalised at a sentence's start is no program.
+    assert not triggers.derive("Make sure the cache is warm", "warm it first").commands
+
+
+def test_an_option_of_an_instruction_in_capitals_is_code_not_a_flag() -> None:
+    q, a = (
+        "a secret passed to docker as a build argument stayed in the image",
+        ("mount it instead: RUN --mount=type=secret,id=npm"),
+    )
+    assert all("--mount" not in f.safe for f in triggers.derive(q, a).commands)
+
+
+def test_a_program_read_generically_is_told_apart_by_its_first_two_words() -> None:
+    q, a = "`hcloud server delete` removed the wrong machine", "use hcloud server shutdown first"
+    assert said(q, a, "hcloud server delete web-3") == triggers.HIT
+    assert said(q, a, "hcloud server describe web-3") != triggers.HIT

@@ -28,29 +28,23 @@ decides with are in ``xdb.engine.scoring`` (chosen by ``bench.engine_cv``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from xdb.engine.calls import Command, ToolCall, parse_call, parse_shell
-from xdb.engine.calls.programs import _SAME, _TABLE
+from xdb.engine.prose_vocabulary import PROSE_PROGRAMS, flags_told, products
 from xdb.engine.trigger_known import kept_known
 from xdb.engine.words import root
 
 HIT, SAFE, MISS, SILENT = "hit", "safe", "miss", "silent"
-VERSION = 2  # stored triggers of another version are derived again
+VERSION = 3  # stored triggers of another version are derived again
 
-# Programs recognised by name in a lesson's prose, besides those the parser's table reads
-# (any word followed by a flag counts too: "crontab -r", "nginx -t").
-_PROSE_PROGRAMS = frozenset(
-    {*_TABLE, *_SAME, "crontab", "mysqldump", "pg_dump", "pg_restore", "redis-cli",
-     "ansible-playbook", "ansible", "ssh", "scp", "nginx", "poetry", "pytest", "mvn",
-     "gradle", "kubectx", "argocd", "gh", "rclone", "dd", "mkfs", "truncate", "shred",
-     "iptables", "ufw", "sqlite3", "mongo", "mongosh", "unzip", "zip"}
-)  # fmt: skip
 # Words that end a command inside prose.
 _CLAUSE = re.compile(r"[,;:()]|\s(?:then|and|or|so|which|because|before|after|instead)\s|\.\s")
+_INSTRUCTION_OPTION = re.compile(r"\b[A-Z]{2,}(?:\s+--?[\w-]+(?:=\S*)?)+")
 _BACKTICK = re.compile(r"`([^`]+)`")
 _FLAG = re.compile(r"(?<![\w/.-])(--?[A-Za-z][\w-]*)")
 # What a text writes as code: dotted or snake names, camelCase, PascalCase with an inner
@@ -73,7 +67,8 @@ _PROSE_STOP = _STOP | frozenset((
     "into", "against", "ran", "run", "over", "at", "as", "and", "or", "but", "so", "then",
     "first", "only", "once", "when", "meant", "put", "left", "took", "broke", "lost", "made",
     "command", "commands", "history", "step", "job", "script", "use", "pass", "set", "keep",
-    "call", "give", "add", "name",
+    "call", "give", "add", "name", "also", "itself", "again", "too", "just", "now", "still",
+    "even", "never", "always", "already", "instead", "here", "there", "anyway",
 ))  # fmt: skip
 # Words of _PROSE_STOP that are subcommands too when a flag follows ("poetry add --group").
 _VERBS = frozenset(("run", "use", "set", "add", "pass", "keep", "call", "give", "name", "put"))
@@ -179,11 +174,11 @@ def prose_commands(text: str) -> list[Command]:
         starts = [
             i
             for i, word in enumerate(words)
-            if word in _PROSE_PROGRAMS
+            if word in PROSE_PROGRAMS
             or (
-                i == 0
-                and len(words) > 1
-                and words[1].startswith("-")
+                (i == 0 or words[:i] == ["sudo"])  # (a clause's first command, or sudo's)
+                and len(words) > i + 1
+                and words[i + 1].startswith("-")
                 and word not in _PROSE_STOP
                 and re.fullmatch(r"[a-z][\w-]+", word) is not None
             )
@@ -207,7 +202,7 @@ def _a_command(c: Command) -> bool:
 
     if not c.program or c.program.startswith("-"):
         return False
-    return spec_of(c.program) is not None or c.program in _PROSE_PROGRAMS or len(c.words) > 1
+    return spec_of(c.program) is not None or c.program in PROSE_PROGRAMS or len(c.words) > 1
 
 
 def _prose_words(words: list[str]) -> list[str]:
@@ -234,7 +229,9 @@ def _form(c: Command, literals: bool = False) -> Form:
 
     words: tuple[str, ...] = ()
     if spec_of(c.program) is None and len(c.words) > 1 and c.words[1].isalpha():
-        words = (c.words[1],)  # a program read generically: its first word says which use
+        # A program read generically: its first words say which use (``gh pr merge`` is not
+        # ``gh pr view``, ``vault kv patch`` not ``vault kv put``).
+        words = tuple(itertools.takewhile(str.isalpha, c.words[1:3]))
     if literals:
         words += tuple(a.text for a in c.args if a.kind == "number" and a.text.isdigit())
     wrappers = frozenset(w for w in c.wrappers if w == "sudo")
@@ -306,6 +303,9 @@ def derive(
 ) -> Trigger:
     """A lesson's trigger, from its words and, when given, the failing call and its fix
     (``{"tool_name": ..., "tool_input": ...}``)."""
+    # A tool named as its product ("Pulumi", "the k8s CLI") and a flag told in words ("the
+    # staging flag") are read as if written out.
+    question, answer = flags_told(products(question)), flags_told(products(answer))
     answer_cmds = prose_commands(answer)
     failing = _parsed(example_call)
     fixed = _parsed(fix_call)
@@ -318,11 +318,14 @@ def derive(
         forms += [_form(c) for c in failing.commands]
     forms += _advised_verbs(question, answer_cmds, forms)
     safe_forms = [_form(c) for c in answer_cmds]
-    loose_answer = _strip_commands(answer)
+    # (an option an instruction in capitals takes, ``RUN --mount=...`` in a Dockerfile, is
+    # code, not a flag of a program the lesson names)
+    flag_answer = _INSTRUCTION_OPTION.sub(" ", answer)
+    loose_answer = _strip_commands(flag_answer)
     # Flags the answer writes outside any command it names ("pass --project on every
     # gcloud command"): what a program the lesson names only by itself must be given.
     written = {f.raw for c in answer_cmds for f in c.flags}
-    free = " ".join(x for x in _FLAG.findall(_BACKTICK.sub(" ", answer)) if x not in written)
+    free = " ".join(x for x in _FLAG.findall(_BACKTICK.sub(" ", flag_answer)) if x not in written)
     # The answer's flags by themselves, and its command of the same program: what the
     # mistake lacks (a flag both write is context, not the difference).
     out_forms = []
@@ -336,8 +339,10 @@ def derive(
                 and f.flags <= c.flag_names for f in forms)
     ]  # fmt: skip
     safe_forms = [g for g in safe_forms if g not in {_form(c) for c in rerun}]
+    # Flags the question says were not given ("without --limit"): what the mistake lacked.
+    lacked = " ".join(x for span in _NEGATION.findall(told) for x in _FLAG.findall(span))
     for f in dict.fromkeys(forms):
-        adds = _flags_for(f, loose_answer)
+        adds = _flags_for(f, loose_answer) | (_flags_for(f, lacked) if lacked else frozenset())
         if f.bare and free and re.search(rf"(?<![\w-]){re.escape(f.program)}(?![\w-])", answer):
             adds |= _flags_for(f, free)
         for c in answer_cmds:
@@ -362,7 +367,9 @@ def derive(
     # Flags the question names outside any command it names ("with --no-verify").
     named = {x for f in out_forms for x in f.flags}
     loose = frozenset(
-        x for x in _FLAG.findall(_strip_commands(told)) if x.startswith("--") and x not in named
+        x
+        for x in _FLAG.findall(_strip_commands(told))
+        if x.startswith("--") and x not in named and x not in lacked.split()
     )
     code: set[str] = code_tokens(told)
     safe: set[str] = (code_tokens(answer) - code) | _negated(told)
