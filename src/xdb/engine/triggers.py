@@ -305,6 +305,8 @@ def derive(
     (``{"tool_name": ..., "tool_input": ...}``)."""
     # A tool named as its product ("Pulumi", "the k8s CLI") and a flag told in words ("the
     # staging flag") are read as if written out.
+    # (the known mistakes its words name are found in the words as the lesson wrote them)
+    words = (question, answer)
     question, answer = flags_told(products(question)), flags_told(products(answer))
     answer_cmds = prose_commands(answer)
     failing = _parsed(example_call)
@@ -397,7 +399,7 @@ def derive(
         loose,
         frozenset(code),
         frozenset(safe),
-        *kept_known(question, answer, failing, [*out_forms, *safe_forms], fixed),
+        *kept_known(*words, failing, [*out_forms, *safe_forms], fixed),
         failing is not None,
     )
 
