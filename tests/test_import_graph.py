@@ -84,7 +84,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "xdb.engine",
     ),
     # What puts the rooms together: the package and ``Database``, the generated API, the
-    # operations' catalog (and ``xdb.ops``, which hands it out), the entry points.
+    # operations' catalog (and ``xdb.ops``, which hands it out and gives ``Context`` the
+    # rooms' functions, ``xdb.ops.room_services``), the entry points.
     ASSEMBLY: (
         "xdb",
         "xdb.__main__",
@@ -109,13 +110,6 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 # The imports that go up a layer today, as (importer, imported). Never add one: invert it.
 KNOWN_UPWARD = frozenset(
     {
-        # ``Context`` reads the caller's policy objects and visibility, checks access, and
-        # chooses the search's candidate lists on first use (deferred imports): every
-        # handler, bench and test builds a ``Context``, and nothing runs before them that
-        # could hand these in, so they stay until ``Context`` takes them from the assembly.
-        ("xdb.ops.registry", "xdb.policy.load"),
-        ("xdb.ops.registry", "xdb.policy.access"),
-        ("xdb.ops.registry", "xdb.index.candidates"),
         # The hooks' full path opens the database itself (``xdb.connect``, deferred).
         ("xdb.engine.full", "xdb"),
     }

@@ -4,8 +4,14 @@ that the Python API, MCP, HTTP and CLI all serve from."""
 from typing import Any
 
 from xdb.ops.registry import Context, Operation
+from xdb.ops.room_services import LazyRoomServices
 
 __all__ = ["REGISTRY", "Context", "Operation", "operations"]
+
+# ``Context`` (the kernel's) reads the caller's policy and the search's lists through the
+# rooms, which the kernel may not import: the assembly hands them in here, since this
+# package's ``__init__`` runs before any module can import ``xdb.ops.registry``.
+Context.rooms = LazyRoomServices()
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -26,6 +26,38 @@ if TYPE_CHECKING:
 ReqT = TypeVar("ReqT", bound=BaseModel)
 RespT = TypeVar("RespT", bound=BaseModel)
 
+# The policy objects by kind and id (``policy.load.stored``'s answer).
+PolicyObjects = dict[str, dict[str, Any]]
+AccessAction = Literal["read", "write", "delete"]
+
+
+class RoomServices(Protocol):
+    """The rooms' functions ``Context`` calls: the policy's (``xdb.policy``) and the search's
+    lists (``xdb.index``). The kernel may import neither, so the assembly hands them in
+    (``xdb.ops.room_services``)."""
+
+    @property
+    def stored_policies(self) -> Callable[[Store], PolicyObjects]:
+        """``policy.load.stored``: every policy object, validated."""
+        ...
+
+    @property
+    def visibility(self) -> Callable[[Store, Caller, PolicyObjects], Visibility]:
+        """``policy.load.visibility``: what a caller may see."""
+        ...
+
+    @property
+    def require_access(
+        self,
+    ) -> Callable[[PolicyObjects, Caller, str | None, AccessAction, str, str], None]:
+        """``policy.access.require``: refuse an action the caller's roles do not allow."""
+        ...
+
+    @property
+    def choose_candidates(self) -> Callable[[Store, Indexer | None], Candidates]:
+        """``index.candidates.choose``: the search's strategy for a store."""
+        ...
+
 
 @dataclass
 class Context:
@@ -34,6 +66,11 @@ class Context:
     store: Store
     caller: Caller
     current_session: Callable[[], str]
+    # The rooms' functions the reads and checks below call. Set on the class by the
+    # assembly (``xdb/ops/__init__.py``, which runs before any module can import this one),
+    # so every context has them, a handler's, a bench's or a test's; a class attribute, not
+    # a field, so that making a context per call costs what it did.
+    rooms: ClassVar[RoomServices]
     settings: Mapping[str, Any] = field(default_factory=dict)
     indexer: Indexer | None = None  # embeds episodes and holds the vector index
     # The current session for a write that records timesteps: like ``current_session``, but
@@ -61,31 +98,25 @@ class Context:
     @property
     def policy_objects(self) -> dict[str, dict[str, Any]]:
         if self._objects is None:
-            from xdb.policy.load import stored
-
-            self._objects = stored(self.store)
+            self._objects = self.rooms.stored_policies(self.store)
         return self._objects
 
     @property
     def view(self) -> Visibility:
         if self._view is None:
-            from xdb.policy.load import visibility
-
-            self._view = visibility(self.store, self.caller, self.policy_objects)
+            self._view = self.rooms.visibility(self.store, self.caller, self.policy_objects)
         return self._view
 
     def require_access(
         self,
         policy_id: str | None,
-        action: Literal["read", "write", "delete"],
+        action: AccessAction,
         what: str,
         field: str = "access_policy_id",
     ) -> None:
         """Refuse ``action`` on objects under ``policy_id`` (None: the default) unless this
         caller may (``policy/access.py``)."""
-        from xdb.policy.access import require
-
-        require(self.policy_objects, self.caller, policy_id, action, what, field)
+        self.rooms.require_access(self.policy_objects, self.caller, policy_id, action, what, field)
 
     @property
     def sees(self) -> Callable[[str], bool] | None:
@@ -97,9 +128,7 @@ class Context:
     def candidates(self) -> Candidates:
         """The search's lists, reading through this call's store."""
         if self.chosen_candidates is None:
-            from xdb.index.candidates import choose
-
-            self.chosen_candidates = choose(self.store.unbound, self.indexer)
+            self.chosen_candidates = self.rooms.choose_candidates(self.store.unbound, self.indexer)
         return self.chosen_candidates.on(self.store)
 
     def session(self, requested: str | None) -> str:
