@@ -212,3 +212,39 @@ def test_a_program_read_generically_is_told_apart_by_its_first_two_words() -> No
     q, a = "`hcloud server delete` removed the wrong machine", "use hcloud server shutdown first"
     assert said(q, a, "hcloud server delete web-3") == triggers.HIT
     assert said(q, a, "hcloud server describe web-3") != triggers.HIT
+
+
+def test_only_a_flag_right_after_the_word_saying_so_was_lacking() -> None:
+    # (a flag later in the clause is what the mistake gave)
+    q = "git push without review and with --force overwrote main"
+    assert said(q, "open a pull request", "git push --force origin main") == triggers.HIT
+
+
+def test_a_flag_in_words_joins_its_command_only_where_a_letter_names_it() -> None:
+    q = "git reset --hard and the feature flag was still on, so work was lost"
+    assert said(q, "stash first", "git reset --hard HEAD~1") == triggers.HIT
+    assert prose_vocabulary.flags_told("kubectl with the all namespaces flag") == (
+        "kubectl with --all-namespaces"
+    )
+    assert prose_vocabulary.flags_told("without the dry run flag") == "without --dry-run"
+    # A past tense before a flag is the sentence's verb, not a program.
+    assert not triggers.derive("passed the force flag to the deploy", "never").commands
+
+
+def test_only_a_dockerfile_instructions_options_are_code() -> None:
+    q, a = "pg_restore on prod half applied", "run with ONLY --single-transaction"
+    assert said(q, a, "pg_restore --single-transaction -d prod dump") == triggers.SAFE
+
+
+def test_a_call_learned_on_keeps_one_word_of_a_generic_program() -> None:
+    # (its second word is what it acted on: another box is the same mistake)
+    failing = {"tool_name": "Bash", "tool_input": {"command": "vagrant destroy db -f"}}
+    trigger = triggers.derive("it destroyed the box", "snapshot first", failing)
+    seen = trigger_match.seen(parse_call("Bash", {"command": "vagrant destroy web -f"}, "/w"))
+    assert trigger_match.match(trigger, seen, 1.0, 1.0, "") == triggers.HIT
+
+
+def test_long_prose_is_read_in_linear_time() -> None:
+    # (every tool call reads its candidates' lessons; 100 KB of words once took 6 s)
+    assert triggers.prose_commands("x y " * 25_000) == []
+    assert prose_vocabulary.flags_told("with the " * 20_000 + "flag").endswith("flag")

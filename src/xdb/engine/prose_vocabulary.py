@@ -53,8 +53,8 @@ _CLI = re.compile(
     re.IGNORECASE,
 )
 # A flag told in words: "the staging flag", "its --force option", "the capital D flag", "the
-# parallel jobs flag"; after "with" or "and" it is the command's own ("git branch and the
-# capital D flag").
+# all namespaces flag"; a letter's flag after "with" or "and" is the command's own ("git
+# branch and the capital D flag").
 _FLAG_WORDS = re.compile(
     r"(?:\b(with|and|using|passing|plus)\s+)?\b(?:the|a|an|its|their|that)\s+"
     r"(?:([a-z]+)\s+)??(?:(capital|upper-?case|lower-?case|small)\s+)?"
@@ -64,7 +64,9 @@ _FLAG_WORDS = re.compile(
 _NOT_A_FLAG = frozenset((
     "same", "other", "right", "wrong", "new", "old", "one", "only", "first", "last", "safe",
     "dangerous", "usual", "capital", "uppercase", "upper-case", "lowercase", "lower-case",
-    "small", "long", "short", "default", "missing", "extra", "global", "proper",
+    "small", "long", "short", "feature", "red", "green", "yellow", "white", "warning", "the",
+    "a", "an", "with", "and", "of", "to", "its", "their", "that", "this", "any", "no",
+    "default", "missing", "extra", "global", "proper",
 ))  # fmt: skip
 
 
@@ -93,20 +95,23 @@ _TOOLS_BY_NAME = PROSE_PROGRAMS - frozenset((
 
 def flags_told(text: str) -> str:
     """``text`` with each flag told in words written as the flag: "without the staging
-    flag" reads "without --staging", "git branch and the capital D flag" reads "git branch
-    -D". A word that describes rather than names ("the same option", "the wrong flag") is
-    left alone."""
+    flag" reads "without --staging", "the all namespaces flag" "--all-namespaces", and "git
+    branch and the capital D flag" "git branch -D" (a letter says which flag it is; a word
+    after "with" stays beside the command, not in it: "--force and the feature flag was
+    on" is no flag of the command). A word that describes rather than names ("the same
+    option", "a red flag") is left alone."""
 
     def flag(m: re.Match[str]) -> str:
-        joined, case, word = m.group(1), m.group(3), m.group(4)
+        joined, modifier, case, word = m.groups()
         if case is not None and len(word) == 1:
             written = "-" + (word.upper() if case.lower().startswith(("cap", "up")) else word)
-        elif case is not None or word.lower() in _NOT_A_FLAG:
+            return f" {written}" if joined else written
+        if case is not None or word.lower() in _NOT_A_FLAG:
             return m.group(0)
-        elif word.startswith("-"):
-            written = word
-        else:
-            written = f"-{word}" if len(word) == 1 else f"--{word.lower()}"
-        return f" {written}" if joined else written
+        if modifier is not None and modifier.lower() in _NOT_A_FLAG:
+            return m.group(0)
+        name = f"{modifier}-{word}" if modifier is not None else word
+        written = name if name.startswith("-") else f"-{name}" if len(name) == 1 else f"--{name}"
+        return f"{joined} {written.lower()}" if joined else written.lower()
 
     return _FLAG_WORDS.sub(flag, text)

@@ -44,7 +44,9 @@ VERSION = 3  # stored triggers of another version are derived again
 
 # Words that end a command inside prose.
 _CLAUSE = re.compile(r"[,;:()]|\s(?:then|and|or|so|which|because|before|after|instead)\s|\.\s")
-_INSTRUCTION_OPTION = re.compile(r"\b[A-Z]{2,}(?:\s+--?[\w-]+(?:=\S*)?)+")
+_INSTRUCTION_OPTION = re.compile(
+    r"\b(?:RUN|COPY|ADD|FROM|HEALTHCHECK|ONBUILD)(?:\s+--[\w-]+(?:=\S*)?)+"
+)
 _BACKTICK = re.compile(r"`([^`]+)`")
 _FLAG = re.compile(r"(?<![\w/.-])(--?[A-Za-z][\w-]*)")
 # What a text writes as code: dotted or snake names, camelCase, PascalCase with an inner
@@ -58,6 +60,10 @@ _VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)")
 _GUARD = re.compile(r"\$\{\w+(:[?=-])")
 _NEGATION = re.compile(
     r"\b(?:no|without|missing|lacked|lacking)\s+(?:an?\s+|the\s+|any\s+)?([^,;.()]+)"
+)
+# A flag the question says was not given: right after the word saying so ("without --limit").
+_LACKED = re.compile(
+    r"\b(?:no|without|missing|lacked|lacking)\s+(?:an?\s+|the\s+|any\s+)?(--?[A-Za-z][\w-]*)"
 )
 _FILE_EXT = re.compile(r"\.(?:json|ya?ml|toml|lock|cs|py|ts|tsx|js|go|rs|java|sql|tf|env)$")
 _STOP = frozenset(("the", "a", "an", "of", "to", "in", "on", "for", "its", "it", "is", "was",
@@ -176,7 +182,8 @@ def prose_commands(text: str) -> list[Command]:
             for i, word in enumerate(words)
             if word in PROSE_PROGRAMS
             or (
-                (i == 0 or words[:i] == ["sudo"])  # (a clause's first command, or sudo's)
+                (i == 0 or (i == 1 and words[0] == "sudo"))  # (a clause's first, or sudo's)
+                and not (len(word) > 4 and word.endswith(("ed", "ing")))  # ("passed --force")
                 and len(words) > i + 1
                 and words[i + 1].startswith("-")
                 and word not in _PROSE_STOP
@@ -222,16 +229,18 @@ def _prose_words(words: list[str]) -> list[str]:
     return out
 
 
-def _form(c: Command, literals: bool = False) -> Form:
+def _form(c: Command, literals: bool = False, told: bool = False) -> Form:
     """A command's form. ``literals``: keep the numbers it gives as arguments (a lesson
-    that writes ``chmod -R 777`` is about 777, not 750)."""
+    that writes ``chmod -R 777`` is about 777, not 750). ``told``: the lesson's words name
+    the command, so a program read generically keeps its first two words (``vault kv
+    patch``); a call's second word is as often what it acts on (``vagrant destroy db``)."""
     from xdb.engine.calls.programs import spec_of
 
     words: tuple[str, ...] = ()
     if spec_of(c.program) is None and len(c.words) > 1 and c.words[1].isalpha():
-        # A program read generically: its first words say which use (``gh pr merge`` is not
-        # ``gh pr view``, ``vault kv patch`` not ``vault kv put``).
-        words = tuple(itertools.takewhile(str.isalpha, c.words[1:3]))
+        # A program read generically: its first word says which use; told, its first two
+        # (``gh pr merge`` is not ``gh pr view``, ``vault kv patch`` not ``vault kv put``).
+        words = tuple(itertools.takewhile(str.isalpha, c.words[1 : 3 if told else 2]))
     if literals:
         words += tuple(a.text for a in c.args if a.kind == "number" and a.text.isdigit())
     wrappers = frozenset(w for w in c.wrappers if w == "sudo")
@@ -315,13 +324,13 @@ def derive(
     # question (the error a check printed, the check's own command line after an edit)
     # names no command, code or missing thing of the mistake.
     told = question if failing is None else ""
-    forms = [_form(c, literals=True) for c in prose_commands(told)]
+    forms = [_form(c, literals=True, told=True) for c in prose_commands(told)]
     if failing is not None:
         forms += [_form(c) for c in failing.commands]
     forms += _advised_verbs(question, answer_cmds, forms)
-    safe_forms = [_form(c) for c in answer_cmds]
-    # (an option an instruction in capitals takes, ``RUN --mount=...`` in a Dockerfile, is
-    # code, not a flag of a program the lesson names)
+    safe_forms = [_form(c, told=True) for c in answer_cmds]
+    # (an option a Dockerfile instruction takes, ``RUN --mount=...``, is code, not a flag of
+    # a program the lesson names)
     flag_answer = _INSTRUCTION_OPTION.sub(" ", answer)
     loose_answer = _strip_commands(flag_answer)
     # Flags the answer writes outside any command it names ("pass --project on every
@@ -340,9 +349,9 @@ def derive(
         and any(c.program == f.program and c.subcommand == f.subcommand and f.flags
                 and f.flags <= c.flag_names for f in forms)
     ]  # fmt: skip
-    safe_forms = [g for g in safe_forms if g not in {_form(c) for c in rerun}]
+    safe_forms = [g for g in safe_forms if g not in {_form(c, told=True) for c in rerun}]
     # Flags the question says were not given ("without --limit"): what the mistake lacked.
-    lacked = " ".join(x for span in _NEGATION.findall(told) for x in _FLAG.findall(span))
+    lacked = " ".join(_LACKED.findall(told))
     for f in dict.fromkeys(forms):
         adds = _flags_for(f, loose_answer) | (_flags_for(f, lacked) if lacked else frozenset())
         if f.bare and free and re.search(rf"(?<![\w-]){re.escape(f.program)}(?![\w-])", answer):
@@ -357,7 +366,7 @@ def derive(
                 c.program == f.program
                 and c.subcommand[: len(f.subcommand)] == f.subcommand
                 and (f.subcommand or not c.subcommand)
-                and (f.words or not _form(c).words)
+                and (f.words or not _form(c, told=True).words)
             ):
                 adds |= c.flag_names
         if fixed is not None:
