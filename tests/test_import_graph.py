@@ -108,12 +108,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 
 # The imports that go up a layer today, as (importer, imported). Never add one: invert it.
-KNOWN_UPWARD = frozenset(
-    {
-        # The hooks' full path opens the database itself (``xdb.connect``, deferred).
-        ("xdb.engine.full", "xdb"),
-    }
-)
+KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset()
 
 
 def _module_name(path: Path) -> str:

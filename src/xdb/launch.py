@@ -61,6 +61,6 @@ def _db_option(words: list[str]) -> tuple[str, int] | None:
 
 def _full_path(call: HookEvent) -> str:
     # Imported only past the read-only skip.
-    from xdb.engine.full import answer
+    from xdb.interfaces.hook_client import answer
 
     return answer(call)

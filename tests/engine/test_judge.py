@@ -148,7 +148,7 @@ def test_the_worker_records_a_verdict(db: xdb.Database, target: str, tmp_path: P
                "tool_input": _edit("services.AddSingleton<DbContext>() anyway")}  # fmt: skip
     env = {**os.environ, "XDB_DB": target, "XDB_EMBEDDER": "hash",
            "XDB_ENGINE_URL": "http://127.0.0.1:9"}  # fmt: skip
-    done = subprocess.run([sys.executable, "-m", "xdb.engine.judge_worker"],
+    done = subprocess.run([sys.executable, "-m", "xdb.interfaces.hook_worker"],
                           input=json.dumps({"op": "judge", "request": request}), env=env,
                           capture_output=True,
                           text=True, timeout=120)  # fmt: skip

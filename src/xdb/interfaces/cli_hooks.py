@@ -31,7 +31,7 @@ def hook_command(agent: str, event: str) -> None:
     """Answer one hook call of a coding agent: its JSON on stdin, the answer in its dialect on
     stdout (docs/engine.md). Fails open: any problem is exit 0 and no output."""
     from xdb.engine import hook
-    from xdb.engine.full import answer
+    from xdb.interfaces.hook_client import answer
 
     db_path = click.get_current_context().find_root().obj.get("db_path")
     if db_path:  # the database the hook opens when no serve answers (and its workers)

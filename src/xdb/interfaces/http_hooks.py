@@ -22,10 +22,10 @@ from starlette.concurrency import run_in_threadpool
 
 from xdb.core import Database
 from xdb.engine.dialects import AGENTS, EVENTS, HookEvent, parse, render
-from xdb.engine.full import context
 from xdb.engine.readonly import is_read_only
 from xdb.errors import XdbError
 from xdb.interfaces.auth import request_caller
+from xdb.interfaces.hook_client import context
 from xdb.models.common import Caller
 from xdb.ops.catalog import REGISTRY
 

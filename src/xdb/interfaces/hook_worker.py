@@ -1,6 +1,6 @@
-"""``python -m xdb.engine.judge_worker``: the detached work a hook starts (the judge after a
+"""``python -m xdb.interfaces.hook_worker``: the detached work a hook starts (the judge after a
 tool call, extraction at the end of a session). Reads ``{"op": ..., "request": ...}`` on
-stdin and asks the engine (``full.ask``); whatever goes wrong, it exits quietly: nobody
+stdin and asks the engine (``hook_client.ask``); whatever goes wrong, it exits quietly: nobody
 waits for it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
-from xdb.engine.full import ask
+from xdb.interfaces.hook_client import ask
 
 
 def main() -> int:

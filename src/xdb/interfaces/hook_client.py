@@ -95,7 +95,7 @@ def spawn_worker(op: str, request: dict[str, Any]) -> None:
     import subprocess
 
     worker = subprocess.Popen(
-        [sys.executable, "-m", "xdb.engine.judge_worker"],
+        [sys.executable, "-m", "xdb.interfaces.hook_worker"],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
