@@ -539,12 +539,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--set",
         default="devset",
-        choices=("devset", "holdout", "prose"),
+        choices=("devset", "holdout", "prose", "third"),
         help="the development set, the held-out set (bench.engine_holdout: score it, never"
         " tune on it; its figure is the in-sample line, with the constants the development"
         " set chose) or the second development batch (bench.engine_families_prose: lessons"
         " that tell their command in words; scored like the held-out set, with the shipped"
-        " constants)",
+        " constants) or the third (bench.engine_families_third: shell and code, written"
+        " after the second's changes; scored the same way)",
     )
     parser.add_argument(
         "--per-family", action="store_true", help="every family's line, not only the missed"
@@ -559,6 +560,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         from bench.engine_families_prose import PROSE_FAMILIES
 
         pool = PROSE_FAMILIES
+    elif args.set == "third":
+        from bench.engine_families_third import THIRD_FAMILIES
+
+        pool = THIRD_FAMILIES
     families = [f for f in pool if not args.families or f.name in args.families.split(",")]
     embedder = None if args.embedder == "default" else args.embedder
     with tempfile.TemporaryDirectory() as folder:

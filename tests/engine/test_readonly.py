@@ -284,6 +284,8 @@ WRITES_THAT_LOOK_LIKE_READS = [
     "curl -o out https://x",
     "curl -O https://x/f",
     "curl -T f https://x",
+    "curl -k https://x",  # (a request past a failed certificate check sends what it carries)
+    "curl -sSLk --proxy-insecure https://x",
     "wget https://x/f",
     "tar xzf a.tgz",
     "tar -czf a.tgz dir",

@@ -248,3 +248,18 @@ def test_long_prose_is_read_in_linear_time() -> None:
     # (every tool call reads its candidates' lessons; 100 KB of words once took 6 s)
     assert triggers.prose_commands("x y " * 25_000) == []
     assert prose_vocabulary.flags_told("with the " * 20_000 + "flag").endswith("flag")
+
+
+def test_a_flag_the_answer_gives_a_program_is_what_an_effect_lacked() -> None:
+    # The question tells only the effect; the answer names the program and its flag.
+    q = "the nightly copy to the NAS filled the disk with half-written files after the link dropped"
+    a = "pass --partial-dir=.rsync-partial to rsync so an interrupted file is resumed"
+    assert said(q, a, "rsync -a src/ nas:/backup/") == triggers.HIT
+    assert said(q, a, "rsync -a --partial-dir=.rsync-partial src/ nas:/backup/") == triggers.SAFE
+
+
+def test_a_programs_bare_name_in_the_answer_is_no_safe_use() -> None:
+    # ("on both pg_dump and psql" names no use of either that is safe)
+    q = "the restore cut every name with an accent"
+    a = "dump and load with --encoding=UTF8 on both pg_dump and psql"
+    assert said(q, a, "psql -d shop -f dump.sql") == triggers.HIT

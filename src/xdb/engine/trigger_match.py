@@ -160,10 +160,11 @@ def _subsumes(general: Form, form: Form) -> bool:
 def _safe_at(trigger: Trigger, s: Seen) -> int | None:
     """The index of the first command running a form the lesson advises, or None. A safe
     form that every call of the mistake also runs (``make`` beside ``sudo make``, ``go get``
-    beside ``go get -u``) tells nothing apart: it is not counted."""
+    beside ``go get -u``) tells nothing apart: it is not counted; nor is a program's bare
+    name ("with --default-character-set on both mysqldump and mysql" names no safe use)."""
     for i, c in enumerate(s.commands):
         for f in trigger.safe_forms:
-            if any(_subsumes(f, m) for m in trigger.commands):
+            if f.bare or any(_subsumes(f, m) for m in trigger.commands):
                 continue
             if _form_in(f, c) and f.flags <= c.flag_names:
                 return i

@@ -328,6 +328,8 @@ def derive(
     if failing is not None:
         forms += [_form(c) for c in failing.commands]
     forms += _advised_verbs(question, answer_cmds, forms)
+    if not forms and failing is None:
+        forms += _advised_flags(answer)
     safe_forms = [_form(c, told=True) for c in answer_cmds]
     # (an option a Dockerfile instruction takes, ``RUN --mount=...``, is code, not a flag of
     # a program the lesson names)
@@ -444,6 +446,24 @@ def _advised_verbs(question: str, advised: list[Command], forms: list[Form]) -> 
             out.append(Form(c.program, c.subcommand))
             named.add(c.program)
     return out
+
+
+_SENTENCE = re.compile(r"[;:]|\.\s")
+
+
+def _advised_flags(answer: str) -> list[Form]:
+    """The mistake an answer's flag for a program it names implies, where the question
+    names no command (it tells the effect: "every accented name showed as Ã©"): "load with
+    --default-character-set=utf8mb4 on both mysqldump and mysql" is each of those programs
+    run without it. (A command the answer writes out, flags and all, is a safe form.) The
+    forms are the programs alone: ``derive`` gives them the answer's flags to lack."""
+    return [
+        Form(c.program, ())
+        for sentence in _SENTENCE.split(_BACKTICK.sub(" ", answer))
+        if _FLAG.search(sentence)
+        for c in prose_commands(sentence)
+        if not (c.subcommand or c.flags)
+    ]
 
 
 def _strip_commands(text: str) -> str:
