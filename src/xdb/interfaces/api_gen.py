@@ -21,7 +21,6 @@ is refused, as is a clash of method names (``Operation.method`` renames one).
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import json
 import keyword
@@ -41,6 +40,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import to_jsonable_python
 
 from xdb.interfaces.fields import describe, is_model
+from xdb.interfaces.regenerate import write_or_check
 from xdb.ops.catalog import operations
 from xdb.ops.registry import Operation
 
@@ -339,20 +339,7 @@ def render() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__)
-    parser.add_argument("--output", type=Path, default=TARGET, help="default: %(default)s")
-    parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
-        if current != text:
-            print(f"{args.output} is out of date; run {COMMAND}", file=sys.stderr)
-            return 1
-        return 0
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}")
-    return 0
+    return write_or_check(argv, command=COMMAND, description=__doc__, default=TARGET, render=render)
 
 
 if __name__ == "__main__":

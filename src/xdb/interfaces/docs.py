@@ -13,7 +13,6 @@ regenerates it in memory and fails when the committed file is stale::
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import types
@@ -31,6 +30,7 @@ from pydantic_core import to_jsonable_python
 from xdb import errors
 from xdb.interfaces.cli import cli
 from xdb.interfaces.fields import describe, is_model
+from xdb.interfaces.regenerate import write_or_check
 from xdb.ops.catalog import operations
 from xdb.ops.registry import Operation
 
@@ -374,23 +374,13 @@ def render() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m xdb.interfaces.docs", description=__doc__)
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="default: %(default)s")
-    parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
-        if current != text:
-            print(
-                f"{args.output} is out of date; run python -m xdb.interfaces.docs", file=sys.stderr
-            )
-            return 1
-        return 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}")
-    return 0
+    return write_or_check(
+        argv,
+        command="python -m xdb.interfaces.docs",
+        description=__doc__,
+        default=DEFAULT_OUTPUT,
+        render=render,
+    )
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import zstandard
 from pydantic_core import to_json
 
 from xdb.store import audit_seal, placement
-from xdb.store.sqlbuild import Connection, Dialect, many
+from xdb.store.sqlbuild import Connection, Dialect, add_given, many
 
 GENESIS = "0" * 64
 CHECKPOINT_EVERY = 1000  # records between periodic checkpoints
@@ -281,10 +281,11 @@ def read(
 ) -> list[AuditRecord]:
     m = d.mark
     clauses, params = [f"seq > {m}"], [after]
-    for column, value in (("kind", kind), ("caller", caller), ("operation", operation)):
-        if value is not None:
-            clauses.append(f"{column} = {m}")
-            params.append(value)  # type: ignore[arg-type]
+    add_given(
+        clauses,
+        params,
+        ((f"kind = {m}", kind), (f"caller = {m}", caller), (f"operation = {m}", operation)),
+    )
     sql = f"SELECT {COLUMNS} FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY seq LIMIT {m}"
     return [_record(r) for r in conn.execute(sql, [*params, limit]).fetchall()]
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from xdb.store.sqlbuild import Connection, Dialect, chunks
+from xdb.store.sqlbuild import Connection, Dialect, add_given, chunks
 
 
 @dataclass
@@ -110,18 +110,16 @@ def records_where(
     clauses = [LIVE]
     if sessions is not None:
         clauses.append(d.one_of("session_id", list(sessions), params))
-    if ticks[0] is not None:
-        clauses.append(f"tick_end >= {m}")
-        params.append(ticks[0])
-    if ticks[1] is not None:
-        clauses.append(f"tick_start <= {m}")
-        params.append(ticks[1])
-    if times[0] is not None:
-        clauses.append(f"end_us >= {m}")
-        params.append(times[0])
-    if times[1] is not None:
-        clauses.append(f"start_us <= {m}")
-        params.append(times[1])
+    add_given(
+        clauses,
+        params,
+        (
+            (f"tick_end >= {m}", ticks[0]),
+            (f"tick_start <= {m}", ticks[1]),
+            (f"end_us >= {m}", times[0]),
+            (f"start_us <= {m}", times[1]),
+        ),
+    )
     where = " AND ".join(clauses) or "1 = 1"
     order = "DESC" if descending else "ASC"
     return [

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdb.store import placement
-from xdb.store.sqlbuild import Connection, Dialect, many
+from xdb.store.sqlbuild import Connection, Dialect, add_given, many
 
 SCHEMA = """
 CREATE TABLE exemplars (
@@ -187,10 +187,15 @@ def listed(
     m = d.mark
     clauses: list[str] = []
     params: list[Any] = []
-    for column, value in (("concept_id", concept_id), ("episode_id", episode_id), ("label", label)):
-        if value is not None:
-            clauses.append(f"{column} = {m}")
-            params.append(value)
+    add_given(
+        clauses,
+        params,
+        (
+            (f"concept_id = {m}", concept_id),
+            (f"episode_id = {m}", episode_id),
+            (f"label = {m}", label),
+        ),
+    )
     where = " AND ".join(clauses) or "1 = 1"
     total = conn.execute(f"SELECT count(*) FROM exemplars WHERE {where}", params).fetchone()
     page_clauses = list(clauses)

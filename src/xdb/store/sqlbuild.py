@@ -10,7 +10,7 @@ distribution column.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -85,6 +85,16 @@ def sql_where(clauses: list[str]) -> str:
     return (" WHERE " + " AND ".join(clauses)) if clauses else ""
 
 
+def add_given(clauses: list[str], params: list[Any], conditions: Iterable[tuple[str, Any]]) -> None:
+    """Append each condition whose value is given (not None), and that value to ``params``:
+    how every filter turns its optional fields (a bound, a namespace, a type) into SQL, one
+    mark each. Both lists are the caller's, in order, so their other conditions interleave."""
+    for condition, value in conditions:
+        if value is not None:
+            clauses.append(condition)
+            params.append(value)
+
+
 # ---------------------------------------------------------------------- episodes
 
 
@@ -93,18 +103,16 @@ def episode_where(flt: EpisodeFilter, d: Dialect) -> tuple[list[str], list[Any]]
     m = d.mark
     clauses: list[str] = []
     params: list[Any] = []
-    if flt.namespace is not None:
-        clauses.append(f"e.namespace = {m}")
-        params.append(flt.namespace)
-    if flt.session_id is not None:
-        clauses.append(f"e.session_id = {m}")
-        params.append(flt.session_id)
-    if flt.end_us is not None:
-        clauses.append(f"e.start_us <= {m}")
-        params.append(flt.end_us)
-    if flt.start_us is not None:
-        clauses.append(f"e.end_us >= {m}")
-        params.append(flt.start_us)
+    add_given(
+        clauses,
+        params,
+        (
+            (f"e.namespace = {m}", flt.namespace),
+            (f"e.session_id = {m}", flt.session_id),
+            (f"e.start_us <= {m}", flt.end_us),
+            (f"e.end_us >= {m}", flt.start_us),
+        ),
+    )
     if flt.kinds:
         clauses.append(d.one_of("e.kind", flt.kinds, params))
     if flt.max_seq is not None:
@@ -117,19 +125,21 @@ def episode_where(flt: EpisodeFilter, d: Dialect) -> tuple[list[str], list[Any]]
         # episodes a concept's ~6,700 rows each joined their episode only to test it).
         either = []
         if c.as_tag:
-            extra = f" AND kind = {m}" if c.kind else ""
-            window: list[Any] = [c.kind] if c.kind else []
-            if flt.end_us is not None:
-                extra += f" AND start_us <= {m}"
-                window.append(flt.end_us)
-            if flt.start_us is not None:
-                extra += f" AND end_us >= {m}"
-                window.append(flt.start_us)
-            either.append(
-                "e.seq IN (SELECT episode_seq FROM episode_concepts"
-                f" WHERE concept_id = {m} AND score >= {m}{extra})"
+            on_rows = [f"concept_id = {m}", f"score >= {m}"]
+            on_params: list[Any] = [c.concept_id, c.min_score]
+            add_given(
+                on_rows,
+                on_params,
+                (
+                    (f"kind = {m}", c.kind or None),
+                    (f"start_us <= {m}", flt.end_us),
+                    (f"end_us >= {m}", flt.start_us),
+                ),
             )
-            params.extend([c.concept_id, c.min_score, *window])
+            either.append(
+                f"e.seq IN (SELECT episode_seq FROM episode_concepts WHERE {' AND '.join(on_rows)})"
+            )
+            params.extend(on_params)
         if c.as_label:
             either.append(
                 f"e.seq IN (SELECT episode_seq FROM episode_labels WHERE concept_id = {m}"
@@ -189,15 +199,16 @@ def tag_where(flt: EpisodeFilter, d: Dialect) -> tuple[list[str], list[Any]] | N
     m = d.mark
     clauses: list[str] = []
     params: list[Any] = []
-    for condition, value in (
-        (f"c.namespace = {m}", flt.namespace),
-        (f"c.start_us <= {m}", flt.end_us),
-        (f"c.end_us >= {m}", flt.start_us),
-        (f"c.episode_seq <= {m}", flt.max_seq),
-    ):
-        if value is not None:
-            clauses.append(condition)
-            params.append(value)
+    add_given(
+        clauses,
+        params,
+        (
+            (f"c.namespace = {m}", flt.namespace),
+            (f"c.start_us <= {m}", flt.end_us),
+            (f"c.end_us >= {m}", flt.start_us),
+            (f"c.episode_seq <= {m}", flt.max_seq),
+        ),
+    )
     return clauses, params
 
 
@@ -321,18 +332,16 @@ def timestep_where(
     params: list[Any] = []
     if flt.session_ids is not None:
         clauses.append(d.one_of("t.session_id", flt.session_ids, params))
-    if flt.tick_start is not None:
-        clauses.append(f"t.tick >= {m}")
-        params.append(flt.tick_start)
-    if flt.tick_end is not None:
-        clauses.append(f"t.tick <= {m}")
-        params.append(flt.tick_end)
-    if flt.time_start_us is not None:
-        clauses.append(f"t.ts_us >= {m}")
-        params.append(flt.time_start_us)
-    if flt.time_end_us is not None:
-        clauses.append(f"t.ts_us <= {m}")
-        params.append(flt.time_end_us)
+    add_given(
+        clauses,
+        params,
+        (
+            (f"t.tick >= {m}", flt.tick_start),
+            (f"t.tick <= {m}", flt.tick_end),
+            (f"t.ts_us >= {m}", flt.time_start_us),
+            (f"t.ts_us <= {m}", flt.time_end_us),
+        ),
+    )
     if flt.event_types:
         clauses.append(d.one_of("t.event_type", flt.event_types, params))
     for tag_id in flt.tag_ids:

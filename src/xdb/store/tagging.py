@@ -14,7 +14,7 @@ from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log_objects import Comment, Tag, TagApplication
 from xdb.store import access, rows
-from xdb.store.sqlbuild import Connection, Dialect, chunks, sql_where
+from xdb.store.sqlbuild import Connection, Dialect, add_given, chunks, sql_where
 from xdb.store.types import ResolvedTarget
 from xdb.timeutil import to_us
 
@@ -204,12 +204,11 @@ def list_tags_sql(
     with its count of applications as an 11th column."""
     clauses: list[str] = []
     params: list[Any] = []
-    if tag_type is not None:
-        clauses.append(f"tag_type = {d.mark}")
-        params.append(tag_type)
-    if bud_status is not None:
-        clauses.append(f"bud_status = {d.mark}")
-        params.append(bud_status)
+    add_given(
+        clauses,
+        params,
+        ((f"tag_type = {d.mark}", tag_type), (f"bud_status = {d.mark}", bud_status)),
+    )
     sql = (
         f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
         f" WHERE a.tag_id = tags.id) FROM tags{sql_where(clauses)} ORDER BY created_us, id"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.store.sqlbuild import Connection, Flavor, episode_where, sql_where, tag_rows
+from xdb.store.sqlbuild import Connection, Flavor, add_given, episode_where, sql_where, tag_rows
 from xdb.store.types import EpisodeFilter
 
 
@@ -118,12 +118,9 @@ def activations(
     d = f.d
     params: list[Any] = []
     clauses = ["t.activations IS NOT NULL", d.one_of("j.key", concept_ids, params)]
-    if start_us is not None:
-        clauses.append(f"t.ts_us >= {d.mark}")
-        params.append(start_us)
-    if end_us is not None:
-        clauses.append(f"t.ts_us <= {d.mark}")
-        params.append(end_us)
+    add_given(
+        clauses, params, ((f"t.ts_us >= {d.mark}", start_us), (f"t.ts_us <= {d.mark}", end_us))
+    )
     value = "CAST(j.value AS DOUBLE PRECISION)"
     row = conn.execute(
         f"SELECT count(*), avg({value}), max({value}), min({value})"
