@@ -286,8 +286,11 @@ async def mcp_figures(path: Path, tokens: list[dict[str, Any]], n: int) -> tuple
     """(cold start to tools/list answered, p50 xdb_record round trip), both in seconds."""
     from mcp import Client, StdioServerParameters
 
+    # (the SDK gives the server a bare default environment: PYTHONPATH passes on, so a run
+    # of another checkout's sources measures that checkout's server, not the installed one)
+    env = {k: v for k in ("PYTHONPATH",) if (v := os.environ.get(k)) is not None}
     server = StdioServerParameters(
-        command=sys.executable, args=["-m", "xdb", "--db", str(path), "mcp"]
+        command=sys.executable, args=["-m", "xdb", "--db", str(path), "mcp"], env=env or None
     )
     start = time.perf_counter()
     async with Client(server) as client:
