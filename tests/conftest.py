@@ -244,3 +244,20 @@ def _files_stay_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
     if before is not None and after is not None and after - before:
         gained = ", ".join(sorted(after - before)[:20])
         pytest.fail(f"the test run wrote into the checkout: {gained}", pytrace=False)
+
+
+# --------------------------------------------------------------------------- order
+
+# Files of long tests collected near the end, run first instead (issue 35: the suite's time).
+# pytest-xdist hands tests to its workers in collection order, a few at a time, so a long
+# test among the last ones collected runs alone while the other worker has finished: the
+# install test (a wheel built and installed, 15-30 s) was collected fourth from last, and
+# the documented command lines (224 tests, each a subprocess, some 10-20 s) just before it.
+# Whole files move, so their module fixtures are still made once; the order within a file
+# and among the other files is unchanged.
+RUN_FIRST = ("tests/test_install.py", "tests/test_doc_commands.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: n for n, path in enumerate(RUN_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(RUN_FIRST)))

@@ -5,8 +5,9 @@ pipx and uv do two things: build the checkout's wheel, then install it into a cl
 environment of its own whose ``bin/xdb`` they put on PATH. This test does the same with pip,
 the way pipx drives it: ``pip wheel`` of a copy of the checkout (so no ``build/`` or
 ``*.egg-info`` appears in the working tree), then ``pip install`` of that wheel into a fresh
-``python -m venv`` under tmp_path. Two shortcuts keep it under a minute and off the network
-for everything but the build backend: the wheel is installed with ``--no-deps``, and the new
+``python -m venv --without-pip`` under tmp_path (pip run from outside it, as pipx runs its
+shared one). Two shortcuts keep it under a minute and off the network for everything but the
+build backend: the wheel is installed with ``--no-deps``, and the new
 environment reads the dependencies from this suite's environment (a ``.pth`` file naming
 its site-packages; pipx would download them). Building the wheel needs the build backend
 pyproject.toml names (setuptools >= 77, fetched by pip's build isolation): where no package
@@ -57,14 +58,18 @@ def test_the_documented_install_gives_a_working_xdb(tmp_path: Path) -> None:
     (wheel,) = wheels.glob("xdb-*.whl")
 
     venv = tmp_path / "tool-venv"
-    made = run([sys.executable, "-m", "venv", str(venv)])
+    # Without pip of its own, as pipx makes its venvs (it runs one shared pip into them):
+    # seeding pip into the venv (ensurepip) was a third of this test's time. This suite's pip
+    # installs into it with ``--python``, which runs the install under the venv's interpreter,
+    # so the wheel lands in the venv's site-packages and bin/ exactly as its own pip would.
+    made = run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
     site = run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
     # The dependencies, from this suite's environment (pipx would download them).
     (Path(site.stdout.strip()) / "suite-deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    installed = run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "-q",
-                     str(wheel)])  # fmt: skip
+    installed = run([sys.executable, "-m", "pip", "--python", str(python), "install",
+                     "--no-deps", "--no-index", "-q", str(wheel)])  # fmt: skip
     assert installed.returncode == 0, installed.stderr
     xdb = venv / "bin" / "xdb"
     assert xdb.exists()
