@@ -313,9 +313,9 @@ def derive(
     """A lesson's trigger, from its words and, when given, the failing call and its fix
     (``{"tool_name": ..., "tool_input": ...}``)."""
     # A tool named as its product ("Pulumi", "the k8s CLI") and a flag told in words ("the
-    # staging flag") are read as if written out.
-    # (the known mistakes its words name are found in the words as the lesson wrote them)
-    words = (question, answer)
+    # staging flag") are read as if written out; the known mistakes the lesson names are
+    # found in its words as written.
+    as_written = (question, answer)
     question, answer = flags_told(products(question)), flags_told(products(answer))
     answer_cmds = prose_commands(answer)
     failing = _parsed(example_call)
@@ -410,7 +410,7 @@ def derive(
         loose,
         frozenset(code),
         frozenset(safe),
-        *kept_known(*words, failing, [*out_forms, *safe_forms], fixed),
+        *kept_known(*as_written, failing, [*out_forms, *safe_forms], fixed),
         failing is not None,
     )
 
