@@ -263,3 +263,9 @@ def test_a_programs_bare_name_in_the_answer_is_no_safe_use() -> None:
     q = "the restore cut every name with an accent"
     a = "dump and load with --encoding=UTF8 on both pg_dump and psql"
     assert said(q, a, "psql -d shop -f dump.sql") == triggers.HIT
+
+
+def test_a_product_name_that_starts_a_command_line_keeps_it() -> None:
+    # ("Terraform destroy -auto-approve": a word and a flag follow the name)
+    trigger = triggers.derive("Terraform destroy -auto-approve wiped the shared VPC", "plan first")
+    assert [(f.program, f.subcommand) for f in trigger.commands] == [("terraform", ("destroy",))]

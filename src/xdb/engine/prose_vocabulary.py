@@ -44,7 +44,7 @@ PROSE_PROGRAMS = frozenset({*_TABLE, *_SAME, *_TOOLS.split(), "mongo", "gh"})
 
 # Names of products that are their command-line tool's name too, written as a name: the
 # lowercase word is the program ("Terraform" is ``terraform``).
-_PRODUCT = re.compile(r"\b([A-Z][a-z0-9]+(?:-[a-z]+)?)\b")
+_PRODUCT = re.compile(r"\b([A-Z][a-z0-9]+(?:-[a-z]+)?)\b(\s+[a-z][\w-]*\s+-)?")
 # A tool named after what it drives ("the k8s CLI", "the Kubernetes command line").
 _CLI_OF = {"k8s": "kubectl", "kubernetes": "kubectl", "aws": "aws", "azure": "az",
            "gcp": "gcloud", "github": "gh", "gitlab": "glab", "heroku": "heroku"}  # fmt: skip
@@ -74,12 +74,15 @@ def products(text: str) -> str:
     """``text`` with a product named as its tool (``Terraform``, ``the k8s CLI``) written as
     the tool's command, so the prose reader finds it. The words after a product's name are
     not the tool's subcommand ("a Docker build ARG" is no ``docker build``): the name ends
-    its clause."""
+    its clause, unless a word and a flag follow it, as a command line goes on ("Terraform
+    destroy -auto-approve")."""
     text = _CLI.sub(lambda m: f"{_CLI_OF[m.group(1).lower()]} ;", text)
 
     def lower(m: re.Match[str]) -> str:
-        word = m.group(1)
-        return f"{word.lower()} ;" if word.lower() in _TOOLS_BY_NAME else word
+        word, command_line = m.group(1), m.group(2)
+        if word.lower() not in _TOOLS_BY_NAME:
+            return m.group(0)
+        return f"{word.lower()}{command_line}" if command_line else f"{word.lower()} ;"
 
     return _PRODUCT.sub(lower, text)
 
