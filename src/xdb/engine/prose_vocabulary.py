@@ -40,7 +40,7 @@ composer artisan bundler rails rake rbenv asdf
 jq yq gcloud
 """
 
-PROSE_PROGRAMS = frozenset({*_TABLE, *_SAME, *_TOOLS.split(), "mongo", "gh"})
+PROSE_PROGRAMS = frozenset({*_TABLE, *_SAME, *_TOOLS.split()})
 
 # Names of products that are their command-line tool's name too, written as a name: the
 # lowercase word is the program ("Terraform" is ``terraform``).
@@ -113,8 +113,8 @@ def flags_told(text: str) -> str:
             return m.group(0)
         if modifier is not None and modifier.lower() in _NOT_A_FLAG:
             return m.group(0)
-        name = f"{modifier}-{word}" if modifier is not None else word
-        written = name if name.startswith("-") else f"-{name}" if len(name) == 1 else f"--{name}"
-        return f"{joined} {written.lower()}" if joined else written.lower()
+        name = (f"{modifier}-{word}" if modifier is not None else word).lower()
+        written = f"-{name}" if len(name) == 1 else f"--{name}"
+        return f"{joined} {written}" if joined else written
 
     return _FLAG_WORDS.sub(flag, text)

@@ -189,7 +189,8 @@ def match(
     (``written``; 0: never)."""
     by_pattern = None
     named = trigger.deciding
-    decides = known_decides(trigger, s)
+    # (asked only of a lesson that keeps a known mistake: most candidates keep none)
+    decides = bool(named or trigger.resembles) and known_decides(trigger, s)
     if named and decides:
         # A known mistake the lesson names decides where it is about the call: its detector
         # knows the mistake from its safe variant better than shared words and code can.
