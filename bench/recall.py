@@ -218,7 +218,8 @@ def time_chroma(
     times = []
     for i, vec in enumerate(vectors):
         concept, start, end = filters(i)
-        where = {
+        # Any: chromadb's Where type changes between releases (1.5 narrowed it).
+        where: Any = {
             "$and": [{"end": {"$gte": start}}, {"start": {"$lte": end}}, {concept: {"$gte": 0.0}}]
         }
         t = time.perf_counter()

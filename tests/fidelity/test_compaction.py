@@ -3,6 +3,7 @@ by the threshold or on demand, and what was said about them survives."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 
 import xdb
 from tests.fidelity.conftest import contract
+from xdb.fidelity.compaction import Tick, reply_concepts
 
 
 @pytest.fixture
@@ -139,6 +141,16 @@ def test_a_replys_concepts_are_its_weightiest(db: xdb.Database) -> None:
     assert got == sorted(expected)
     # The tie of weight 0.5 (c/x twice at 0.25, five once at 0.5) cut where Python cuts:
     assert {c for c, _ in got} >= {"c/B", "c/T", "c/_"} and "c/b" not in dict(got)
+
+
+def test_a_replys_concepts_read_any_stored_json() -> None:
+    # Stored text json.dumps escaped (a lone surrogate, which the fast decoder refuses),
+    # stored text, and what a driver decoded already: all are counted alike.
+    odd = "c/odd\ud800"
+    stored = [json.dumps({odd: 0.5, "c/a": 0.25}), '{"c/a":0.75}', {"c/a": 0.5, odd: 1}, None]
+    group = [Tick(i, i, "output", None, " w", i, None, acts) for i, acts in enumerate(stored)]
+    assert reply_concepts(group, 10) == {"c/a": (0.75, 3), odd: (1.0, 2)}
+    assert reply_concepts(group, 1) == {"c/a": (0.75, 3)}
 
 
 def test_tags_comments_exemplars_and_datasets_survive(db: xdb.Database) -> None:

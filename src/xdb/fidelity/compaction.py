@@ -15,18 +15,23 @@ the contract's threshold.
 
 from __future__ import annotations
 
+import heapq
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pydantic_core import from_json
 
 from xdb.errors import Conflict, PermissionDenied, XdbError
 from xdb.fidelity import record_merge
 from xdb.fidelity.contract import effective
 from xdb.fidelity.fidelity_models import CompactResponse
 from xdb.fidelity.record_merge import Part
+from xdb.gcpause import collector_paused
 from xdb.store.episode_row import default_summary
 from xdb.store.fidelity import tokens_of
 from xdb.store.fidelity_methods import CompactedReply
@@ -44,8 +49,7 @@ RETRIES = 3
 LIMITS_FOR = 60.0  # seconds a contract's limits are trusted
 
 
-@dataclass
-class Tick:
+class Tick(NamedTuple):
     tick: int
     ts_us: int
     event_type: str
@@ -53,6 +57,7 @@ class Tick:
     content: str
     token_id: int | None
     policy: str | None
+    activations: str | dict[str, Any] | None  # as stored: JSON text, or decoded by the driver
 
     @property
     def tokens(self) -> int:
@@ -60,10 +65,42 @@ class Tick:
 
 
 def _ticks(rows: Sequence[tuple[Any, ...]]) -> list[Tick]:
-    return [
-        Tick(int(tick), int(ts_us), str(event_type), event_id, str(content), token_id, policy)
-        for _seq, tick, ts_us, event_type, event_id, content, token_id, policy in rows
-    ]
+    # The columns are typed by the schema already (BIGINT, TEXT): a tuple each, no casts.
+    return [Tick._make(row[1:]) for row in rows]
+
+
+def _decoded(text: str) -> dict[str, Any]:
+    # pydantic_core's decoder is ~2.5x json's, but refuses the lone surrogate json.dumps
+    # escapes in a concept id (``rows.activations_json`` writes those with json.dumps).
+    try:
+        found: dict[str, Any] = from_json(text)
+    except ValueError:
+        found = json.loads(text)
+    return found
+
+
+def reply_concepts(group: Sequence[Tick], k: int) -> dict[str, tuple[float, int]]:
+    """A reply's ``k`` concepts of most weight, each with (its highest activation, the ticks
+    carrying it). Weight is the two multiplied, ties broken by the concept id as Python orders
+    strings (``records.top_concepts`` ranks them so): only these ``k`` can be the reply's."""
+    best: dict[str, float] = {}
+    count: dict[str, int] = {}
+    seen = best.get
+    for t in group:
+        acts = t.activations
+        if acts is None:
+            continue
+        for concept, score in (_decoded(acts) if isinstance(acts, str) else acts).items():
+            old = seen(concept)
+            if old is None:
+                best[concept] = score
+                count[concept] = 1
+            else:
+                count[concept] += 1
+                if score > old:
+                    best[concept] = score
+    top = heapq.nsmallest(k, [(-score * count[c], c) for c, score in best.items()])
+    return {c: (float(best[c]), count[c]) for _, c in top}
 
 
 def group_replies(ticks: Sequence[Tick], batch_full: bool) -> list[list[Tick]]:
@@ -88,7 +125,14 @@ def group_replies(ticks: Sequence[Tick], batch_full: bool) -> list[list[Tick]]:
 
 
 def _ranges(session: str, ticks: Sequence[int]) -> list[list[Any]]:
-    return record_merge.coalesce([session, t, t] for t in ticks)
+    """[session, first, last] runs of ``ticks`` (ascending, as a reply's are)."""
+    out: list[list[Any]] = []
+    for t in ticks:
+        if out and t == out[-1][2] + 1:
+            out[-1][2] = t
+        else:
+            out.append([session, t, t])
+    return out
 
 
 @dataclass
@@ -209,6 +253,36 @@ def may_delete(ctx: Context, policy: str | None, cache: dict[str | None, bool]) 
     return cache[policy]
 
 
+def _replies(
+    ctx: Context,
+    session: str,
+    groups: Sequence[Sequence[Tick]],
+    adopted: set[str],
+    summarizer: Summarizer,
+    at: int,
+) -> list[CompactedReply]:
+    """What stands for each of ``groups``; an event's episode adopted as its record is
+    added to ``adopted``."""
+    replies = []
+    for group in groups:
+        # Annotations per group: a range tag or comment applies to what it covers.
+        notes = _annotations(ctx, session, group)
+        events = [group[0].event_id] if group[0].event_id is not None else []
+        adoptable = {
+            event: found
+            for event, found in ctx.store.event_episodes(
+                session, events, group[0].ts_us, max(t.ts_us for t in group)
+            ).items()
+            if found[0] not in adopted
+        }
+        concepts = reply_concepts(group, record_merge.TOP_K)
+        reply = _reply(ctx, session, group, concepts, notes, adoptable, summarizer, at)
+        if reply.episode is None:
+            adopted.add(reply.record.id)
+        replies.append(reply)
+    return replies
+
+
 def compact(
     ctx: Context, session: str, keep_tokens: int, summarizer: Summarizer
 ) -> CompactResponse:
@@ -221,37 +295,18 @@ def compact(
     after_tick = -1  # ticks up to here are done (or left: the caller may not delete them)
     adopted: set[str] = set()
     deletable: dict[str | None, bool] = {}
-    while True:
-        rows = ctx.store.compactable(session, keep_tokens, BATCH, after_tick)
+    # Fixed when the compaction starts: what is recorded meanwhile is not chased.
+    cutoff = ctx.store.compaction_cutoff(session, keep_tokens)
+    while cutoff >= 0:
+        rows = ctx.store.compactable(session, cutoff, BATCH, after_tick)
         if not rows:
             break
         ticks = _ticks(rows)
         groups = group_replies(ticks, batch_full=len(rows) == BATCH)
         at = now_us()
-        replies = []
         kept = [g for g in groups if may_delete(ctx, g[0].policy, deletable)]
-        # Each reply's concepts (max activation, ticks), aggregated by the store.
-        reply_ticks = [[t.tick for t in g] for g in kept]
-        concepts = (
-            ctx.store.reply_concepts(session, reply_ticks, record_merge.TOP_K)
-            if reply_ticks
-            else []
-        )
-        for group, reply_concepts in zip(kept, concepts, strict=True):
-            # Annotations per group: a range tag or comment applies to what it covers.
-            notes = _annotations(ctx, session, group)
-            events = [group[0].event_id] if group[0].event_id is not None else []
-            adoptable = {
-                event: found
-                for event, found in ctx.store.event_episodes(
-                    session, events, group[0].ts_us, max(t.ts_us for t in group)
-                ).items()
-                if found[0] not in adopted
-            }
-            reply = _reply(ctx, session, group, reply_concepts, notes, adoptable, summarizer, at)
-            if reply.episode is None:
-                adopted.add(reply.record.id)
-            replies.append(reply)
+        with collector_paused():  # ~2,000 ticks' objects, no cycles: see xdb.gcpause
+            replies = _replies(ctx, session, kept, adopted, summarizer, at)
         try:
             compacted += ctx.store.compact_replies(replies, at, count=not made)
         except Conflict:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.store import placement
-from xdb.store.sqlbuild import Connection, Dialect, Flavor, chunks
+from xdb.store.sqlbuild import Connection, Dialect, chunks
 
 SCHEMA = """
 CREATE TABLE timestep_holds (
@@ -254,9 +254,12 @@ def compaction_cutoff(conn: Connection, d: Dialect, session: str, keep_tokens: i
     return -1
 
 
-# Not the activations: a reply's concepts are aggregated in SQL (``reply_concepts``), which
-# reads their JSON in C instead of decoding ~10 pairs per tick in Python.
-COMPACT_COLUMNS = "seq, tick, ts_us, event_type, event_id, content, token_id, access_policy_id"
+# A tick's activations come as stored (JSON text, or what the driver decoded): compaction
+# aggregates a reply's concepts from them in Python, which decodes a tick's ten in ~1.5 us
+# where SQL's json_each and GROUP BY took ~16 us a tick.
+COMPACT_COLUMNS = (
+    "seq, tick, ts_us, event_type, event_id, content, token_id, access_policy_id, activations"
+)
 
 
 def compactable(
@@ -273,31 +276,6 @@ def compactable(
             (session, after, below),
         )
     )
-
-
-def reply_concepts(
-    conn: Connection, f: Flavor, session: str, replies: Sequence[Sequence[int]], k: int
-) -> list[dict[str, tuple[float, int]]]:
-    """Per reply (its ticks of ``session``, in order): its ``k`` concepts of most weight,
-    each with (its highest activation, the ticks carrying it). Weight is the two
-    multiplied, ties broken by the concept id, as ``records.top_concepts`` ranks them: only
-    these ``k`` can be a reply's concepts. Exactly those ticks, still HOT: one a pin left
-    meanwhile, inside the reply's span, is not the reply's."""
-    d = f.d
-    score = "max(CAST(j.value AS DOUBLE PRECISION))"
-    out = []
-    for ticks in replies:
-        params: list[Any] = [session, ticks[0], ticks[-1]]
-        exact = d.one_of("t.tick", list(ticks), params, "bigint")
-        sql = (
-            f"SELECT j.key, {score}, count(*) FROM timesteps t, {f.json_each}"
-            f" WHERE t.session_id = {d.mark} AND t.fidelity = 'hot'"
-            f" AND t.tick BETWEEN {d.mark} AND {d.mark} AND {exact}"
-            f" AND t.activations IS NOT NULL GROUP BY j.key"
-            f" ORDER BY {score} * count(*) DESC, j.key{f.bytewise} LIMIT {int(k)}"
-        )
-        out.append({str(key): (float(s), int(n)) for key, s, n in conn.execute(sql, params)})
-    return out
 
 
 def tick_annotations(

@@ -132,27 +132,19 @@ class FidelityMethods(GraphMethods):
         d = self._flavor.d
         return self._graph_read(lambda c: fidelity.hot_window(c, d, session))
 
-    def compactable(
-        self, session: str, keep_tokens: int, limit: int, after: int = -1
-    ) -> list[tuple[Any, ...]]:
-        """The oldest HOT ticks of ``session`` after tick ``after`` and beyond the newest
-        ``keep_tokens``, at most ``limit``, read at once (``fidelity.COMPACT_COLUMNS``)."""
+    def compaction_cutoff(self, session: str, keep_tokens: int) -> int:
+        """The first tick to keep when compacting ``session`` down to its newest
+        ``keep_tokens`` HOT tokens (-1: nothing to compact; ``fidelity.compaction_cutoff``)."""
         d = self._flavor.d
+        return self._graph_read(lambda c: fidelity.compaction_cutoff(c, d, session, keep_tokens))
 
-        def read(c: Any) -> list[tuple[Any, ...]]:
-            cutoff = fidelity.compaction_cutoff(c, d, session, keep_tokens)
-            if cutoff < 0:
-                return []
-            return fidelity.compactable(c, d, session, cutoff, limit, after)
-
-        return self._graph_read(read)
-
-    def reply_concepts(
-        self, session: str, replies: Sequence[Sequence[int]], k: int
-    ) -> list[dict[str, tuple[float, int]]]:
-        """Per reply's HOT ticks, its ``k`` weightiest concepts (``fidelity.reply_concepts``)."""
-        f = self._flavor
-        return self._graph_read(lambda c: fidelity.reply_concepts(c, f, session, replies, k))
+    def compactable(
+        self, session: str, below: int, limit: int, after: int = -1
+    ) -> list[tuple[Any, ...]]:
+        """The oldest HOT ticks of ``session`` after tick ``after`` and before tick
+        ``below``, at most ``limit`` (``fidelity.COMPACT_COLUMNS``)."""
+        d = self._flavor.d
+        return self._graph_read(lambda c: fidelity.compactable(c, d, session, below, limit, after))
 
     def reply_annotations(
         self, session: str, lo: int, hi: int, events: Sequence[str]

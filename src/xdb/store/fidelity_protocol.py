@@ -40,13 +40,11 @@ class FidelityStore(Protocol):
         """(HOT tokens, current tick, compactions so far) of ``session``."""
         ...
 
-    def compactable(
-        self, session: str, keep_tokens: int, limit: int, after: int = -1
-    ) -> list[tuple[Any, ...]]: ...
+    def compaction_cutoff(self, session: str, keep_tokens: int) -> int: ...
 
-    def reply_concepts(
-        self, session: str, replies: Sequence[Sequence[int]], k: int
-    ) -> list[dict[str, tuple[float, int]]]: ...
+    def compactable(
+        self, session: str, below: int, limit: int, after: int = -1
+    ) -> list[tuple[Any, ...]]: ...
 
     def reply_annotations(
         self, session: str, lo: int, hi: int, events: Sequence[str]
