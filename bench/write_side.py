@@ -70,6 +70,28 @@ def disk(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
+def xdb_disk_by_part(folder: Path, n: int) -> list[tuple[str, int]]:
+    """Bytes an episode of what xdb left in ``folder``, by table (its indexes and, for an
+    FTS5 table, its shadow tables with it), then the text index beside the file, most first.
+    Pages as SQLite's ``dbstat`` counts them, unused space included."""
+    file = next(folder.glob("*.sqlite3"))
+    conn = sqlite3.connect(file)
+    try:
+        owner = dict(conn.execute("SELECT name, tbl_name FROM sqlite_schema"))
+        sizes: dict[str, int] = {}
+        for name, size in conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"):
+            table = owner.get(name, name)
+            for suffix in ("_data", "_idx", "_docsize", "_config", "_content"):
+                if table.endswith("_fts" + suffix):
+                    table = table[: -len(suffix)]
+            sizes[table] = sizes.get(table, 0) + int(size)
+    finally:
+        conn.close()
+    sizes["(text index, tantivy)"] = disk(folder / (file.name + ".text-index"))
+    # Tables that stay empty (a page or two each) round to nothing at any real size.
+    return sorted(((k, v // n) for k, v in sizes.items() if v >= n), key=lambda kv: -kv[1])
+
+
 def corpus(n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The records, and the same episodes as flat rows for the baselines."""
     records = list(recall.episodes(n))
@@ -394,6 +416,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         results["xdb"] = (phases["build"], disk(xdb_folder))
         print(
             "xdb build: " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items() if k != "build")
+        )
+        parts = xdb_disk_by_part(xdb_folder, args.n)
+        print(
+            f"xdb disk, bytes an episode ({sum(b for _, b in parts):,} in all): "
+            + ", ".join(f"{name} {b:,}" for name, b in parts)
         )
         db = xdb.connect(xdb_folder / "x.sqlite3", embedder="hash")
         closers.append(db.close)

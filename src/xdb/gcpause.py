@@ -20,9 +20,14 @@ _collector_lock = threading.Lock()
 _collector_holders = 0  # blocks running with the collector paused
 _collector_was_enabled = False
 _collected_at = 0.0  # when the collector last ran (or the pause began)
-# Blocks of several threads that overlap (clients streaming tokens at once) may keep the
-# pause on for good: a block that ends after this long without a collection runs one.
+# Blocks of several threads that overlap (clients streaming tokens at once, a text index
+# catching up beside an import) may keep the pause on for good: a block that ends after this
+# long without a collection runs one.
 MAX_PAUSE_SECONDS = 5.0
+# Of the young generations only: what was made during the pause is all there (no collection
+# promoted it), and a full collection walks the caller's whole heap as well: with a million
+# records held, ~0.4 s each time, the GIL held, every few seconds of a long import.
+PAUSE_GENERATION = 1
 
 
 @contextmanager
@@ -50,4 +55,4 @@ def collector_paused() -> Iterator[None]:
                 _collected_at = time.monotonic()
                 collect = True
         if collect:
-            gc.collect()
+            gc.collect(PAUSE_GENERATION)
