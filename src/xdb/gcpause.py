@@ -24,10 +24,15 @@ _collected_at = 0.0  # when the collector last ran (or the pause began)
 # catching up beside an import) may keep the pause on for good: a block that ends after this
 # long without a collection runs one.
 MAX_PAUSE_SECONDS = 5.0
-# Of the young generations only: what was made during the pause is all there (no collection
-# promoted it), and a full collection walks the caller's whole heap as well: with a million
-# records held, ~0.4 s each time, the GIL held, every few seconds of a long import.
-PAUSE_GENERATION = 1
+# Of the young generations, and of all of them only as often as the collector itself would
+# (every ``threshold[2]``-th collection of generation 1): a full collection walks the caller's
+# whole heap as well, ~0.4 s with a million records held, the GIL held, every few seconds of
+# a long import; but what survives a young collection is promoted, and its garbage is then
+# old (a session's objects alive at one of these collections): a full one frees that.
+
+
+def _pause_generation() -> int:
+    return 2 if gc.get_count()[2] >= gc.get_threshold()[2] else 1
 
 
 @contextmanager
@@ -55,4 +60,4 @@ def collector_paused() -> Iterator[None]:
                 _collected_at = time.monotonic()
                 collect = True
         if collect:
-            gc.collect(PAUSE_GENERATION)
+            gc.collect(_pause_generation())

@@ -3,15 +3,18 @@ by the threshold or on demand, and what was said about them survives."""
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 import xdb
 from tests.fidelity.conftest import contract
+from tests.local_http import JsonHandler, serving, v1_url
 from xdb.fidelity.compaction import Tick, reply_concepts
 
 
@@ -151,6 +154,41 @@ def test_a_replys_concepts_read_any_stored_json() -> None:
     group = [Tick(i, i, "output", None, " w", i, None, acts) for i, acts in enumerate(stored)]
     assert reply_concepts(group, 10) == {"c/a": (0.75, 3), odd: (1.0, 2)}
     assert reply_concepts(group, 1) == {"c/a": (0.75, 3)}
+
+
+class CollectorWatch(JsonHandler):
+    """A chat model that answers every summary alike and notes whether Python's cyclic
+    collector was on while the request was made (this server shares the process)."""
+
+    collector_on: ClassVar[list[bool]] = []
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.collector_on.append(gc.isenabled())
+        message = {"role": "assistant", "content": "the model's summary"}
+        self._send(200, json.dumps({"choices": [{"index": 0, "message": message}]}).encode())
+
+
+def test_a_models_summaries_run_with_the_collector_on(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Compaction builds a batch's replies with the collector paused, but not around a
+    # model's HTTP calls: each may take its whole timeout, and its failures make cycles.
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), CollectorWatch)) as server:
+        monkeypatch.setenv("XDB_SUMMARY_URL", v1_url(server))
+        monkeypatch.setenv("XDB_SUMMARY_MODEL", "tiny")
+        CollectorWatch.collector_on = []
+        with xdb.connect(target, session_id="s1", embedder="hash") as db:
+            for i, word in enumerate(["the", "build", "broke"]):  # outside any event: an
+                # event's own episode would become the record, its text and all
+                db.record(event_type="output", content=f" {word}", token_id=i)
+            db.record(event_type="input", content="next")
+            made = db.compact(keep_tokens=0)
+            summaries = {
+                db.get_episode_detail(episode_id=r).episode.content for r in made.record_ids
+            }
+    assert summaries == {"the model's summary"}
+    assert CollectorWatch.collector_on == [True]
 
 
 def test_tags_comments_exemplars_and_datasets_survive(db: xdb.Database) -> None:

@@ -15,6 +15,7 @@ the contract's threshold.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import json
 import logging
@@ -295,6 +296,9 @@ def compact(
     after_tick = -1  # ticks up to here are done (or left: the caller may not delete them)
     adopted: set[str] = set()
     deletable: dict[str | None, bool] = {}
+    from xdb.fidelity.summarize import ExtractiveSummarizer  # loaded: it made the summarizer
+
+    in_process = isinstance(summarizer, ExtractiveSummarizer)
     # Fixed when the compaction starts: what is recorded meanwhile is not chased.
     cutoff = ctx.store.compaction_cutoff(session, keep_tokens)
     while cutoff >= 0:
@@ -305,7 +309,10 @@ def compact(
         groups = group_replies(ticks, batch_full=len(rows) == BATCH)
         at = now_us()
         kept = [g for g in groups if may_delete(ctx, g[0].policy, deletable)]
-        with collector_paused():  # ~2,000 ticks' objects, no cycles: see xdb.gcpause
+        # ~2,000 ticks' objects and no cycles (xdb.gcpause), with the summarizer in this
+        # process; a model's makes HTTP calls (each up to its timeout), whose failures do make
+        # cycles: the collector stays on for those.
+        with collector_paused() if in_process else contextlib.nullcontext():
             replies = _replies(ctx, session, kept, adopted, summarizer, at)
         try:
             compacted += ctx.store.compact_replies(replies, at, count=not made)
