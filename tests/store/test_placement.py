@@ -15,7 +15,7 @@ from tests.conftest import PostgresServer
 from tests.store import _citus_stub
 from xdb.store import placement as declared
 from xdb.store.placement import distributed, local, reference
-from xdb.store.postgres import PostgresStore, placement, scaling_doc
+from xdb.store.postgres import PostgresStore, citus, scaling_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,11 +27,11 @@ def conn(postgres_url: str) -> Iterator[psycopg.Connection]:
 
 
 def test_the_live_schema_fits_every_declared_place(conn: psycopg.Connection) -> None:
-    assert placement.problems(conn) == []
+    assert citus.problems(conn) == []
     # Every table is placed, once, and the script places each.
-    placed = [p.table for p in placement.PLACES]
+    placed = [p.table for p in citus.PLACES]
     assert len(placed) == len(set(placed))
-    script = placement.script()
+    script = citus.script()
     assert all(script.count(f"('{t}'") == 1 for t in placed)
 
 
@@ -74,7 +74,7 @@ def test_the_check_names_every_kind_of_problem(conn: psycopg.Connection) -> None
     try:
         for statement in _PROBE.split(";\n"):
             conn.execute(statement.encode())
-        found = placement.problems(conn, _PROBE_PLACES, schema="probe")
+        found = citus.problems(conn, _PROBE_PLACES, schema="probe")
     finally:
         conn.execute("DROP SCHEMA IF EXISTS probe CASCADE")
     expected = [
@@ -103,10 +103,10 @@ def test_a_place_goes_with_its_create_table() -> None:
         declared.declared(ddl, local("a", "x"), local("b", "y"), local("c", "no table"))
     with pytest.raises(ValueError, match="only a distributed table"):
         declared.declared("CREATE TABLE a (id TEXT)", declared.Place("a", "local", "x", "id"))
-    assert placement.plan_problems(
+    assert citus.plan_problems(
         [distributed("a", "k", "x"), distributed("b", "k", "x", colocate_with="c")]
     ) == ["b: co-located with c, which does not start a distributed group"]
-    assert placement.plan_problems(
+    assert citus.plan_problems(
         [distributed("b", "k", "x", colocate_with="a"), distributed("a", "k", "x")]
     ) == ["b: placed before a, the first of its group"]
 
@@ -125,7 +125,7 @@ def stubbed(conn: psycopg.Connection) -> Iterator[psycopg.Connection]:
 
 
 def test_the_script_applies_where_the_stubs_check_it(stubbed: psycopg.Connection) -> None:
-    statements = [s for s in placement.script().splitlines() if s.startswith("SELECT")]
+    statements = [s for s in citus.script().splitlines() if s.startswith("SELECT")]
     for statement in statements:
         stubbed.execute(statement.encode())  # raises where a stub refuses it
     unplaced = stubbed.execute(
@@ -136,7 +136,7 @@ def test_the_script_applies_where_the_stubs_check_it(stubbed: psycopg.Connection
     kinds: dict[str, str] = dict(
         stubbed.execute("SELECT rel::text, kind FROM citus_stub.placed").fetchall()
     )
-    assert kinds == {p.table: p.kind for p in placement.PLACES}
+    assert kinds == {p.table: p.kind for p in citus.PLACES}
     groups: dict[str, str] = dict(
         stubbed.execute("SELECT rel::text, grp::text FROM citus_stub.placed").fetchall()
     )
@@ -201,7 +201,7 @@ def test_docs_scaling_is_generated_from_the_declarations() -> None:
     assert scaling_doc.render(text) == text, (
         "docs/scaling.md is out of date: run python -m xdb.store.postgres.scaling_doc"
     )
-    assert placement.script() in text
+    assert citus.script() in text
 
 
 def test_a_database_from_before_keys_its_records_by_namespace(
@@ -231,6 +231,6 @@ def test_a_database_from_before_keys_its_records_by_namespace(
             assert c.execute("SELECT id, namespace FROM memory_records").fetchall() == [
                 ("r1", "ns")
             ]
-            assert placement.problems(c) == []
+            assert citus.problems(c) == []
     finally:
         postgres_server.admin(f'DROP DATABASE "{name}"')

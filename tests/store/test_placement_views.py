@@ -1,6 +1,6 @@
 """The views restricted callers read through (``xdb.store.access_views.views``), in the shape they
 take where Citus is installed, are queries Citus can plan by the places declared for the
-tables (``xdb.store.postgres.placement.PLACES``), and hold the rows their plain correlated
+tables (``xdb.store.postgres.citus.PLACES``), and hold the rows their plain correlated
 shape holds (the one SQLite and plain PostgreSQL read through), on both stores.
 
 Citus plans a subquery that refers to the outer row (a correlated one) only when it reads
@@ -52,10 +52,10 @@ import pytest
 from tests.store import _citus_stub
 from xdb.store import access, access_views
 from xdb.store.placement import DISTRIBUTED, LOCAL, REFERENCE, Place
-from xdb.store.postgres import placement
+from xdb.store.postgres import citus
 from xdb.store.sqlite import SQLiteStore
 
-PLACES = {p.table: p for p in placement.PLACES}
+PLACES = {p.table: p for p in citus.PLACES}
 
 
 # ---------------------------------------------------------------------- reading a view
@@ -219,7 +219,7 @@ def shape_problems(view: str, root: Query) -> tuple[list[str], set[Link]]:
         # Two distributed tables in one query: one group, joined on its column.
         spread = [(a, PLACES[t]) for a, t in own.items() if PLACES[t].kind == DISTRIBUTED]
         for (a1, p1), (a2, p2) in itertools.combinations(spread, 2):
-            if placement.group(p1) != placement.group(p2) or not q.joined(
+            if citus.group(p1) != citus.group(p2) or not q.joined(
                 (a1, str(p1.column)), (a2, str(p2.column))
             ):
                 out.append(
@@ -254,7 +254,7 @@ def _correlated(q: Query, oa: str, outer: Place | None, ia: str, inner: Place) -
         return "the outer row is a derived table's"
     if inner.kind == LOCAL:
         return "" if outer.kind in (LOCAL, REFERENCE) else "a local table for a shard's row"
-    if outer.kind != DISTRIBUTED or placement.group(outer) != placement.group(inner):
+    if outer.kind != DISTRIBUTED or citus.group(outer) != citus.group(inner):
         return "not co-located"
     if not q.joined((ia, str(inner.column)), (oa, str(outer.column))):
         return f"not joined on {inner.column} = {outer.column}"

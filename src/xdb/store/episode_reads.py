@@ -1,6 +1,6 @@
 """The episode reads both stores run with the same SQL (issue 35: one SQL store, two
 dialects): written once here, each store giving its dialect and columns (``_flavor``) and its
-read (``_graph_read``). What differs stays with the store's own ``episodes`` module: writing
+read (``_on_reader``). What differs stays with the store's own ``episodes`` module: writing
 (PostgreSQL's rows carry the distribution column, SQLite's text index is FTS5) and text
 ranking (BM25 against ``ts_rank``)."""
 
@@ -17,7 +17,7 @@ from xdb.store.types import EpisodeFilter, Place, StoredEpisode, TextChange
 class EpisodeReads:
     # What the store provides.
     _flavor: Flavor
-    _graph_read: Callable[[Callable[[Any], Any]], Any]
+    _on_reader: Callable[[Callable[[Any], Any]], Any]
 
     def _rows_where(self, sql: str, column: str, values: Sequence[Any], kind: str) -> list[Any]:
         """Rows of ``sql`` (ending in WHERE) whose ``column`` is one of ``values``: one
@@ -27,10 +27,10 @@ class EpisodeReads:
         if d.arrays:
             params: list[Any] = []
             where = d.one_of(column, values, params, kind)
-            found = self._graph_read(lambda c: c.execute(f"{sql} {where}", params).fetchall())
+            found = self._on_reader(lambda c: c.execute(f"{sql} {where}", params).fetchall())
         else:
             template = f"{sql} {column} IN ({{marks}})"
-            found = self._graph_read(lambda c: list(sqlbuild.rows_in(c, d, template, values)))
+            found = self._on_reader(lambda c: list(sqlbuild.rows_in(c, d, template, values)))
         return found
 
     def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]:
@@ -50,14 +50,14 @@ class EpisodeReads:
         """The ids of the episodes just before and just after ``seq`` (NEXT): in its
         session, or among its namespace's nearby sessionless episodes (``rows.neighbours``)."""
         d = self._flavor.d
-        before, after = self._graph_read(lambda c: rows.neighbours(c, d, seq, "id"))
+        before, after = self._on_reader(lambda c: rows.neighbours(c, d, seq, "id"))
         return before, after
 
     def episode_max_seq(self) -> int:
         # (Not max(seq): through a restricted caller's views max() reads every row; this
         # walks the seq index back from the newest to the first it may read.)
         sql = "SELECT seq FROM episodes ORDER BY seq DESC LIMIT 1"
-        row = self._graph_read(lambda c: c.execute(sql).fetchone())
+        row = self._on_reader(lambda c: c.execute(sql).fetchone())
         return 0 if row is None else int(row[0])
 
     def episode_page(
@@ -69,7 +69,7 @@ class EpisodeReads:
         seed: int | None = None,
     ) -> list[tuple[int, int]]:
         d = self._flavor.d
-        page: list[tuple[int, int]] = self._graph_read(
+        page: list[tuple[int, int]] = self._on_reader(
             lambda c: sqlbuild.ordered_page(c, flt, after, limit, descending, seed, d)
         )
         return page
@@ -78,24 +78,24 @@ class EpisodeReads:
         self, flt: EpisodeFilter, concept_ids: Sequence[str], limit: int
     ) -> list[tuple[int, float]]:
         d, join = self._flavor.d, self._flavor.concept_join
-        ranked: list[tuple[int, float]] = self._graph_read(
+        ranked: list[tuple[int, float]] = self._on_reader(
             lambda c: sqlbuild.concept_scores(c, flt, concept_ids, limit, join, d)
         )
         return ranked
 
     def episode_seqs(self, flt: EpisodeFilter) -> list[int]:
         d = self._flavor.d
-        seqs: list[int] = self._graph_read(lambda c: sqlbuild.matching_seqs(c, flt, d))
+        seqs: list[int] = self._on_reader(lambda c: sqlbuild.matching_seqs(c, flt, d))
         return seqs
 
     def text_changes(self, after: int, limit: int) -> list[TextChange]:
         d, join = self._flavor.d, self._flavor.text_change_join
-        changes: list[TextChange] = self._graph_read(
+        changes: list[TextChange] = self._on_reader(
             lambda c: rows.text_changes(c, d, join, after, limit)
         )
         return changes
 
     def latest_text_change(self) -> int:
         sql = "SELECT coalesce(max(change), 0) FROM episode_text_changes"
-        row = self._graph_read(lambda c: c.execute(sql).fetchone())
+        row = self._on_reader(lambda c: c.execute(sql).fetchone())
         return int(row[0]) if row else 0

@@ -1,5 +1,5 @@
 """The store methods of fidelity (holds, the HOT window, compaction, compression), shared by
-both stores like ``GraphMethods``: each runs ``store.fidelity`` SQL on a reader or in one
+both stores (``SharedMethods``): each runs ``store.fidelity`` SQL on a reader or in one
 write transaction. A store supplies its own episode insert and delete, its episode lock,
 and how a timestep leaves its text index (``EpisodeHooks``)."""
 
@@ -13,7 +13,7 @@ from typing import Any
 from xdb.errors import Conflict, NotFound
 from xdb.store import cold_records, fidelity
 from xdb.store.cold_records import RecordRow
-from xdb.store.graph_methods import GraphMethods
+from xdb.store.shared_methods import SharedMethods
 from xdb.store.types import NewEpisode
 
 
@@ -46,14 +46,14 @@ class Merge:
     episode: NewEpisode
 
 
-class FidelityMethods(GraphMethods):
+class FidelityMethods(SharedMethods):
     _episode_hooks: EpisodeHooks
 
     # ------------------------------------------------------------------ holds
 
     def ticks_present(self, session: str, ticks: Sequence[int]) -> dict[int, tuple[int, str]]:
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.ticks_present(c, d, session, ticks))
+        return self._on_reader(lambda c: fidelity.ticks_present(c, d, session, ticks))
 
     def add_holds(
         self,
@@ -101,7 +101,7 @@ class FidelityMethods(GraphMethods):
                 for session, by_tick in ticks.items()
             )
 
-        result: int = self._graph_write(job)
+        result: int = self._in_transaction(job)
         return result
 
     def drop_holds(self, kind: str, holder: str, ticks: dict[str, Sequence[int]]) -> int:
@@ -112,17 +112,17 @@ class FidelityMethods(GraphMethods):
                 fidelity.drop_holds(c, d, kind, holder, session, t) for session, t in ticks.items()
             )
 
-        result: int = self._graph_write(job)
+        result: int = self._in_transaction(job)
         return result
 
     def held_by(self, kind: str, holder: str) -> dict[str, list[int]]:
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.held_by(c, d, kind, holder))
+        return self._on_reader(lambda c: fidelity.held_by(c, d, kind, holder))
 
     def hold_tokens(self, holder: str | None) -> tuple[int, int]:
         """(WARM tokens ``holder`` pins, tokens held as submitted evidence)."""
         d = self._flavor.d
-        return self._graph_read(
+        return self._on_reader(
             lambda c: (fidelity.warm_tokens(c, d, holder), fidelity.submitted_tokens(c))
         )
 
@@ -130,13 +130,13 @@ class FidelityMethods(GraphMethods):
 
     def hot_window(self, session: str) -> tuple[int, int, int]:
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.hot_window(c, d, session))
+        return self._on_reader(lambda c: fidelity.hot_window(c, d, session))
 
     def compaction_cutoff(self, session: str, keep_tokens: int) -> int:
         """The first tick to keep when compacting ``session`` down to its newest
         ``keep_tokens`` HOT tokens (-1: nothing to compact; ``fidelity.compaction_cutoff``)."""
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.compaction_cutoff(c, d, session, keep_tokens))
+        return self._on_reader(lambda c: fidelity.compaction_cutoff(c, d, session, keep_tokens))
 
     def compactable(
         self, session: str, below: int, limit: int, after: int = -1
@@ -144,7 +144,7 @@ class FidelityMethods(GraphMethods):
         """The oldest HOT ticks of ``session`` after tick ``after`` and before tick
         ``below``, at most ``limit`` (``fidelity.COMPACT_COLUMNS``)."""
         d = self._flavor.d
-        return self._graph_read(lambda c: fidelity.compactable(c, d, session, below, limit, after))
+        return self._on_reader(lambda c: fidelity.compactable(c, d, session, below, limit, after))
 
     def reply_annotations(
         self, session: str, lo: int, hi: int, events: Sequence[str]
@@ -160,7 +160,7 @@ class FidelityMethods(GraphMethods):
             tags, comments = fidelity.tick_annotations(c, d, session, lo, hi, events)
             return tags, comments, fidelity.exemplars_on(c, d, session, lo, hi)
 
-        found: Any = self._graph_read(read)
+        found: Any = self._on_reader(read)
         return found  # type: ignore[no-any-return]
 
     def event_episodes(
@@ -191,7 +191,7 @@ class FidelityMethods(GraphMethods):
                     out[event] = (str(ep_id), policy)
             return out
 
-        return self._graph_read(read)
+        return self._on_reader(read)
 
     def compact_replies(
         self, replies: Sequence[CompactedReply], at: int, count: bool = True
@@ -233,7 +233,7 @@ class FidelityMethods(GraphMethods):
                 cold_records.count_compaction(c, d, session, at)
             return sum(len(r.ticks) for r in replies)
 
-        result: int = self._graph_write(job)
+        result: int = self._in_transaction(job)
         return result
 
     # ------------------------------------------------------------------ records
@@ -247,33 +247,33 @@ class FidelityMethods(GraphMethods):
         limit: int,
     ) -> list[RecordRow]:
         d = self._flavor.d
-        return self._graph_read(
+        return self._on_reader(
             lambda c: cold_records.records_where(c, d, sessions, ticks, times, descending, limit)
         )
 
     def memory_records_by_ids(self, ids: Sequence[str]) -> dict[str, RecordRow]:
         d = self._flavor.d
-        return self._graph_read(lambda c: cold_records.records_by_ids(c, d, ids))
+        return self._on_reader(lambda c: cold_records.records_by_ids(c, d, ids))
 
     def compression_candidates(
         self, level: str | None, before_us: int, limit: int
     ) -> list[tuple[str, str, str | None, int, int, str | None]]:
         d = self._flavor.d
-        return self._graph_read(lambda c: cold_records.candidates(c, d, level, before_us, limit))
+        return self._on_reader(lambda c: cold_records.candidates(c, d, level, before_us, limit))
 
     def visible_ids(self, kind: str, ids: Sequence[str]) -> set[str]:
         d = self._flavor.d
-        return self._graph_read(lambda c: cold_records.visible_ids(c, d, kind, ids))
+        return self._on_reader(lambda c: cold_records.visible_ids(c, d, kind, ids))
 
     def record_levels(self, concept_ids: Sequence[str]) -> dict[int, str]:
         d = self._flavor.d
-        return self._graph_read(lambda c: cold_records.record_levels(c, d, concept_ids))
+        return self._on_reader(lambda c: cold_records.record_levels(c, d, concept_ids))
 
     def cold_timesteps(self) -> int:
-        return self._graph_read(cold_records.cold_timesteps)
+        return self._on_reader(cold_records.cold_timesteps)
 
     def retained(self) -> tuple[set[str], set[str]]:
-        return self._graph_read(cold_records.retained)
+        return self._on_reader(cold_records.retained)
 
     def merge_records(self, merges: Sequence[Merge]) -> int:
         """Replace each merge's children by its record, in one transaction; refused
@@ -302,7 +302,7 @@ class FidelityMethods(GraphMethods):
                 cold_records.insert_record(c, d, merge.record)
             return merged
 
-        result: int = self._graph_write(job)
+        result: int = self._in_transaction(job)
         return result
 
 

@@ -1,5 +1,5 @@
 """The store methods of the learning harness (buds, exemplars, datasets, training runs),
-shared by both stores like ``GraphMethods``: each runs a ``learning``/``exemplars`` function
+shared by both stores (``SharedMethods``): each runs a ``learning``/``exemplars`` function
 on a reader or in one write transaction of its store."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from typing import Any
 from xdb.errors import NotFound
 from xdb.models.log_objects import Tag
 from xdb.store import concepts as concept_sql
-from xdb.store import exemplars, graph_transfer, learning, rows, sync_merge, tagging
+from xdb.store import exemplars, learning, rows, tagging
 from xdb.store.exemplars import ExemplarRow
 from xdb.store.graph_edges import CONCEPT_NODE, EDGE_COLUMNS
-from xdb.store.graph_methods import GraphMethods
 from xdb.store.learning import LearningObject
+from xdb.store.shared_methods import SharedMethods
 from xdb.store.types import ConceptRow, PackRow
 
 
-class LearningMethods(GraphMethods):
+class LearningMethods(SharedMethods):
     # ------------------------------------------------------------------ buds
 
     def create_bud(
@@ -36,7 +36,7 @@ class LearningMethods(GraphMethods):
                 learning.put(c, d, details)
             return stored, created
 
-        return self._graph_write(job)
+        return self._in_transaction(job)
 
     def update_bud(self, tag_id: str, status: str, details: LearningObject) -> None:
         d = self._flavor.d
@@ -47,7 +47,7 @@ class LearningMethods(GraphMethods):
             )
             learning.put(c, d, details)
 
-        self._graph_write(job)
+        self._in_transaction(job)
 
     def promote_bud(
         self,
@@ -94,7 +94,7 @@ class LearningMethods(GraphMethods):
                     ),
                 )
 
-        self._graph_write(job)
+        self._in_transaction(job)
 
     # ------------------------------------------------------------------ exemplars
 
@@ -110,15 +110,15 @@ class LearningMethods(GraphMethods):
             ):
                 raise NotFound(f"unknown episode_id {row.episode_id!r}", field="episode_id")
 
-        self._graph_write(job)
+        self._in_transaction(job)
 
     def get_exemplar(self, exemplar_id: str) -> ExemplarRow | None:
         d = self._flavor.d
-        return self._graph_read(lambda c: exemplars.get(c, d, exemplar_id))
+        return self._on_reader(lambda c: exemplars.get(c, d, exemplar_id))
 
     def remove_exemplar(self, exemplar_id: str) -> ExemplarRow | None:
         d = self._flavor.d
-        return self._graph_write(lambda c: exemplars.remove(c, d, exemplar_id))
+        return self._in_transaction(lambda c: exemplars.remove(c, d, exemplar_id))
 
     def list_exemplars(
         self,
@@ -129,33 +129,33 @@ class LearningMethods(GraphMethods):
         limit: int,
     ) -> tuple[list[ExemplarRow], int]:
         d = self._flavor.d
-        return self._graph_read(
+        return self._on_reader(
             lambda c: exemplars.listed(c, d, concept_id, episode_id, label, after, limit)
         )
 
     def episode_exemplars(self, episode_ids: Sequence[str], concept_id: str) -> list[ExemplarRow]:
         d = self._flavor.d
-        return self._graph_read(lambda c: exemplars.for_episodes(c, d, episode_ids, concept_id))
+        return self._on_reader(lambda c: exemplars.for_episodes(c, d, episode_ids, concept_id))
 
     # ------------------------------------------------------------------ objects
 
     def put_learning_object(self, obj: LearningObject) -> None:
         d = self._flavor.d
-        self._graph_write(lambda c: learning.put(c, d, obj))
+        self._in_transaction(lambda c: learning.put(c, d, obj))
 
     def learning_object(self, kind: str, key: str) -> LearningObject | None:
         d = self._flavor.d
-        return self._graph_read(lambda c: learning.get(c, d, kind, key))
+        return self._on_reader(lambda c: learning.get(c, d, kind, key))
 
     def learning_objects(self, kind: str, keys: Sequence[str]) -> dict[str, LearningObject]:
         d = self._flavor.d
-        return self._graph_read(lambda c: learning.get_many(c, d, kind, keys))
+        return self._on_reader(lambda c: learning.get_many(c, d, kind, keys))
 
     def list_learning_objects(
         self, kind: str, filters: dict[str, Any], after: tuple[int, str] | None, limit: int
     ) -> tuple[list[LearningObject], int]:
         d = self._flavor.d
-        return self._graph_read(lambda c: learning.listed(c, d, kind, filters, after, limit))
+        return self._on_reader(lambda c: learning.listed(c, d, kind, filters, after, limit))
 
     def create_dataset(
         self,
@@ -177,15 +177,15 @@ class LearningMethods(GraphMethods):
                 learning.put(c, d, bud(obj.id))
             return obj
 
-        return self._graph_write(job)
+        return self._in_transaction(job)
 
     def dataset_members(self, dataset_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         d = self._flavor.d
-        return self._graph_read(lambda c: learning.members(c, d, dataset_id, after, limit))
+        return self._on_reader(lambda c: learning.members(c, d, dataset_id, after, limit))
 
     def dataset_member_counts(self, dataset_id: str) -> dict[str, int]:
         d = self._flavor.d
-        return self._graph_read(lambda c: learning.member_counts(c, d, dataset_id))
+        return self._on_reader(lambda c: learning.member_counts(c, d, dataset_id))
 
     def episode_seq_span(self) -> tuple[int, int, int]:
         """(count, lowest seq, highest seq) of the episodes the caller reads."""
@@ -194,38 +194,8 @@ class LearningMethods(GraphMethods):
             n, lo, hi = c.execute("SELECT count(*), min(seq), max(seq) FROM episodes").fetchone()
             return int(n), int(lo or 0), int(hi or 0)
 
-        return self._graph_read(read)
+        return self._on_reader(read)
 
     def protected_datasets(self) -> set[str]:
         d = self._flavor.d
-        return self._graph_read(lambda c: learning.referenced_by_active_runs(c, d))
-
-    def sync_merge(self, objects: list[dict[str, Any]], at_us: int, by: str) -> dict[str, Any]:
-        """Merge a verified sync bundle's objects, all in one transaction."""
-        d = self._flavor.d
-        return self._graph_write(lambda c: sync_merge.merge(c, d, objects, at_us, by))
-
-    def graph_fragments(self) -> list[dict[str, Any]]:
-        """Each Decision or Tool node's record with the records of the stored edges that
-        touch it (``graph_node`` and ``graph_edge`` export records) and the node's access
-        policy: the session graph fragments a sync bundle carries."""
-
-        def read(c: Any) -> list[dict[str, Any]]:
-            found = graph_transfer.export_records(c.execute)
-            kept = [r for r in found if r["kind"] in ("graph_node", "graph_edge")]
-            nodes = [r for r in kept if r["kind"] == "graph_node"]
-            policies = dict(c.execute("SELECT id, access_policy_id FROM graph_nodes").fetchall())
-            return [
-                {
-                    "access_policy_id": policies.get(n["id"]),
-                    "node": n,
-                    "edges": [
-                        e
-                        for e in kept
-                        if e["kind"] == "graph_edge" and n["id"] in (e["src"], e["dst"])
-                    ],
-                }
-                for n in nodes
-            ]
-
-        return self._graph_read(read)
+        return self._on_reader(lambda c: learning.referenced_by_active_runs(c, d))

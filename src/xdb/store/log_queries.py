@@ -1,6 +1,6 @@
 """The log's tags, comments and reads that both stores run with the same SQL (issue 35: one
 SQL store, two dialects): written once here, each store giving its dialect and statements
-(``_flavor``) and its read and write (``_graph_read``, ``_graph_write``). What differs stays
+(``_flavor``) and its read and write (``_on_reader``, ``_in_transaction``). What differs stays
 with the store: recording (the episodes its ended events become are ``event_episodes``), the
 first session's lock and transaction (``_claim`` decides it), a page of the log (SQLite
 catches its text index up first) and the session listings (SQLite's counts are settled
@@ -22,8 +22,8 @@ T = TypeVar("T")
 class LogQueries:
     # What the store provides.
     _flavor: Flavor
-    _graph_read: Callable[[Callable[[Any], Any]], Any]
-    _graph_write: Callable[[Callable[[Any], Any]], Any]
+    _on_reader: Callable[[Callable[[Any], Any]], Any]
+    _in_transaction: Callable[[Callable[[Any], Any]], Any]
 
     def _insert_tag(self) -> str:
         # A tag whose id, or type and name, is taken is skipped (``tagging.insert_tag``).
@@ -32,7 +32,7 @@ class LogQueries:
 
     def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
         d, sql = self._flavor.d, self._insert_tag()
-        made: tuple[Tag, bool] = self._graph_write(
+        made: tuple[Tag, bool] = self._in_transaction(
             lambda conn: tagging.insert_tag(conn, tag, sql, d, access_policy_id)
         )
         return made
@@ -41,7 +41,7 @@ class LogQueries:
         self, application: TagApplication, target: ResolvedTarget, new_tag: Tag | None
     ) -> tuple[Tag, bool, int]:
         d, sql = self._flavor.d, self._insert_tag()
-        made: tuple[Tag, bool, int] = self._graph_write(
+        made: tuple[Tag, bool, int] = self._in_transaction(
             lambda conn: tagging.apply_tag(conn, application, target, new_tag, sql, d)
         )
         return made
@@ -50,28 +50,28 @@ class LogQueries:
         self, comment: Comment, target: ResolvedTarget | None, access_policy_id: str | None = None
     ) -> None:
         d = self._flavor.d
-        self._graph_write(
+        self._in_transaction(
             lambda conn: tagging.add_comment(conn, comment, target, d, access_policy_id)
         )
 
     def get_tag(self, tag_id: str) -> Tag | None:
         sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = {self._flavor.d.mark}"
-        row = self._graph_read(lambda c: c.execute(sql, (tag_id,)).fetchone())
+        row = self._on_reader(lambda c: c.execute(sql, (tag_id,)).fetchone())
         return None if row is None else rows.tag(row)
 
     def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
         sql, params = tagging.find_tags_sql(name, tag_type, self._flavor.d)
-        found = self._graph_read(lambda c: c.execute(sql, params).fetchall())
+        found = self._on_reader(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r) for r in found]
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
         sql, params = tagging.list_tags_sql(tag_type, bud_status, self._flavor.d)
-        found = self._graph_read(lambda c: c.execute(sql, params).fetchall())
+        found = self._on_reader(lambda c: c.execute(sql, params).fetchall())
         return [rows.tag(r, application_count=int(r[10])) for r in found]
 
     def latest_session(self) -> str | None:
         sql = self._flavor.latest_session
-        row = self._graph_read(lambda c: c.execute(sql).fetchone())
+        row = self._on_reader(lambda c: c.execute(sql).fetchone())
         return None if row is None else str(row[0])
 
     def _claim(self, conn: Any, candidate: str, ts_us: int) -> str:
@@ -89,14 +89,14 @@ class LogQueries:
             f"SELECT {self._flavor.timesteps} FROM timesteps WHERE session_id = {m}"
             f" ORDER BY tick DESC LIMIT {m}"
         )
-        found = self._graph_read(lambda c: c.execute(sql, (session_id, n)).fetchall())
+        found = self._on_reader(lambda c: c.execute(sql, (session_id, n)).fetchall())
         return [rows.timestep(r) for r in reversed(found)]
 
     def annotations(
         self, session_id: str, ticks: tuple[int, int] | None, limit: int
     ) -> tuple[list[tuple[TagApplication, Tag]], list[Comment]]:
         d = self._flavor.d
-        found: tuple[list[tuple[TagApplication, Tag]], list[Comment]] = self._graph_read(
+        found: tuple[list[tuple[TagApplication, Tag]], list[Comment]] = self._on_reader(
             lambda c: tagging.session_annotations(c, d, session_id, ticks, limit)
         )
         return found

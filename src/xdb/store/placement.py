@@ -9,7 +9,7 @@ global order). Each comes with a short reason.
 ``declared`` ties places to the DDL that creates the tables: a ``CREATE TABLE`` without a
 place, or a place without its ``CREATE TABLE``, fails when the module is imported, so a
 new table cannot be added without saying where it goes. What a place implies for the keys
-and foreign keys is checked on a live database (``xdb.store.postgres.placement``), and the
+and foreign keys is checked on a live database (``xdb.store.postgres.citus``), and the
 plan Citus would be given is generated from these declarations (``docs/scaling.md``).
 """
 

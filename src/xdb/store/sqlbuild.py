@@ -423,9 +423,6 @@ class Flavor:
     # inserts add to it, a trigger takes deletes off; on PostgreSQL concurrent writers would
     # queue on a popular concept's row).
     concept_counts: bool = False
-    # Appended to a text column in ORDER BY to order by code point, as Python's sort does
-    # (PostgreSQL otherwise orders by the database's collation).
-    bytewise: str = ""
 
 
 def chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:

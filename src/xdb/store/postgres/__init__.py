@@ -5,7 +5,7 @@ its DDL (``xdb.store.placement``): distributed by ``session_id`` (the log), by
 ``namespace`` (episodes and what hangs on them) or by ``dataset_id``, a reference table, or
 local to the coordinator. Each distributed table carries its column in every unique key,
 so ``create_distributed_table`` shards it without a schema change, and rows read together
-share it. ``placement`` checks a live schema against the places and writes the plan into
+share it. ``citus`` checks a live schema against the places and writes the plan into
 docs/scaling.md; ``seq`` and ``id`` stay unique by construction (sequences, ULIDs) rather
 than by a global unique index.
 

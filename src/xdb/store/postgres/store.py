@@ -8,11 +8,14 @@ from typing import Any, TypeVar
 from xdb.ids import timestep_id
 from xdb.models.log_objects import SessionSummary, Timestep
 from xdb.store import access, audit, audit_bodies, rows
+from xdb.store.concept_methods import ConceptMethods
 from xdb.store.episode_reads import EpisodeReads
 from xdb.store.event_episodes import close_events, event_sql
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
+from xdb.store.graph_methods import GraphMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.log_queries import LogQueries
+from xdb.store.policy_methods import PolicyMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
     SESSION_LOCK,
@@ -27,6 +30,7 @@ from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.rows import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES, Flavor
+from xdb.store.sync_methods import SyncMethods
 from xdb.store.types import Made, NewEpisode, NewTimestep, TimestepFilter
 from xdb.timeutil import now_us
 
@@ -131,14 +135,23 @@ def _delete_hot(conn: Conn, session: str, ticks: Sequence[int]) -> int:
     return max(cur.rowcount, 0)
 
 
-class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, FidelityMethods):
+class PostgresStore(
+    LogQueries,
+    EpisodeMethods,
+    EpisodeReads,
+    ConceptMethods,
+    GraphMethods,
+    PolicyMethods,
+    LearningMethods,
+    SyncMethods,
+    FidelityMethods,
+):
     backend = "postgresql"
     # Concept rows join their episodes on the distribution column too (as in search).
     _flavor = Flavor(
         POSTGRES,
         "e.namespace = c.namespace AND e.seq = c.episode_seq",
         "json_each_text(t.activations) j",
-        bytewise=' COLLATE "C"',
         timesteps=TIMESTEP_COLUMNS,
         episodes=episodes.COLUMNS,
         text_change_join="e.namespace = c.namespace AND e.seq = c.seq",
@@ -147,10 +160,10 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, F
     )
     _episode_hooks = EpisodeHooks(episodes.insert, episodes.delete, lock_episodes, _delete_hot)
 
-    def _graph_read(self, fn: Callable[[Conn], T]) -> T:
+    def _on_reader(self, fn: Callable[[Conn], T]) -> T:
         return self._db.read(fn)
 
-    def _graph_write(self, fn: Callable[[Conn], T]) -> T:
+    def _in_transaction(self, fn: Callable[[Conn], T]) -> T:
         return self._db.write(fn)
 
     def __init__(self, url: str, *, pool_size: int = 10) -> None:

@@ -19,10 +19,13 @@ from typing import Any, TypeVar
 
 from xdb.errors import StoreError, XdbError
 from xdb.store import access, audit
+from xdb.store.concept_methods import ConceptMethods
 from xdb.store.episode_reads import EpisodeReads
 from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
+from xdb.store.graph_methods import GraphMethods
 from xdb.store.learning_methods import LearningMethods
 from xdb.store.log_queries import LogQueries
+from xdb.store.policy_methods import PolicyMethods
 from xdb.store.sqlbuild import SQLITE, Flavor
 from xdb.store.sqlite import (
     audit_pending,
@@ -37,6 +40,7 @@ from xdb.store.sqlite.log_methods import LATEST_SESSION, NEW_SESSION, LogMethods
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
+from xdb.store.sync_methods import SyncMethods
 from xdb.store.types import Made
 
 T = TypeVar("T")
@@ -86,7 +90,16 @@ class _State:
 
 
 class SQLiteStore(
-    LogMethods, LogQueries, EpisodeMethods, EpisodeReads, LearningMethods, FidelityMethods
+    LogMethods,
+    LogQueries,
+    EpisodeMethods,
+    EpisodeReads,
+    ConceptMethods,
+    GraphMethods,
+    PolicyMethods,
+    LearningMethods,
+    SyncMethods,
+    FidelityMethods,
 ):
     backend = "sqlite"
     _flavor = Flavor(
@@ -105,11 +118,11 @@ class SQLiteStore(
         episodes.insert, episodes.delete, lambda conn: None, textindex.delete_hot
     )
 
-    def _graph_read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    def _on_reader(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         result: T = self._read(fn)
         return result
 
-    def _graph_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    def _in_transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         result: T = self._write(fn)
         return result
 
