@@ -8,14 +8,11 @@ from typing import Any, TypeVar
 from xdb.ids import timestep_id
 from xdb.models.log_objects import SessionSummary, Timestep
 from xdb.store import access, audit, audit_bodies, rows
-from xdb.store.concept_methods import ConceptMethods
+from xdb.store.capability_methods import CapabilityMethods
 from xdb.store.episode_reads import EpisodeReads
 from xdb.store.event_episodes import close_events, event_sql
-from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
-from xdb.store.graph_methods import GraphMethods
-from xdb.store.learning_methods import LearningMethods
+from xdb.store.fidelity_methods import EpisodeHooks
 from xdb.store.log_queries import LogQueries
-from xdb.store.policy_methods import PolicyMethods
 from xdb.store.postgres import episodes, transfer
 from xdb.store.postgres.connection import (
     SESSION_LOCK,
@@ -30,7 +27,6 @@ from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
 from xdb.store.rows import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES, Flavor
-from xdb.store.sync_methods import SyncMethods
 from xdb.store.types import Made, NewEpisode, NewTimestep, TimestepFilter
 from xdb.timeutil import now_us
 
@@ -135,17 +131,7 @@ def _delete_hot(conn: Conn, session: str, ticks: Sequence[int]) -> int:
     return max(cur.rowcount, 0)
 
 
-class PostgresStore(
-    LogQueries,
-    EpisodeMethods,
-    EpisodeReads,
-    ConceptMethods,
-    GraphMethods,
-    PolicyMethods,
-    LearningMethods,
-    SyncMethods,
-    FidelityMethods,
-):
+class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, CapabilityMethods):
     backend = "postgresql"
     # Concept rows join their episodes on the distribution column too (as in search).
     _flavor = Flavor(

@@ -19,13 +19,10 @@ from typing import Any, TypeVar
 
 from xdb.errors import StoreError, XdbError
 from xdb.store import access, audit
-from xdb.store.concept_methods import ConceptMethods
+from xdb.store.capability_methods import CapabilityMethods
 from xdb.store.episode_reads import EpisodeReads
-from xdb.store.fidelity_methods import EpisodeHooks, FidelityMethods
-from xdb.store.graph_methods import GraphMethods
-from xdb.store.learning_methods import LearningMethods
+from xdb.store.fidelity_methods import EpisodeHooks
 from xdb.store.log_queries import LogQueries
-from xdb.store.policy_methods import PolicyMethods
 from xdb.store.sqlbuild import SQLITE, Flavor
 from xdb.store.sqlite import (
     audit_pending,
@@ -40,7 +37,6 @@ from xdb.store.sqlite.log_methods import LATEST_SESSION, NEW_SESSION, LogMethods
 from xdb.store.sqlite.rows import TIMESTEP_COLUMNS
 from xdb.store.sqlite.schema import migrate
 from xdb.store.sqlite.writer import Writer
-from xdb.store.sync_methods import SyncMethods
 from xdb.store.types import Made
 
 T = TypeVar("T")
@@ -89,18 +85,7 @@ class _State:
     deferred_audit: bool = False
 
 
-class SQLiteStore(
-    LogMethods,
-    LogQueries,
-    EpisodeMethods,
-    EpisodeReads,
-    ConceptMethods,
-    GraphMethods,
-    PolicyMethods,
-    LearningMethods,
-    SyncMethods,
-    FidelityMethods,
-):
+class SQLiteStore(LogMethods, LogQueries, EpisodeMethods, EpisodeReads, CapabilityMethods):
     backend = "sqlite"
     _flavor = Flavor(
         SQLITE,
