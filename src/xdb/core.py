@@ -35,7 +35,7 @@ from xdb.models.common import Caller
 from xdb.ops.catalog import REGISTRY, operations
 from xdb.ops.registry import Context, Operation
 from xdb.paths import chosen_root, root_of
-from xdb.policy.access import readable as access_readable
+from xdb.policy.access_rules import readable as access_readable
 from xdb.policy.audit_calls import call_entry
 from xdb.policy.authorize import authorize
 from xdb.policy.export import exported

@@ -24,7 +24,7 @@ from psycopg import sql
 from tests.conftest import PostgresServer
 from tests.store._data import T0, episode
 from xdb.errors import InvalidRequest
-from xdb.index.vector_index import VectorIndex
+from xdb.index.in_memory_vectors import VectorIndex
 from xdb.store.postgres import PostgresStore, schema, vector_search
 from xdb.store.postgres.vector_index import index_name
 from xdb.store.protocol import VectorSearch

@@ -26,7 +26,7 @@ from xdb.episodes.ranking import Ranking
 from xdb.errors import NotFound
 from xdb.ids import new_id
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import check_create, may_delete
+from xdb.policy.access_rules import check_create, may_delete
 from xdb.store.episode_row import episode_row
 from xdb.store.types import EpisodeFilter, NewEpisode, StoredEpisode
 from xdb.timeutil import from_us, now_us

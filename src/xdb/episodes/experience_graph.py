@@ -26,7 +26,7 @@ from xdb.episodes.graph_models import (
 from xdb.errors import InvalidRequest, NotFound
 from xdb.ids import new_id
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import check_create
+from xdb.policy.access_rules import check_create
 from xdb.store.graph_edges import CONCEPT_NODE, node_type
 from xdb.store.types import GraphEdgeRow
 from xdb.timeutil import now_us

@@ -233,7 +233,7 @@ class Run:
 def _treaty_policies(ctx: Context) -> set[str]:
     """Access policies that a treaty in force reads (data under treaty obligations); "" for
     the database's default policy when it is one of them."""
-    from xdb.policy.access import default_policy
+    from xdb.policy.access_rules import default_policy
     from xdb.policy.load import live
 
     objects = ctx.policy_objects

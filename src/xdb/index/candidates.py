@@ -7,8 +7,8 @@ read is not:
 - ``StoreCandidates``: everything from SQL (FTS5's BM25, no vectors). A context made
   without an embedding worker (a benchmark's, a test's) uses it.
 - ``IndexedCandidates``: BM25 from the tantivy index (``index/tantivy_index.py``, FTS5 when it
-  cannot serve) and cosine similarity from the in-memory vector index (``index/vector_index.py``)
-  that this process loads from the store: SQLite.
+  cannot serve) and cosine similarity from the in-memory vector index
+  (``index/in_memory_vectors.py``) that this process loads from the store: SQLite.
 - ``DatabaseVectorCandidates``: as above, but vectors are ranked by the database itself
   (pgvector's HNSW index, ``store.protocol.VectorSearch``), and a filtered search reads its
   allowlist, vector ranking and the text change log's head in one statement: PostgreSQL.

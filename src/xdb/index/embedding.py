@@ -44,8 +44,8 @@ from xdb.errors import InvalidRequest
 
 if TYPE_CHECKING:
     from xdb.embed.embedder import Embedder
+    from xdb.index.in_memory_vectors import VectorIndex
     from xdb.index.tantivy_index import TextIndex
-    from xdb.index.vector_index import VectorIndex
     from xdb.store.protocol import Store
     from xdb.store.types import EpisodeFilter
 
@@ -164,7 +164,8 @@ class Indexer:
 
     def index(self) -> VectorIndex:
         """The vector index of the current model, loaded on first use and caught up."""
-        from xdb.index.vector_index import VectorIndex  # numpy: only once episodes are searched
+        # numpy: only once episodes are searched
+        from xdb.index.in_memory_vectors import VectorIndex
 
         embedder = self.embedder
         with self._lock:

@@ -38,7 +38,7 @@ from xdb.learning.dataset_models import (
 )
 from xdb.learning.exemplar_models import LabelSource
 from xdb.ops.registry import Context
-from xdb.policy.access import check_create
+from xdb.policy.access_rules import check_create
 from xdb.store.learning import LearningObject
 from xdb.store.sqlbuild import chunks
 from xdb.store.types import ConceptCondition, EpisodeFilter, StoredEpisode

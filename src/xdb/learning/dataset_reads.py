@@ -30,7 +30,7 @@ from xdb.ops import cursor
 from xdb.ops.listing_pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, refuse_existing, root_of
-from xdb.policy.access import policy_named
+from xdb.policy.access_rules import policy_named
 from xdb.progress import report
 from xdb.store.learning import LearningObject
 from xdb.timeutil import from_us

@@ -18,7 +18,7 @@ from xdb.learning.exemplar_models import (
 from xdb.models.common import TickRange
 from xdb.ops.listing_pages import every_member, made_order_page
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import check_create, check_target, configured
+from xdb.policy.access_rules import check_create, check_target, configured
 from xdb.store.exemplars import ExemplarRow
 from xdb.store.types import ResolvedTarget, TimestepFilter
 from xdb.timeutil import from_us, now_us

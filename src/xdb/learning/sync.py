@@ -29,8 +29,8 @@ from xdb.models.common import Caller
 from xdb.ops.listing_pages import every_member
 from xdb.ops.registry import Context, Operation
 from xdb.paths import place, root_of
-from xdb.policy.access import both, policy_named
-from xdb.policy.access import readable as access_readable
+from xdb.policy.access_rules import both, policy_named
+from xdb.policy.access_rules import readable as access_readable
 from xdb.policy.disclosure import Visibility
 from xdb.policy.load import visibility
 from xdb.store.access import Readable

@@ -23,7 +23,7 @@ from xdb.learning.training_models import (
 )
 from xdb.ops import cursor
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import check_create
+from xdb.policy.access_rules import check_create
 from xdb.store.learning import LearningObject
 from xdb.timeutil import from_us, now_us
 

@@ -27,7 +27,7 @@ from xdb.log.log_models import (
 )
 from xdb.models.common import DEFAULT_ROLE, BudStatus, EventType, Role, TagType, TargetType
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import check_create, check_target
+from xdb.policy.access_rules import check_create, check_target
 from xdb.store.fidelity import tokens_of
 from xdb.store.types import NewTimestep, ResolvedTarget
 from xdb.timeutil import from_us, now_us, to_us

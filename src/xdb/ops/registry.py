@@ -50,7 +50,7 @@ class RoomServices(Protocol):
     def require_access(
         self,
     ) -> Callable[[PolicyObjects, Caller, str | None, AccessAction, str, str], None]:
-        """``policy.access.require``: refuse an action the caller's roles do not allow."""
+        """``policy.access_rules.require``: refuse an action the caller's roles do not allow."""
         ...
 
     @property
@@ -115,7 +115,7 @@ class Context:
         field: str = "access_policy_id",
     ) -> None:
         """Refuse ``action`` on objects under ``policy_id`` (None: the default) unless this
-        caller may (``policy/access.py``)."""
+        caller may (``policy/access_rules.py``)."""
         self.rooms.require_access(self.policy_objects, self.caller, policy_id, action, what, field)
 
     @property

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 class LazyRoomServices:
-    """``registry.RoomServices`` from ``policy.load``, ``policy.access`` and
+    """``registry.RoomServices`` from ``policy.load``, ``policy.access_rules`` and
     ``index.candidates``, each imported when first asked for."""
 
     @cached_property
@@ -42,7 +42,7 @@ class LazyRoomServices:
     def require_access(
         self,
     ) -> Callable[[PolicyObjects, Caller, str | None, AccessAction, str, str], None]:
-        from xdb.policy.access import require
+        from xdb.policy.access_rules import require
 
         return require
 

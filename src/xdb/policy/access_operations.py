@@ -13,7 +13,7 @@ from xdb.ids import parse_timestep_id
 from xdb.models.common import Model, NonEmpty
 from xdb.models.concept_markers import NoConcept
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import DEFAULT_KIND, policy_named
+from xdb.policy.access_rules import DEFAULT_KIND, policy_named
 from xdb.policy.policy_models import AccessPolicy
 from xdb.policy.policy_operations import PolicyObjectResponse, _manage, _put
 from xdb.timeutil import now_us

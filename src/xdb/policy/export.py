@@ -38,7 +38,7 @@ from xdb.log.log_models import Tag, Timestep
 from xdb.models.common import Caller
 from xdb.models.concept_markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
 from xdb.ops.registry import Context
-from xdb.policy.access import readable as access_readable
+from xdb.policy.access_rules import readable as access_readable
 from xdb.policy.disclosure import Visibility
 from xdb.policy.load import stored
 from xdb.policy.release import Release

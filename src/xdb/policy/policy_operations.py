@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from xdb.errors import InvalidRequest, NotFound
 from xdb.models.common import Model, NonEmpty
 from xdb.ops.registry import Context, Operation
-from xdb.policy.access import DEFAULT_KIND
+from xdb.policy.access_rules import DEFAULT_KIND
 from xdb.policy.keys import KIND, make_key, stored_keys, usable
 from xdb.policy.load import ADMIN, named_caller, stored
 from xdb.policy.policy_models import (

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from xdb.index.vector_index import NUMPY_ROWS, VectorIndex
+from xdb.index.in_memory_vectors import NUMPY_ROWS, VectorIndex
 from xdb.store.types import EpisodeFilter
 
 DIM = 384
