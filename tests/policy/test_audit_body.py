@@ -17,7 +17,7 @@ import zstandard
 import xdb
 from tests.policy.conftest import is_postgres
 from xdb.store import audit, audit_bodies
-from xdb.store.rows import activations_json
+from xdb.store.row_models import activations_json
 from xdb.store.types import NewTimestep
 
 AUDITOR = xdb.Caller(id="audit", roles=("auditor",))

@@ -15,7 +15,7 @@ from typing import Any
 
 from xdb.store import placement
 from xdb.store.graph_edges import CONCEPT_NODE, EDGE_COLUMNS
-from xdb.store.rows import loads_json
+from xdb.store.row_models import loads_json
 from xdb.store.sqlbuild import Connection, Dialect, Flavor, chunks, insert_new, many
 from xdb.store.types import ConceptRow, HierarchyStep, PackRow
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xdb.store import rows, sqlbuild
+from xdb.store import row_models, sqlbuild
 from xdb.store.sqlbuild import Flavor
 from xdb.store.types import EpisodeFilter, Place, StoredEpisode, TextChange
 
@@ -35,11 +35,13 @@ class EpisodeReads:
 
     def episodes_by_ids(self, ids: Sequence[str]) -> dict[str, StoredEpisode]:
         sql = f"SELECT {self._flavor.episodes} FROM episodes WHERE"
-        return {r[1]: rows.episode(r) for r in self._rows_where(sql, "id", ids, "text")}
+        return {r[1]: row_models.episode(r) for r in self._rows_where(sql, "id", ids, "text")}
 
     def episodes_by_seqs(self, seqs: Sequence[int]) -> dict[int, StoredEpisode]:
         sql = f"SELECT {self._flavor.episodes} FROM episodes WHERE"
-        return {int(r[0]): rows.episode(r) for r in self._rows_where(sql, "seq", seqs, "bigint")}
+        return {
+            int(r[0]): row_models.episode(r) for r in self._rows_where(sql, "seq", seqs, "bigint")
+        }
 
     def episode_places(self, seqs: Sequence[int]) -> dict[int, Place]:
         sql = "SELECT seq, session_id, end_us, namespace, start_us FROM episodes WHERE"
@@ -48,9 +50,10 @@ class EpisodeReads:
 
     def episode_neighbours(self, seq: int) -> tuple[str | None, str | None]:
         """The ids of the episodes just before and just after ``seq`` (NEXT): in its
-        session, or among its namespace's nearby sessionless episodes (``rows.neighbours``)."""
+        session, or among its namespace's nearby sessionless episodes
+        (``row_models.neighbours``)."""
         d = self._flavor.d
-        before, after = self._on_reader(lambda c: rows.neighbours(c, d, seq, "id"))
+        before, after = self._on_reader(lambda c: row_models.neighbours(c, d, seq, "id"))
         return before, after
 
     def episode_max_seq(self) -> int:
@@ -91,7 +94,7 @@ class EpisodeReads:
     def text_changes(self, after: int, limit: int) -> list[TextChange]:
         d, join = self._flavor.d, self._flavor.text_change_join
         changes: list[TextChange] = self._on_reader(
-            lambda c: rows.text_changes(c, d, join, after, limit)
+            lambda c: row_models.text_changes(c, d, join, after, limit)
         )
         return changes
 

@@ -10,13 +10,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from xdb.models.log_objects import Timestep
-from xdb.store import rows
+from xdb.store import row_models
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import NewEpisode
 
 
 def event_sql(columns: str, d: Dialect) -> str:
-    """An event's timesteps (``columns``, as ``rows.timestep`` reads them) in tick order."""
+    """An event's timesteps (``columns``, as ``row_models.timestep`` reads them) in tick order."""
     m = d.mark
     return (
         f"SELECT {columns} FROM timesteps WHERE session_id = {m} AND event_id = {m} ORDER BY tick"
@@ -33,7 +33,7 @@ def close_events(
     """Insert, for each event ``ended`` (``access.ended_events``), the episode
     ``close_event`` makes of its timesteps (read with ``sql``), stored under its policy."""
     for (session, event_id), policy in ended.items():
-        steps = [rows.timestep(r) for r in conn.execute(sql, (session, event_id))]
+        steps = [row_models.timestep(r) for r in conn.execute(sql, (session, event_id))]
         made = close_event(steps)
         made.access_policy_id = policy
         insert(conn, made)

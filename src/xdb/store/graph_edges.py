@@ -15,7 +15,7 @@ from typing import Any
 
 from xdb.ids import parse_timestep_id, timestep_id
 from xdb.store import placement
-from xdb.store.rows import loads_json
+from xdb.store.row_models import loads_json
 from xdb.store.sqlbuild import Connection, Dialect, Flavor, chunks, insert_new
 from xdb.store.types import GraphEdgeRow
 

@@ -22,7 +22,7 @@ from xdb.errors import InvalidRequest
 from xdb.store.concepts import CONCEPT_COLUMNS, PACK_COLUMNS, add_pack, concept_row, concept_values
 from xdb.store.graph_edges import EDGE_COLUMNS, NODE_COLUMNS, add_edge, add_node
 from xdb.store.records import parse
-from xdb.store.rows import loads_json
+from xdb.store.row_models import loads_json
 from xdb.store.sqlbuild import Connection, Dialect, insert_new
 from xdb.store.types import GraphEdgeRow, PackRow
 from xdb.timeutil import as_utc, from_us, to_us

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from xdb.gcpause import collector_paused
 from xdb.models.log_objects import Tag, Timestep
-from xdb.store import graph_transfer, rows
+from xdb.store import graph_transfer, row_models
 from xdb.store.records import (
     FORMAT,
     POLICY_KINDS,
@@ -68,7 +68,7 @@ class RecordImport(ABC, Generic[C]):
             f" last_us = {most}(last_us, {m}) WHERE session_id = {m}"
         )
         self._insert_tag = self._insert_ignore.format(
-            table="tags", columns=rows.TAG_COLUMNS, marks=self._dialect.marks(10)
+            table="tags", columns=row_models.TAG_COLUMNS, marks=self._dialect.marks(10)
         )
         self._stored_tag = f"SELECT id FROM tags WHERE tag_type = {m} AND name = {m}"
         self._tag_exists = f"SELECT 1 FROM tags WHERE id = {m}"
@@ -166,7 +166,7 @@ class RecordImport(ABC, Generic[C]):
                 skipped += 1 - added
             elif kind == "tag":
                 t = parse(Tag, body, number, kind)
-                values = rows.tag_values(t, to_us(t.created_at))
+                values = row_models.tag_values(t, to_us(t.created_at))
                 added = conn.execute(self._insert_tag, values).rowcount
                 stored = conn.execute(self._stored_tag, (t.tag_type.value, t.name)).fetchone()
                 tag_ids[t.id] = stored[0] if stored else t.id

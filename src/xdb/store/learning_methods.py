@@ -10,7 +10,7 @@ from typing import Any
 from xdb.errors import NotFound
 from xdb.models.log_objects import Tag
 from xdb.store import concepts as concept_sql
-from xdb.store import exemplars, learning, rows, tagging
+from xdb.store import exemplars, learning, row_models, tagging
 from xdb.store.exemplars import ExemplarRow
 from xdb.store.graph_edges import CONCEPT_NODE, EDGE_COLUMNS
 from xdb.store.learning import LearningObject
@@ -27,7 +27,8 @@ class LearningMethods(SharedMethods):
         """A bud tag and its details in one transaction (details only for a new tag)."""
         d = self._flavor.d
         insert = (
-            f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES ({d.marks(10)}) ON CONFLICT DO NOTHING"
+            f"INSERT INTO tags ({row_models.TAG_COLUMNS}) VALUES ({d.marks(10)})"
+            " ON CONFLICT DO NOTHING"
         )
 
         def job(c: Any) -> tuple[Tag, bool]:

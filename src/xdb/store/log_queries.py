@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from xdb.models.log_objects import Comment, Tag, TagApplication, Timestep
-from xdb.store import rows, tagging
+from xdb.store import row_models, tagging
 from xdb.store.sqlbuild import Flavor
 from xdb.store.types import ResolvedTarget
 
@@ -28,7 +28,9 @@ class LogQueries:
     def _insert_tag(self) -> str:
         # A tag whose id, or type and name, is taken is skipped (``tagging.insert_tag``).
         marks = self._flavor.d.marks(10)
-        return f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES ({marks}) ON CONFLICT DO NOTHING"
+        return (
+            f"INSERT INTO tags ({row_models.TAG_COLUMNS}) VALUES ({marks}) ON CONFLICT DO NOTHING"
+        )
 
     def create_tag(self, tag: Tag, access_policy_id: str | None = None) -> tuple[Tag, bool]:
         d, sql = self._flavor.d, self._insert_tag()
@@ -55,19 +57,19 @@ class LogQueries:
         )
 
     def get_tag(self, tag_id: str) -> Tag | None:
-        sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = {self._flavor.d.mark}"
+        sql = f"SELECT {row_models.TAG_COLUMNS} FROM tags WHERE id = {self._flavor.d.mark}"
         row = self._on_reader(lambda c: c.execute(sql, (tag_id,)).fetchone())
-        return None if row is None else rows.tag(row)
+        return None if row is None else row_models.tag(row)
 
     def find_tags(self, name: str, tag_type: str | None = None) -> list[Tag]:
         sql, params = tagging.find_tags_sql(name, tag_type, self._flavor.d)
         found = self._on_reader(lambda c: c.execute(sql, params).fetchall())
-        return [rows.tag(r) for r in found]
+        return [row_models.tag(r) for r in found]
 
     def list_tags(self, tag_type: str | None, bud_status: str | None) -> list[Tag]:
         sql, params = tagging.list_tags_sql(tag_type, bud_status, self._flavor.d)
         found = self._on_reader(lambda c: c.execute(sql, params).fetchall())
-        return [rows.tag(r, application_count=int(r[10])) for r in found]
+        return [row_models.tag(r, application_count=int(r[10])) for r in found]
 
     def latest_session(self) -> str | None:
         sql = self._flavor.latest_session
@@ -90,7 +92,7 @@ class LogQueries:
             f" ORDER BY tick DESC LIMIT {m}"
         )
         found = self._on_reader(lambda c: c.execute(sql, (session_id, n)).fetchall())
-        return [rows.timestep(r) for r in reversed(found)]
+        return [row_models.timestep(r) for r in reversed(found)]
 
     def annotations(
         self, session_id: str, ticks: tuple[int, int] | None, limit: int

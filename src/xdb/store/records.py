@@ -41,7 +41,7 @@ from xdb.ids import new_id, parse_timestep_id
 from xdb.models.common import NonEmpty
 from xdb.models.episode_objects import AddEpisodeRequest
 from xdb.models.log_objects import Comment, TagApplication, Timestep
-from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, rows
+from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, row_models
 from xdb.store.episode_row import episode_row
 from xdb.store.sqlbuild import Connection, Dialect
 from xdb.store.types import Made, NewEpisode
@@ -159,21 +159,23 @@ def export_records(
             "created_at": from_us(cus).isoformat(),
             "last_at": from_us(lus).isoformat(),
         }
-    for row in read(f"SELECT {rows.TAG_COLUMNS} FROM tags ORDER BY {order}"):
+    for row in read(f"SELECT {row_models.TAG_COLUMNS} FROM tags ORDER BY {order}"):
         yield {
             "kind": "tag",
-            **rows.tag(row).model_dump(mode="json", exclude={"application_count"}),
+            **row_models.tag(row).model_dump(mode="json", exclude={"application_count"}),
         }
     for row in read(f"SELECT {timestep_columns} FROM timesteps ORDER BY seq"):
-        yield {"kind": "timestep", **rows.timestep(row).model_dump(mode="json")}
-    for row in read(f"SELECT {rows.APPLICATION_COLUMNS} FROM tag_applications ORDER BY {order}"):
-        yield {"kind": "tag_application", **rows.application(row).model_dump(mode="json")}
-    for row in read(f"SELECT {rows.COMMENT_COLUMNS} FROM comments ORDER BY {order}"):
-        yield {"kind": "comment", **rows.comment(row).model_dump(mode="json")}
+        yield {"kind": "timestep", **row_models.timestep(row).model_dump(mode="json")}
+    for row in read(
+        f"SELECT {row_models.APPLICATION_COLUMNS} FROM tag_applications ORDER BY {order}"
+    ):
+        yield {"kind": "tag_application", **row_models.application(row).model_dump(mode="json")}
+    for row in read(f"SELECT {row_models.COMMENT_COLUMNS} FROM comments ORDER BY {order}"):
+        yield {"kind": "comment", **row_models.comment(row).model_dump(mode="json")}
     # Before the episodes: an episode's import then finds its labels' exemplars.
     yield from learning_transfer.export_records(read, restricted)
     yield from fidelity_transfer.export_records(read, restricted)
-    stored = map(rows.episode, read(f"SELECT {episode_columns} FROM episodes ORDER BY seq"))
+    stored = map(row_models.episode, read(f"SELECT {episode_columns} FROM episodes ORDER BY seq"))
     if read_vectors is None or restricted:
         for one in stored:
             yield episode_record(one.episode)
@@ -363,7 +365,7 @@ def annotation_row(
         c = parse(Comment, body, number, kind)
         return (
             "comments",
-            rows.COMMENT_COLUMNS,
+            row_models.COMMENT_COLUMNS,
             (
                 c.id,
                 c.session_id,
@@ -384,7 +386,7 @@ def annotation_row(
         raise InvalidRequest(f"record {number}: tag_id {a.tag_id!r} names no tag")
     return (
         "tag_applications",
-        rows.APPLICATION_COLUMNS,
+        row_models.APPLICATION_COLUMNS,
         (
             a.id,
             tag_id,

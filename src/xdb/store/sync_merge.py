@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from xdb.ids import new_id
-from xdb.store import exemplars, learning, rows
+from xdb.store import exemplars, learning, row_models
 from xdb.store.exemplars import ExemplarRow
 from xdb.store.learning import LearningObject
 from xdb.store.sqlbuild import Connection, Dialect
@@ -50,12 +50,12 @@ def merge(
 def _bud(conn: Connection, d: Dialect, name: str, body: dict[str, Any], at: int, by: str) -> str:
     m = d.mark
     row = conn.execute(
-        f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = 'bud' AND name = {m}", (name,)
+        f"SELECT {row_models.TAG_COLUMNS} FROM tags WHERE tag_type = 'bud' AND name = {m}", (name,)
     ).fetchone()
     details = body["details"]
     theirs = definition(body.get("description"), details.get("related", []))
     if row is not None:
-        tag = rows.tag(row)
+        tag = row_models.tag(row)
         stored = learning.get(conn, d, "bud", tag.id)
         related = stored.body.get("related", []) if stored else []
         if _same(definition(tag.description, related), theirs):
@@ -66,7 +66,7 @@ def _bud(conn: Connection, d: Dialect, name: str, body: dict[str, Any], at: int,
         )
     tag_id = new_id("tag")
     conn.execute(
-        f"INSERT INTO tags ({rows.TAG_COLUMNS}) VALUES ({d.marks(10)})",
+        f"INSERT INTO tags ({row_models.TAG_COLUMNS}) VALUES ({d.marks(10)})",
         (tag_id, name, "bud", body.get("description"), None, None, body["status"],
          json.dumps([r["concept_id"] for r in details.get("related", [])]), at, by),
     )  # fmt: skip

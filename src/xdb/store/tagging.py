@@ -13,7 +13,7 @@ from typing import Any
 from xdb.errors import NotFound, StoreError
 from xdb.ids import timestep_id
 from xdb.models.log_objects import Comment, Tag, TagApplication
-from xdb.store import access, rows
+from xdb.store import access, row_models
 from xdb.store.sqlbuild import Connection, Dialect, add_given, chunks, sql_where
 from xdb.store.types import ResolvedTarget
 from xdb.timeutil import to_us
@@ -25,17 +25,17 @@ def insert_tag(
     """Insert ``tag`` by ``statement`` (the store's insert that skips an existing one), a new
     one under ``access_policy_id``; (the tag stored under its type and name, whether it was
     created)."""
-    if conn.execute(statement, rows.tag_values(tag, to_us(tag.created_at))).rowcount == 1:
+    if conn.execute(statement, row_models.tag_values(tag, to_us(tag.created_at))).rowcount == 1:
         if access_policy_id is not None:
             access.assign(conn, d, "tag", [(tag.id,)], access_policy_id)
         return tag, True
     row = conn.execute(
-        f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE tag_type = {d.mark} AND name = {d.mark}",
+        f"SELECT {row_models.TAG_COLUMNS} FROM tags WHERE tag_type = {d.mark} AND name = {d.mark}",
         (tag.tag_type.value, tag.name),
     ).fetchone()
     if row is None:  # the id collided, not the name: ids are unique, so this is a bug
         raise StoreError(f"tag id {tag.id!r} already exists")
-    return rows.tag(row), False
+    return row_models.tag(row), False
 
 
 def missing_target(target: ResolvedTarget) -> NotFound:
@@ -100,11 +100,11 @@ def apply_tag(
         tag, made = insert_tag(conn, new_tag, insert_tag_sql, d)
     else:
         row = conn.execute(
-            f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE id = {d.mark}", (application.tag_id,)
+            f"SELECT {row_models.TAG_COLUMNS} FROM tags WHERE id = {d.mark}", (application.tag_id,)
         ).fetchone()
         if row is None:
             raise NotFound(f"unknown tag id {application.tag_id!r}", field="tag_name_or_id")
-        tag, made = rows.tag(row), False
+        tag, made = row_models.tag(row), False
     # The application is a first: the target did not carry the tag (a tag just made, never).
     created = made or not _carries(conn, tag.id, target, d)
     conn.execute(
@@ -189,7 +189,7 @@ def add_comment(
 
 def find_tags_sql(name: str, tag_type: str | None, d: Dialect) -> tuple[str, list[Any]]:
     """Tags named ``name`` (of ``tag_type`` when given), by type."""
-    sql = f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE name = {d.mark}"
+    sql = f"SELECT {row_models.TAG_COLUMNS} FROM tags WHERE name = {d.mark}"
     params: list[Any] = [name]
     if tag_type is not None:
         sql += f" AND tag_type = {d.mark}"
@@ -210,7 +210,7 @@ def list_tags_sql(
         ((f"tag_type = {d.mark}", tag_type), (f"bud_status = {d.mark}", bud_status)),
     )
     sql = (
-        f"SELECT {rows.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
+        f"SELECT {row_models.TAG_COLUMNS}, (SELECT count(*) FROM tag_applications a"
         f" WHERE a.tag_id = tags.id) FROM tags{sql_where(clauses)} ORDER BY created_us, id"
     )
     return sql, params
@@ -234,18 +234,19 @@ def session_annotations(
         params += [ticks[0], ticks[1], ticks[1], ticks[0]]
     order = f" ORDER BY coalesce(tick, range_start, -1), created_us, id LIMIT {m}"
     applied = conn.execute(
-        f"SELECT {rows.APPLICATION_COLUMNS} FROM tag_applications WHERE {where}{order}",
+        f"SELECT {row_models.APPLICATION_COLUMNS} FROM tag_applications WHERE {where}{order}",
         [*params, limit + 1],
     ).fetchall()
     said = conn.execute(
-        f"SELECT {rows.COMMENT_COLUMNS} FROM comments WHERE {where}{order}", [*params, limit + 1]
+        f"SELECT {row_models.COMMENT_COLUMNS} FROM comments WHERE {where}{order}",
+        [*params, limit + 1],
     ).fetchall()
-    found = [rows.application(r) for r in applied]
+    found = [row_models.application(r) for r in applied]
     tags: dict[str, Tag] = {}
     for chunk in chunks(sorted({a.tag_id for a in found})):
         chosen: list[Any] = []
         cond = d.one_of("id", chunk, chosen)
-        for row in conn.execute(f"SELECT {rows.TAG_COLUMNS} FROM tags WHERE {cond}", chosen):
-            tags[row[0]] = rows.tag(row)
+        for row in conn.execute(f"SELECT {row_models.TAG_COLUMNS} FROM tags WHERE {cond}", chosen):
+            tags[row[0]] = row_models.tag(row)
     pairs = [(a, tags[a.tag_id]) for a in found if a.tag_id in tags]
-    return pairs, [rows.comment(r) for r in said]
+    return pairs, [row_models.comment(r) for r in said]

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from xdb.errors import StoreError
-from xdb.store import access, exemplars, rows, sqlbuild
+from xdb.store import access, exemplars, row_models, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
 from xdb.store.postgres.query import tsquery
-from xdb.store.rows import episode_values
+from xdb.store.row_models import episode_values
 from xdb.store.sqlbuild import POSTGRES
 from xdb.store.types import EpisodeFilter, NewEpisode
 
@@ -33,7 +33,7 @@ COLUMNS = (
     " created_by, concept_tags::text, labels::text, motive_profile::text, metadata::text,"
     " provenance::text"
 )
-_INSERT_COLUMNS = (  # in ``rows.episode_values`` order
+_INSERT_COLUMNS = (  # in ``row_models.episode_values`` order
     "id, namespace, kind, session_id, summary, content, start_us, end_us, created_us,"
     " created_by, concept_tags, labels, motive_profile, metadata, provenance"
 )
@@ -212,7 +212,7 @@ def _log_text_change(conn: Conn, namespace: str, seq: int) -> None:
 
 
 def _neighbour_seqs(conn: Conn, seq: int) -> list[int]:
-    return [int(s) for s in rows.neighbours(conn, POSTGRES, seq, "seq") if s is not None]
+    return [int(s) for s in row_models.neighbours(conn, POSTGRES, seq, "seq") if s is not None]
 
 
 def refresh_context(conn: Conn, seq: int) -> None:

@@ -1,4 +1,4 @@
-"""The PostgreSQL store's timestep columns, in the order ``xdb.store.rows.timestep`` reads.
+"""The PostgreSQL store's timestep columns, in the order ``xdb.store.row_models.timestep`` reads.
 
 The shared converters read JSON columns as text, so JSON columns are selected as ``::text``.
 """

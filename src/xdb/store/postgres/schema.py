@@ -122,7 +122,7 @@ def _run(script: str) -> Callable[[Conn], None]:
 
 def _sessionless_contexts(conn: Conn) -> None:
     from xdb.store.postgres.episodes import refresh_context
-    from xdb.store.rows import sessionless_with_neighbours
+    from xdb.store.row_models import sessionless_with_neighbours
 
     for seq in sessionless_with_neighbours(conn):
         refresh_context(conn, seq)

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from xdb.ids import timestep_id
 from xdb.models.log_objects import SessionSummary, Timestep
-from xdb.store import access, audit, audit_bodies, rows
+from xdb.store import access, audit, audit_bodies, row_models
 from xdb.store.capability_methods import CapabilityMethods
 from xdb.store.episode_reads import EpisodeReads
 from xdb.store.event_episodes import close_events, event_sql
@@ -25,7 +25,7 @@ from xdb.store.postgres.connection import (
 from xdb.store.postgres.episode_methods import EpisodeMethods
 from xdb.store.postgres.query import page_sql
 from xdb.store.postgres.rows import TIMESTEP_COLUMNS
-from xdb.store.rows import SESSION_COLUMNS
+from xdb.store.row_models import SESSION_COLUMNS
 from xdb.store.sqlbuild import POSTGRES, Flavor
 from xdb.store.types import Made, NewEpisode, NewTimestep, TimestepFilter
 from xdb.timeutil import now_us
@@ -111,7 +111,10 @@ def _record(conn: Conn, items: Sequence[NewTimestep]) -> list[tuple[str, int]]:
             [it.event_id for it in items],
             [it.event_start for it in items],
             [it.event_end for it in items],
-            [rows.activations_json(it.activations) if it.activations else None for it in items],
+            [
+                row_models.activations_json(it.activations) if it.activations else None
+                for it in items
+            ],
         ),
     ).fetchall()
     next_tick = {str(sid): int(n) for sid, n in found}
@@ -231,7 +234,7 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, CapabilityMethods)
         more = len(found) > limit
         found = found[:limit]
         next_key = (int(found[-1][3]), int(found[-1][0])) if more else None
-        return [rows.timestep(r) for r in found], total, next_key
+        return [row_models.timestep(r) for r in found], total, next_key
 
     def storage_bytes(self, live: bool = False) -> int:
         """The relation sizes (tables, their indexes and TOAST) of this database's schema;
@@ -294,7 +297,7 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, CapabilityMethods)
                 f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY last_us DESC, pos DESC LIMIT %s",
                 (limit,),
             ).fetchall()
-        return (int(row[0]) if row else 0), [rows.session_summary(r) for r in found]
+        return (int(row[0]) if row else 0), [row_models.session_summary(r) for r in found]
 
     def session_summary(self, session_id: str) -> SessionSummary | None:
         row = self._db.read(
@@ -302,7 +305,7 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, CapabilityMethods)
                 f"SELECT {SESSION_COLUMNS} FROM sessions WHERE session_id = %s", (session_id,)
             ).fetchone()
         )
-        return None if row is None else rows.session_summary(row)
+        return None if row is None else row_models.session_summary(row)
 
     # ------------------------------------------------------------------ export / import
 

@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from xdb.store import access, exemplars, rows, sqlbuild
+from xdb.store import access, exemplars, row_models, sqlbuild
 from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
-from xdb.store.rows import episode_values
+from xdb.store.row_models import episode_values
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite.numbering import next_number
 from xdb.store.types import EpisodeFilter, NewEpisode
@@ -199,7 +199,7 @@ def _log_text_change(conn: sqlite3.Connection, seq: int) -> None:
 
 
 def _neighbour_seqs(conn: sqlite3.Connection, seq: int) -> list[int]:
-    return [int(s) for s in rows.neighbours(conn, SQLITE, seq, "seq") if s is not None]
+    return [int(s) for s in row_models.neighbours(conn, SQLITE, seq, "seq") if s is not None]
 
 
 def refresh_context(conn: sqlite3.Connection, seq: int) -> None:

@@ -15,9 +15,9 @@ from typing import Any, Protocol
 
 from xdb.ids import timestep_id
 from xdb.models.log_objects import SessionSummary, Timestep
-from xdb.store import access, audit, audit_bodies, rows
+from xdb.store import access, audit, audit_bodies, row_models
 from xdb.store.event_episodes import close_events, event_sql
-from xdb.store.rows import activations_json as _activations_json
+from xdb.store.row_models import activations_json as _activations_json
 from xdb.store.sqlbuild import SQLITE
 from xdb.store.sqlite import audit_pending, episodes, sessions, textindex
 from xdb.store.sqlite.query import page_sql
@@ -230,26 +230,26 @@ class LogMethods:
         more = len(found) > limit
         found = found[:limit]
         next_key = (found[-1][3], found[-1][0]) if more else None
-        return [rows.timestep(r) for r in found], total, next_key
+        return [row_models.timestep(r) for r in found], total, next_key
 
     def sessions(self, limit: int) -> tuple[int, list[SessionSummary]]:
         def run(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
             total = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             found = conn.execute(
-                f"SELECT {rows.SESSION_COLUMNS} FROM session_totals"
+                f"SELECT {row_models.SESSION_COLUMNS} FROM session_totals"
                 " ORDER BY last_us DESC, made DESC LIMIT ?",
                 (limit,),
             ).fetchall()
             return total, found
 
         total, found = self._read(run)
-        return total, [rows.session_summary(r) for r in found]
+        return total, [row_models.session_summary(r) for r in found]
 
     def session_summary(self, session_id: str) -> SessionSummary | None:
         row = self._read(
             lambda c: c.execute(
-                f"SELECT {rows.SESSION_COLUMNS} FROM session_totals WHERE session_id = ?",
+                f"SELECT {row_models.SESSION_COLUMNS} FROM session_totals WHERE session_id = ?",
                 (session_id,),
             ).fetchone()
         )
-        return None if row is None else rows.session_summary(row)
+        return None if row is None else row_models.session_summary(row)

@@ -1,4 +1,4 @@
-"""The SQLite store's timestep columns, in the order ``xdb.store.rows.timestep`` reads."""
+"""The SQLite store's timestep columns, in the order ``xdb.store.row_models.timestep`` reads."""
 
 from __future__ import annotations
 

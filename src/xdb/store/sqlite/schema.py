@@ -28,7 +28,7 @@ from xdb.store.sqlite import audit_pending, sessions
 
 
 def _sessionless_contexts(conn: sqlite3.Connection) -> None:
-    from xdb.store.rows import sessionless_with_neighbours
+    from xdb.store.row_models import sessionless_with_neighbours
     from xdb.store.sqlite.episodes import refresh_context
 
     for seq in sessionless_with_neighbours(conn):
