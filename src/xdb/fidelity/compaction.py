@@ -72,7 +72,7 @@ def _ticks(rows: Sequence[tuple[Any, ...]]) -> list[Tick]:
 
 def _decoded(text: str) -> dict[str, Any]:
     # pydantic_core's decoder is ~2.5x json's, but refuses the lone surrogate json.dumps
-    # escapes in a concept id (``rows.activations_json`` writes those with json.dumps).
+    # escapes in a concept id (``row_models.activations_json`` writes those with json.dumps).
     try:
         found: dict[str, Any] = from_json(text)
     except ValueError:
@@ -83,7 +83,7 @@ def _decoded(text: str) -> dict[str, Any]:
 def reply_concepts(group: Sequence[Tick], k: int) -> dict[str, tuple[float, int]]:
     """A reply's ``k`` concepts of most weight, each with (its highest activation, the ticks
     carrying it). Weight is the two multiplied, ties broken by the concept id as Python orders
-    strings (``records.top_concepts`` ranks them so): only these ``k`` can be the reply's."""
+    strings (``record_merge.top_concepts`` ranks them so): only these ``k`` can be the reply's."""
     best: dict[str, float] = {}
     count: dict[str, int] = {}
     seen = best.get

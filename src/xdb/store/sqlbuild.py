@@ -409,8 +409,8 @@ class Flavor:
     d: Dialect
     concept_join: str  # joins episode_concepts c to episodes e
     json_each: str  # a table function of a JSON object's (key, value) pairs as text
-    # A timestep's columns as ``rows.timestep`` reads them (its JSON as text), and an
-    # episode's as ``rows.episode`` does.
+    # A timestep's columns as ``row_models.timestep`` reads them (its JSON as text), and an
+    # episode's as ``row_models.episode`` does.
     timesteps: str
     episodes: str
     text_change_join: str  # joins a text change c to its episode e
