@@ -11,9 +11,9 @@ Operations (each module's ``OPERATIONS``, listed in ``ops/catalog.py``):
 - ``audit_operations``: the audit log listed, shown, verified and pruned.
 
 Their requests and answers: ``policy_models`` (the policy objects themselves) and each
-operations module's own. The logic: ``access``, ``authorize``, ``disclosure``, ``load``,
-``keys``, ``markers``, ``release``, ``export``, ``audit_calls``. Their storage is in
-``xdb.store`` (``policy_objects``, ``access*``, ``audit*``).
+operations module's own. The logic: ``access_rules``, ``authorize``, ``disclosure``,
+``load``, ``keys``, ``release``, ``export``, ``audit_calls``; the concept markers the models
+carry are the kernel's (``xdb.models.concept_markers``). Their storage is in ``xdb.store``
+(``policy_objects``, ``access*``, ``audit*``, ``policy_methods``).
 
-Submodules are imported by name: the models import ``markers``, which must not pull in the
-registry."""
+Submodules are imported by name, so that importing one does not pull in the registry."""

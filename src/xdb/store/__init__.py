@@ -1,7 +1,7 @@
 """Storage: one protocol (``Store``), a SQLite and a PostgreSQL implementation.
 
 What both implementations do alike lives here, not in either: ``sqlbuild`` (filters and
-pages), ``rows`` (row converters), ``records`` (the export format), ``tagging`` (tags,
+pages), ``row_models`` (row converters), ``records`` (the export format), ``tagging`` (tags,
 applications, comments) and ``context`` (an episode's indexed context).
 """
 
