@@ -17,15 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import heapq
-import json
 import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-from pydantic_core import from_json
 
 from xdb.errors import Conflict, PermissionDenied, XdbError
 from xdb.fidelity import record_merge
@@ -36,6 +33,7 @@ from xdb.gcpause import collector_paused
 from xdb.store.episode_row import default_summary
 from xdb.store.fidelity import tokens_of
 from xdb.store.fidelity_methods import CompactedReply
+from xdb.store.row_models import parsed_json
 from xdb.timeutil import now_us
 
 if TYPE_CHECKING:
@@ -70,16 +68,6 @@ def _ticks(rows: Sequence[tuple[Any, ...]]) -> list[Tick]:
     return [Tick._make(row[1:]) for row in rows]
 
 
-def _decoded(text: str) -> dict[str, Any]:
-    # pydantic_core's decoder is ~2.5x json's, but refuses the lone surrogate json.dumps
-    # escapes in a concept id (``row_models.activations_json`` writes those with json.dumps).
-    try:
-        found: dict[str, Any] = from_json(text)
-    except ValueError:
-        found = json.loads(text)
-    return found
-
-
 def reply_concepts(group: Sequence[Tick], k: int) -> dict[str, tuple[float, int]]:
     """A reply's ``k`` concepts of most weight, each with (its highest activation, the ticks
     carrying it). Weight is the two multiplied, ties broken by the concept id as Python orders
@@ -91,7 +79,7 @@ def reply_concepts(group: Sequence[Tick], k: int) -> dict[str, tuple[float, int]
         acts = t.activations
         if acts is None:
             continue
-        for concept, score in (_decoded(acts) if isinstance(acts, str) else acts).items():
+        for concept, score in parsed_json(acts).items():
             old = seen(concept)
             if old is None:
                 best[concept] = score

@@ -238,9 +238,9 @@ def text_document(row: Sequence[Any]) -> TextDocument:
     """(text, namespace, start_us, end_us, kind, concept_tags, labels) as a text index
     document. A concept tagged twice keeps its first kind, as the store's concept rows do."""
     tags: dict[str, str] = {}
-    for t in _loads_column(row[5]):
+    for t in parsed_json(row[5]):
         tags.setdefault(t["concept_id"], t["kind"])
-    labels = _loads_column(row[6])
+    labels = parsed_json(row[6])
     positive = {lb["concept_id"] for lb in labels if lb["label"] == "positive"} if labels else ()
     text, namespace, start, end, kind = row[:5]
     return TextDocument(
@@ -253,10 +253,11 @@ def loads_json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
-def _loads_column(value: Any) -> Any:
-    """``loads_json`` for an episode's concept tags and labels, faster: pydantic_core's
-    parser (~3x json.loads on such short text; a text index catching up parses two per
-    episode), and nothing to parse for the common empty list."""
+def parsed_json(value: Any) -> Any:
+    """``loads_json``, faster where it is called per row (an episode's concept tags and
+    labels, two per episode a text index catches up with; a timestep's activations, which
+    compaction reads per tick): pydantic_core's parser, ~2.5-3x json.loads on such short
+    text, and nothing to parse for the common empty list."""
     if not isinstance(value, str | bytes):
         return value
     if value == "[]":
