@@ -64,8 +64,9 @@ class Tick(NamedTuple):
 
 
 def _ticks(rows: Sequence[tuple[Any, ...]]) -> list[Tick]:
-    # The columns are typed by the schema already (BIGINT, TEXT): a tuple each, no casts.
-    return [Tick._make(row[1:]) for row in rows]
+    # ``fidelity.COMPACT_COLUMNS`` in Tick's order, typed by the schema already (BIGINT,
+    # TEXT): a tuple each, no casts.
+    return [Tick._make(row) for row in rows]
 
 
 def reply_concepts(group: Sequence[Tick], k: int) -> dict[str, tuple[float, int]]:
@@ -284,9 +285,6 @@ def compact(
     after_tick = -1  # ticks up to here are done (or left: the caller may not delete them)
     adopted: set[str] = set()
     deletable: dict[str | None, bool] = {}
-    from xdb.fidelity.summarize import ExtractiveSummarizer  # loaded: it made the summarizer
-
-    in_process = isinstance(summarizer, ExtractiveSummarizer)
     # Fixed when the compaction starts: what is recorded meanwhile is not chased.
     cutoff = ctx.store.compaction_cutoff(session, keep_tokens)
     while cutoff >= 0:
@@ -297,10 +295,10 @@ def compact(
         groups = group_replies(ticks, batch_full=len(rows) == BATCH)
         at = now_us()
         kept = [g for g in groups if may_delete(ctx, g[0].policy, deletable)]
-        # ~2,000 ticks' objects and no cycles (xdb.gcpause), with the summarizer in this
-        # process; a model's makes HTTP calls (each up to its timeout), whose failures do make
-        # cycles: the collector stays on for those.
-        with collector_paused() if in_process else contextlib.nullcontext():
+        # ~2,000 ticks' objects and no cycles (xdb.gcpause), unless the summarizer goes out
+        # of the process (a model's HTTP calls): the collector stays on for those.
+        paused = collector_paused() if summarizer.in_process else contextlib.nullcontext()
+        with paused:
             replies = _replies(ctx, session, kept, adopted, summarizer, at)
         try:
             compacted += ctx.store.compact_replies(replies, at, count=not made)

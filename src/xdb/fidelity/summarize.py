@@ -52,6 +52,9 @@ class Summarizer(Protocol):
     "day", "week", "month", "quarter", "year") only tunes a model's prompt."""
 
     name: str
+    # Whether it summarizes in this process without I/O (no network, no model server):
+    # compaction then builds its replies with the cyclic collector paused.
+    in_process: bool
 
     def summarize(self, texts: Sequence[str], *, level: str, max_chars: int) -> str: ...
 
@@ -91,6 +94,7 @@ class ExtractiveSummarizer:
     what a merged stretch of experience keeps coming back to is what it was about."""
 
     name = "extractive"
+    in_process = True
 
     def summarize(self, texts: Sequence[str], *, level: str, max_chars: int) -> str:
         if max_chars <= 0 or not texts:
@@ -146,6 +150,8 @@ class ChatSummarizer:
         max_input_chars: int = MAX_INPUT_CHARS,
     ) -> None:
         self.name = f"chat:{model}"
+        # HTTP calls, each up to its timeout, whose failures make reference cycles.
+        self.in_process = False
         self.model = model
         self.timeout_s = timeout_s
         self.fallback: Summarizer = fallback if fallback is not None else ExtractiveSummarizer()

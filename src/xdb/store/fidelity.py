@@ -258,7 +258,7 @@ def compaction_cutoff(conn: Connection, d: Dialect, session: str, keep_tokens: i
 # aggregates a reply's concepts from them in Python, which decodes a tick's ten in ~1.5 us
 # where SQL's json_each and GROUP BY took ~16 us a tick.
 COMPACT_COLUMNS = (
-    "seq, tick, ts_us, event_type, event_id, content, token_id, access_policy_id, activations"
+    "tick, ts_us, event_type, event_id, content, token_id, access_policy_id, activations"
 )
 
 
