@@ -48,6 +48,40 @@ def test_a_lost_index_is_rebuilt_from_the_database(tmp_path: Path) -> None:
         assert ids(db, "lighthouse") == [made]
 
 
+def test_an_index_of_an_earlier_schema_is_started_again(tmp_path: Path) -> None:
+    # Earlier versions indexed the text with positions. Such an index is another schema,
+    # and its watermark is not trusted (here it claims every change and holds none): the
+    # index is made again from the change log.
+    import tantivy
+
+    path = tmp_path / "t.sqlite3"
+    with xdb.connect(path, embedder="hash") as db:
+        made = db.add_episode(content="lighthouse keeper").episode_id
+        latest = db.store.latest_text_change()
+    old = tantivy.SchemaBuilder()
+    old.add_integer_field("eid", stored=True, indexed=True, fast=True)
+    old.add_integer_field("change", stored=True)
+    old.add_text_field("text", tokenizer_name="en_stem")  # with positions
+    old.add_text_field("ns", tokenizer_name="raw")
+    old.add_integer_field("start", indexed=True, fast=True)
+    old.add_integer_field("end", indexed=True, fast=True)
+    old.add_text_field("kind", tokenizer_name="raw")
+    old.add_text_field("concept", tokenizer_name="raw")
+    shutil.rmtree(f"{path}.text-index")
+    Path(f"{path}.text-index").mkdir()
+    index = tantivy.Index(old.build(), path=f"{path}.text-index", reuse=False)
+    writer = index.writer(heap_size=15_000_000, num_threads=1)
+    marker = tantivy.Document(eid=-1, change=latest, kind=tantivy_index.MARKER, text="")
+    writer.add_document(marker)
+    writer.commit()
+    writer.wait_merging_threads()
+    with xdb.connect(path, embedder="hash") as db:
+        assert ids(db, "lighthouse") == [made]
+        text = db.indexer._text_index()
+        assert text is not None
+        assert text._highest_seq() == 1  # the episode's own document, not only a marker
+
+
 def test_deleted_episodes_leave_the_index(tmp_path: Path) -> None:
     with xdb.connect(tmp_path / "t.sqlite3", embedder="hash") as db:
         made = db.add_episode(content="volcano eruption").episode_id
