@@ -356,10 +356,15 @@ def _context(target: str, episode_id: str) -> str:
             return str(row[0])
     conn = sqlite3.connect(target)
     try:
-        # FTS5's external-content index must still agree with the rows it indexes.
+        # FTS5's external-content index must still agree with the texts it indexes (SQLite
+        # makes each context from the neighbours: ``sqlite/episode_texts``).
         conn.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('integrity-check')")
         return str(
-            conn.execute("SELECT context FROM episodes WHERE id = ?", (episode_id,)).fetchone()[0]
+            conn.execute(
+                "SELECT t.context FROM episode_texts t JOIN episodes e ON e.seq = t.seq"
+                " WHERE e.id = ?",
+                (episode_id,),
+            ).fetchone()[0]
         )
     finally:
         conn.close()

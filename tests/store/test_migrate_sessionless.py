@@ -9,6 +9,7 @@ from pathlib import Path
 import psycopg
 
 from tests.store._data import T0, episode
+from tests.store.sqlite._versions import to_version_22
 from xdb.store.context import context
 from xdb.store.postgres import PostgresStore
 from xdb.store.protocol import Store
@@ -46,8 +47,10 @@ def test_a_sqlite_file_from_before_the_rule_is_reindexed_once(tmp_path: Path) ->
     store = SQLiteStore(path)
     _fill(store)
     store.close()
-    # What an xdb before the rule left: sessionless contexts of date words alone.
+    # What an xdb before the rule left: sessionless contexts of date words alone (in the
+    # row: a version before 23 stored them).
     conn = sqlite3.connect(path, isolation_level=None)
+    to_version_22(conn)
     rows = conn.execute(
         "SELECT seq, summary, content, context, start_us FROM episodes WHERE session_id IS NULL"
     ).fetchall()

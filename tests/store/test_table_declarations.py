@@ -78,8 +78,9 @@ def test_the_dialects_differ_only_where_declared() -> None:
     for table in declared.TABLES.values():
         sqlite_columns = {c.name for c in _columns(table, declared.SQLITE)}
         postgres_columns = {c.name for c in _columns(table, declared.POSTGRES)}
-        # PostgreSQL's episode tables hold their distribution column; SQLite's need not.
-        assert postgres_columns - sqlite_columns <= {"namespace"}
+        # PostgreSQL's episode tables hold their distribution column, SQLite's need not;
+        # SQLite makes an episode's context from its neighbours (``sqlite/episode_texts``).
+        assert postgres_columns - sqlite_columns <= {"namespace", "context"}
         assert sqlite_columns <= postgres_columns
         created = [s for s in declared.sqlite(table) if s.startswith("CREATE TABLE")]
         assert len(created) == 1 and f"CREATE TABLE {table.name} (" in created[0]

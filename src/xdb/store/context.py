@@ -27,6 +27,10 @@ SESSION_GAP_US = 30 * 60 * 1_000_000
 
 
 DAY_US = 86_400_000_000
+MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
 
 
 def date_words(us: int) -> str:
@@ -39,12 +43,17 @@ def _day_words(day_number: int) -> str:
     """``date_words`` of a UTC day (days since the epoch): an import's episodes share days,
     and each context is made again for every neighbour that changes it."""
     day = from_us(day_number * DAY_US)
-    return f"{day.day} {day:%B} {day.year}"
+    # The month's English name whatever the locale: SQLite's view of contexts
+    # (``sqlite/episode_texts``) writes the same words, and FTS5 must be told exactly them.
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def context(start_us: int, neighbours: Iterable[str]) -> str:
-    """An episode's context: its date words, then each neighbour's content, cut short."""
-    return " ".join([date_words(start_us), *(text[:CONTEXT_CHARS] for text in neighbours)])
+    """An episode's context: its date words, then each neighbour's content, cut short (and
+    at a NUL, where SQLite's ``substr`` stops: its view of contexts must make the same)."""
+    return " ".join(
+        [date_words(start_us), *(text.partition("\0")[0][:CONTEXT_CHARS] for text in neighbours)]
+    )
 
 
 def place_key(namespace: str, session_id: str | None) -> tuple[str, str]:
@@ -66,12 +75,17 @@ class Placed(NamedTuple):
     session_id: str | None
     start_us: int
     content: str  # its first CONTEXT_CHARS characters suffice: a neighbour takes no more
-    context: str  # as stored ('' for an episode not inserted yet)
 
 
-def plan_inserts(
-    nearby: Iterable[Placed], new: Sequence[Placed]
-) -> tuple[dict[int, str], list[tuple[str, int]]]:
+class Plan(NamedTuple):
+    """What inserting a batch does to contexts (``plan_inserts``)."""
+
+    contexts: dict[int, str]  # by seq: the final context of every episode whose changed
+    before: dict[int, str]  # by seq: a stored one of those, its context before the batch
+    log: list[tuple[str, int]]  # the text changes to log, as (namespace, seq)
+
+
+def plan_inserts(nearby: Iterable[Placed], new: Sequence[Placed]) -> Plan:
     """What inserting ``new`` one at a time, in order, does to contexts, without asking the
     database after each insert (``insert`` there costs ~10 round trips an episode).
 
@@ -80,21 +94,21 @@ def plan_inserts(
     without a session, the sessionless episodes of its namespace within ``SESSION_GAP_US``).
     ``nearby`` are the stored episodes of the places involved that can be a new episode's
     neighbour or a neighbour's neighbour: the two stored episodes on either side of each
-    new one.
+    new one. A context is a function of the episode and its neighbours (an episode's text,
+    time and place never change), so a stored episode's context before the batch is made
+    from its neighbours among ``nearby``: SQLite's text index is told exactly that old text
+    when it takes the episode out (it keeps no copy).
 
-    Returns the final context of every episode whose context changed (by seq) and the text
-    changes to log, as (namespace, seq): one per episode added or whose context changed, in
-    the order each was first touched (one whose context changed and changed back within the
-    batch is not logged: its document is as it was). The batch is written in one
-    transaction, so no reader of the log can see a state between two of its inserts.
+    The log holds one change per episode added or whose context changed, in the order each
+    was first touched (one whose context changed and changed back within the batch is not
+    logged: its document is as it was). The batch is written in one transaction, so no
+    reader of the log can see a state between two of its inserts.
     """
     episodes: dict[int, Placed] = {}
-    contexts: dict[int, str] = {}
     order: dict[tuple[str, str], list[tuple[int, int]]] = {}  # per place: (start_us, seq)
 
     def place(ep: Placed) -> None:
         episodes[ep.seq] = ep
-        contexts[ep.seq] = ep.context
         insort(order.setdefault(place_key(ep.namespace, ep.session_id), []), (ep.start_us, ep.seq))
 
     def neighbours(seq: int) -> list[int]:
@@ -107,22 +121,28 @@ def plan_inserts(
             if 0 <= i < len(keys) and close_enough(ep.session_id, ep.start_us, keys[i][0])
         ]
 
+    def made(seq: int, near: Iterable[int]) -> str:
+        return context(episodes[seq].start_us, (episodes[n].content for n in near))
+
     for ep in nearby:
         place(ep)
+    stored_near = {seq: neighbours(seq) for seq in episodes}  # before the batch
     # Each insert touches its episode and its neighbours of the moment; what an episode's
     # context is after the last insert depends only on the final order, so each touched
     # one's is made once, at the end (made after every insert, a batch cost three contexts
-    # an episode of up to 2 kB each). One whose context ends as it was needs no re-index.
+    # an episode of up to 2 kB each).
     touched: dict[int, None] = {}  # in the order first touched
     for ep in new:
         place(ep)
         touched[ep.seq] = None
         touched.update(dict.fromkeys(neighbours(ep.seq)))
-    changed: dict[int, str] = {}
-    logged: list[tuple[str, int]] = []
+    plan = Plan({}, {}, [])
     for seq in touched:
-        made = context(episodes[seq].start_us, (episodes[n].content for n in neighbours(seq)))
-        if made != contexts[seq]:
-            changed[seq] = made
-            logged.append((episodes[seq].namespace, seq))
-    return changed, logged
+        now = made(seq, neighbours(seq))
+        was = made(seq, stored_near[seq]) if seq in stored_near else None
+        if now != was:
+            plan.contexts[seq] = now
+            if was is not None:
+                plan.before[seq] = was
+            plan.log.append((episodes[seq].namespace, seq))
+    return plan

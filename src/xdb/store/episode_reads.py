@@ -92,9 +92,9 @@ class EpisodeReads:
         return seqs
 
     def text_changes(self, after: int, limit: int) -> list[TextChange]:
-        d, join = self._flavor.d, self._flavor.text_change_join
+        flavor = self._flavor
         changes: list[TextChange] = self._on_reader(
-            lambda c: row_models.text_changes(c, d, join, after, limit)
+            lambda c: row_models.text_changes(c, flavor, after, limit)
         )
         return changes
 

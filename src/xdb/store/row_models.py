@@ -16,7 +16,7 @@ from xdb.ids import timestep_id
 from xdb.models.common import EventType, Fidelity, Role
 from xdb.models.log_objects import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store.context import SESSION_GAP_US
-from xdb.store.sqlbuild import Connection, Dialect
+from xdb.store.sqlbuild import Connection, Dialect, Flavor
 from xdb.store.types import NewEpisode, StoredEpisode, TextChange, TextDocument
 from xdb.timeutil import from_us
 
@@ -268,21 +268,18 @@ def parsed_json(value: Any) -> Any:
         return json.loads(value)
 
 
-def text_changes(
-    conn: Connection, d: Dialect, join: str, after: int, limit: int
-) -> list[TextChange]:
+def text_changes(conn: Connection, flavor: Flavor, after: int, limit: int) -> list[TextChange]:
     """Changes after ``after``: (change, seq, the episode's current text index document, or
-    None when it was deleted). ``join``: how a change c finds its episode e (PostgreSQL
-    joins on the distribution column too). An import can log an episode's change more
+    None when it was deleted). An import can log an episode's change more
     than once (added, then its context refreshed by a neighbour in a later batch): each
     row of one read holds the same current document, so it is made once."""
     made: dict[int, TextDocument | None] = {}
     out: list[TextChange] = []
     for r in conn.execute(
-        "SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || e.context,"
+        f"SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || {flavor.episode_context},"
         " e.namespace, e.start_us, e.end_us, e.kind, e.concept_tags, e.labels"
-        f" FROM episode_text_changes c LEFT JOIN episodes e ON {join}"
-        f" WHERE c.change > {d.mark} ORDER BY c.change LIMIT {d.mark}",
+        f" FROM episode_text_changes c LEFT JOIN episodes e ON {flavor.text_change_join}"
+        f" WHERE c.change > {flavor.d.mark} ORDER BY c.change LIMIT {flavor.d.mark}",
         (after, limit),
     ):
         seq = int(r[1])

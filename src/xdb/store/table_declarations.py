@@ -317,7 +317,8 @@ EPISODES = Table(
         Column("motive_profile", JSON),
         Column("metadata", JSON),
         Column("provenance", JSON),
-        Column("context", TEXT, default=""),
+        # SQLite makes an episode's context when it needs it (``sqlite/episode_texts``).
+        Column("context", TEXT, default="", only=POSTGRES),
     ),
     key=("seq",),
     unique=(("id",),),

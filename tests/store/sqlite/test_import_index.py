@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tests.store._data import T0, episode
+from tests.store.sqlite._versions import TO_VERSION_22
 from xdb.store.episode_row import default_summary
 from xdb.store.records import episode_record
 from xdb.store.sqlite import SQLiteStore
@@ -94,7 +95,7 @@ def test_an_import_indexes_its_stored_neighbours_as_a_rebuild_would(tmp_path: Pa
 def _contexts(path: Path) -> dict[int, str]:
     conn = sqlite3.connect(path)
     try:
-        return {int(s): str(c) for s, c in conn.execute("SELECT seq, context FROM episodes")}
+        return {int(s): str(c) for s, c in conn.execute("SELECT seq, context FROM episode_texts")}
     finally:
         conn.close()
 
@@ -152,7 +153,7 @@ def test_a_summary_that_is_the_content_is_stored_once_and_read_as_before(
     # The old file is taken back to version 19 (each summary's text in its row), then
     # migrated again as it opens: rows written before version 20 keep their text.
     conn = sqlite3.connect(old_path, isolation_level=None)
-    for statement in TO_VERSION_19:
+    for statement in [*TO_VERSION_22, *TO_VERSION_19]:
         conn.execute(statement)
     conn.close()
     new, old = SQLiteStore(new_path), SQLiteStore(old_path)

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from tests.store._data import episode
+from tests.store.sqlite._versions import TO_VERSION_22
 from xdb.store.sqlite import SQLiteStore
 from xdb.store.sqlite.schema import LATEST
 
@@ -27,6 +28,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     # Back to version 4: what version 5 added is gone, the text change log remains.
     conn = sqlite3.connect(path, isolation_level=None)
     for statement in (
+        *TO_VERSION_22,  # the last version first: the rows keep their contexts
         "DROP TRIGGER episodes_deleted",
         "DROP TRIGGER episode_vectors_deleted",
         "DROP TABLE number_floors",
@@ -118,7 +120,7 @@ def test_a_version_4_file_keeps_the_seqs_it_deleted_when_upgraded(tmp_path: Path
     finally:
         conn.close()
     assert floors == {"episodes.seq": 4, "episode_vectors.vseq": 1}
-    assert LATEST == 22  # this test's downgrade undoes versions 5 to 22
+    assert LATEST == 23  # this test's downgrade undoes versions 5 to 23
 
 
 # The statement ``store_vectors`` ran once per vector before it became set-based.

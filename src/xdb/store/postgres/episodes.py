@@ -71,11 +71,11 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
     sequence, first, step = found
     seqs = [first + i * step for i in range(len(eps))]
     new = [
-        Placed(seq, ep.namespace, ep.session_id, ep.start_us, ep.content, "")
+        Placed(seq, ep.namespace, ep.session_id, ep.start_us, ep.content[:CONTEXT_CHARS])
         for seq, ep in zip(seqs, eps, strict=True)
     ]
     stored = _nearby(conn, new)
-    changed, log = plan_inserts(stored, new)
+    plan = plan_inserts(stored, new)
     nearby = {ep.seq: ep.namespace for ep in stored}
     mine = set(seqs)
     conn.execute(
@@ -85,13 +85,13 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
         " %s::text[], %s::json[], %s::json[], %s::json[], %s::json[], %s::json[])",
         (
             seqs,
-            [changed.get(seq, "") for seq in seqs],
+            [plan.contexts[seq] for seq in seqs],
             *_columns(values),
         ),
     )
     conn.execute("SELECT setval(%s::regclass, %s)", (sequence, seqs[-1]))
     # Stored neighbours whose context changed; by namespace too, so each shard updates its own.
-    others = [(nearby[seq], seq, text) for seq, text in changed.items() if seq not in mine]
+    others = [(nearby[seq], seq, text) for seq, text in plan.contexts.items() if seq not in mine]
     if others:
         conn.execute(
             "UPDATE episodes e SET context = u.c"
@@ -112,7 +112,7 @@ def insert_many(conn: Conn, eps: Sequence[NewEpisode]) -> list[int]:
     conn.execute(
         "INSERT INTO episode_text_changes (namespace, seq) SELECT n, s"
         " FROM unnest(%s::text[], %s::bigint[]) WITH ORDINALITY AS u(n, s, o) ORDER BY o",
-        ([n for n, _ in log], [s for _, s in log]),
+        ([n for n, _ in plan.log], [s for _, s in plan.log]),
     )
     return seqs
 
@@ -139,12 +139,12 @@ def _nearby(conn: Conn, new: Sequence[Placed]) -> list[Placed]:
         if not placed:
             continue
         side = (
-            "(SELECT seq, namespace, session_id, start_us, left(content, %s), context"
+            "(SELECT seq, namespace, session_id, start_us, left(content, %s)"
             f" FROM episodes WHERE {match} AND (start_us, seq) {{}} (u.st, u.sq)"
             " ORDER BY start_us {}, seq {} LIMIT 2)"
         )
         found.extend(
-            Placed(int(r[0]), r[1], r[2], int(r[3]), r[4], r[5])
+            Placed(int(r[0]), r[1], r[2], int(r[3]), r[4])
             for r in conn.execute(
                 "SELECT DISTINCT x.*"
                 " FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) AS u(k, st, sq)"

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdb.store import access, exemplars, row_models, sqlbuild
-from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, context, plan_inserts
+from xdb.store.context import CONTEXT_CHARS, SESSION_GAP_US, Placed, plan_inserts
 from xdb.store.row_models import episode_values
 from xdb.store.sqlbuild import SQLITE
+from xdb.store.sqlite import episode_texts
 from xdb.store.sqlite.numbering import next_number
 from xdb.store.types import EpisodeFilter, NewEpisode
 
@@ -45,33 +46,28 @@ def insert_many(conn: sqlite3.Connection, eps: Sequence[NewEpisode]) -> list[int
     (first,) = conn.execute(_NEXT_SEQ).fetchone()
     seqs = list(range(int(first), int(first) + len(eps)))
     new = [
-        Placed(seq, ep.namespace, ep.session_id, ep.start_us, ep.content[:CONTEXT_CHARS], "")
+        Placed(seq, ep.namespace, ep.session_id, ep.start_us, ep.content[:CONTEXT_CHARS])
         for seq, ep in zip(seqs, eps, strict=True)
     ]
-    stored = _nearby(conn, new)
-    changed, log = plan_inserts(stored, new)
-    contexts = [changed.get(seq, "") for seq in seqs]
-    conn.executemany(
-        _INSERT_MANY, [(s, c, *_stored(v)) for s, c, v in zip(seqs, contexts, values, strict=True)]
-    )
+    plan = plan_inserts(_nearby(conn, new), new)
+    contexts = [plan.contexts[seq] for seq in seqs]
+    conn.executemany(_INSERT_MANY, [(s, *_stored(v)) for s, v in zip(seqs, values, strict=True)])
     conn.executemany(
         _FTS_INSERT,
         [(s, ep.summary, ep.content, c) for s, ep, c in zip(seqs, eps, contexts, strict=True)],
     )
-    # Stored neighbours whose context changed: FTS5 takes out exactly the old text first.
+    # Stored neighbours whose context changed: FTS5 takes out exactly the old text first
+    # (the context the plan made from their neighbours before the batch: none is stored).
     # Their texts are read in one statement and given to FTS5 as values: FTS5 fed by an
     # INSERT ... SELECT from its content table cost ~32 us a row against ~6 us given the
     # values (at 100k episodes, ~2,300 neighbours a batch of 5,000).
-    mine = set(seqs)
-    others = [(changed[seq], seq) for seq in sorted(changed) if seq not in mine]
-    if others:
+    if plan.before:
         old = {
-            int(r[0]): (r[1], r[2], r[3])
-            for r in sqlbuild.rows_in(conn, SQLITE, _STORED_TEXT, [seq for _, seq in others])
+            int(r[0]): (r[1], r[2])
+            for r in sqlbuild.rows_in(conn, SQLITE, _STORED_TEXT, list(plan.before))
         }
-        conn.executemany(_FTS_DELETE, [(seq, *old[seq]) for _, seq in others])
-        conn.executemany("UPDATE episodes SET context = ? WHERE seq = ?", others)
-        conn.executemany(_FTS_INSERT, [(seq, *old[seq][:2], text) for text, seq in others])
+        conn.executemany(_FTS_DELETE, [(seq, *old[seq], was) for seq, was in plan.before.items()])
+        conn.executemany(_FTS_INSERT, [(seq, *old[seq], plan.contexts[seq]) for seq in plan.before])
     concept_rows = [
         (cid, seq, score, kind, ep.id, ep.start_us, ep.end_us, ep.namespace)
         for seq, ep in zip(seqs, eps, strict=True)
@@ -102,7 +98,7 @@ def insert_many(conn: sqlite3.Connection, eps: Sequence[NewEpisode]) -> list[int
     ]
     exemplars.insert(conn, SQLITE, exemplars.not_stored(conn, SQLITE, made))
     conn.executemany(
-        "INSERT INTO episode_text_changes (seq) VALUES (?)", [(seq,) for _, seq in log]
+        "INSERT INTO episode_text_changes (seq) VALUES (?)", [(seq,) for _, seq in plan.log]
     )
     policies: dict[str, list[tuple[str]]] = {}
     for ep in eps:
@@ -142,8 +138,8 @@ _COUNT_CONCEPTS = (
 # The columns an insert writes: ``COLUMNS`` with the stored summary and its flag for the
 # computed ``summary`` (schema version 20).
 _INSERTED = COLUMNS.removeprefix("seq, ").replace("summary,", "own_summary, summary_is_content,")
-_INSERT_MANY = f"INSERT INTO episodes (seq, context, {_INSERTED}) VALUES ({SQLITE.marks(18)})"
-_STORED_TEXT = "SELECT seq, summary, content, context FROM episodes WHERE seq IN ({marks})"
+_INSERT_MANY = f"INSERT INTO episodes (seq, {_INSERTED}) VALUES ({SQLITE.marks(17)})"
+_STORED_TEXT = "SELECT seq, summary, content FROM episodes WHERE seq IN ({marks})"
 _FTS_DELETE = (
     "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content, context)"
     " VALUES ('delete', ?, ?, ?, ?)"
@@ -165,7 +161,7 @@ _NEARBY = (
     " json_extract(value, '$[2]') FROM json_each(?)),"
     " near(seq) AS (SELECT b.seq FROM u JOIN episodes b ON b.seq IN ({before})"
     " UNION SELECT a.seq FROM u JOIN episodes a ON a.seq IN ({after}))"
-    " SELECT e.seq, e.namespace, e.session_id, e.start_us, substr(e.content, 1, ?), e.context"
+    " SELECT e.seq, e.namespace, e.session_id, e.start_us, substr(e.content, 1, ?)"
     " FROM episodes e WHERE e.seq IN near"
 )
 _SESSIONLESS = (
@@ -193,7 +189,7 @@ def _nearby(conn: sqlite3.Connection, new: Sequence[Placed]) -> list[Placed]:
         ]
         if placed:
             found.extend(
-                Placed(int(r[0]), r[1], r[2], int(r[3]), r[4], r[5])
+                Placed(int(r[0]), r[1], r[2], int(r[3]), r[4])
                 for r in conn.execute(sql, (json.dumps(placed), CONTEXT_CHARS))
             )
     return found
@@ -207,60 +203,31 @@ def _neighbour_seqs(conn: sqlite3.Connection, seq: int) -> list[int]:
     return [int(s) for s in row_models.neighbours(conn, SQLITE, seq, "seq") if s is not None]
 
 
-def refresh_context(conn: sqlite3.Connection, seq: int) -> None:
-    """Re-index an episode's context (``xdb.store.context``): FTS5 takes out exactly the
-    old text, then the new."""
-    row = conn.execute(
-        "SELECT summary, content, context, start_us FROM episodes WHERE seq = ?", (seq,)
-    ).fetchone()
-    if row is None:
-        return
-    summary, content, old, start_us = row
-    new = context(
-        start_us,
-        (
-            conn.execute("SELECT content FROM episodes WHERE seq = ?", (near,)).fetchone()[0]
-            for near in _neighbour_seqs(conn, seq)
-        ),
-    )
-    if new == old:
-        return
-    conn.execute(
-        "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content, context)"
-        " VALUES ('delete', ?, ?, ?, ?)",
-        (seq, summary, content, old),
-    )
-    conn.execute("UPDATE episodes SET context = ? WHERE seq = ?", (new, seq))
-    _log_text_change(conn, seq)
-    conn.execute(
-        "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,?)",
-        (seq, summary, content, new),
-    )
-
-
 def delete(conn: sqlite3.Connection, episode_id: str) -> int | None:
-    """Delete an episode with its rows and index entry; its seq, or None if there was none."""
-    row = conn.execute(
-        "SELECT seq, summary, content, context FROM episodes WHERE id = ?", (episode_id,)
-    ).fetchone()
+    """Delete an episode with its rows and index entry; its seq, or None if there was none.
+    FTS5 is told each text as it was indexed: the episode's, and its neighbours' before
+    they become each other's neighbours (``episode_texts``)."""
+    row = conn.execute("SELECT seq FROM episodes WHERE id = ?", (episode_id,)).fetchone()
     if row is None:
         return None
-    neighbours = _neighbour_seqs(conn, row[0])
-    conn.execute(
-        "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content, context)"
-        " VALUES ('delete', ?, ?, ?, ?)",
-        row,
-    )
+    seq = int(row[0])
+    neighbours = _neighbour_seqs(conn, seq)
+    before = episode_texts.texts(conn, [seq, *neighbours])
+    conn.execute(_FTS_DELETE, (seq, *before[seq]))
     # Concepts, labels and vectors go with it (ON DELETE CASCADE).
-    conn.execute("DELETE FROM episodes WHERE seq = ?", (row[0],))
+    conn.execute("DELETE FROM episodes WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM graph_edges WHERE src = ? OR dst = ?", (episode_id, episode_id))
     exemplars.forget_episode(conn, SQLITE, episode_id)
     # A record deleted (not merged) is gone; a merge marks its row before this runs.
     conn.execute("DELETE FROM memory_records WHERE id = ? AND merged_into IS NULL", (episode_id,))
-    _log_text_change(conn, row[0])
-    for near in neighbours:  # they are each other's neighbours now
-        refresh_context(conn, near)
-    return int(row[0])
+    _log_text_change(conn, seq)
+    after = episode_texts.texts(conn, neighbours)
+    for near in neighbours:
+        if after[near] != before[near]:
+            conn.execute(_FTS_DELETE, (near, *before[near]))
+            conn.execute(_FTS_INSERT, (near, *after[near]))
+            _log_text_change(conn, near)
+    return seq
 
 
 def bm25(

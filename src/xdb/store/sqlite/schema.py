@@ -24,15 +24,38 @@ from xdb.store import (
 )
 from xdb.store import table_declarations as declared
 from xdb.store.sqlbuild import SQLITE
-from xdb.store.sqlite import audit_pending, sessions
+from xdb.store.sqlite import audit_pending, episode_texts, sessions
 
 
 def _sessionless_contexts(conn: sqlite3.Connection) -> None:
-    from xdb.store.row_models import sessionless_with_neighbours
-    from xdb.store.sqlite.episodes import refresh_context
+    """Version 9: each sessionless episode with a neighbour is indexed with its context, as
+    the file then kept it (a stored column, until version 23)."""
+    from xdb.store.context import context
+    from xdb.store.row_models import neighbours, sessionless_with_neighbours
 
     for seq in sessionless_with_neighbours(conn):
-        refresh_context(conn, seq)
+        summary, content, old, start_us = conn.execute(
+            "SELECT summary, content, context, start_us FROM episodes WHERE seq = ?", (seq,)
+        ).fetchone()
+        near = [
+            conn.execute("SELECT content FROM episodes WHERE seq = ?", (s,)).fetchone()[0]
+            for s in neighbours(conn, SQLITE, seq, "seq")
+            if s is not None
+        ]
+        new = context(start_us, near)
+        if new == old:
+            continue
+        conn.execute(
+            "INSERT INTO episodes_fts (episodes_fts, rowid, summary, content, context)"
+            " VALUES ('delete', ?, ?, ?, ?)",
+            (seq, summary, content, old),
+        )
+        conn.execute("UPDATE episodes SET context = ? WHERE seq = ?", (new, seq))
+        conn.execute("INSERT INTO episode_text_changes (seq) VALUES (?)", (seq,))
+        conn.execute(
+            "INSERT INTO episodes_fts (rowid, summary, content, context) VALUES (?,?,?,?)",
+            (seq, summary, content, new),
+        )
 
 
 # The tables are declared with PostgreSQL's (``table_declarations``); the FTS5 indexes are
@@ -203,6 +226,10 @@ MIGRATIONS: list[tuple[int, str, str | list[str] | Callable[[sqlite3.Connection]
     # A long audit body is stored compressed, as a BLOB (``audit.COMPRESS_FROM``): a version
     # before 22 would read it as text and fail, so it must not open a file written since.
     (22, "long audit bodies compressed", []),
+    # An episode's context is made from its neighbours when needed, not stored
+    # (``episode_texts``): FTS5 reads a view. A version before 23 would insert a context
+    # into a column that is gone, so it must not open a file written since.
+    (23, "contexts computed, not stored", episode_texts.migrate),
 ]
 
 

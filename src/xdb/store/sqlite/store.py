@@ -26,6 +26,7 @@ from xdb.store.log_queries import LogQueries
 from xdb.store.sqlbuild import SQLITE, Flavor
 from xdb.store.sqlite import (
     audit_pending,
+    episode_texts,
     episodes,
     restricted_reader,
     sessions,
@@ -94,6 +95,7 @@ class SQLiteStore(LogMethods, LogQueries, EpisodeMethods, EpisodeReads, Capabili
         timesteps=TIMESTEP_COLUMNS,
         episodes=episodes.COLUMNS,
         text_change_join="e.seq = c.seq",
+        episode_context=episode_texts.CONTEXT_OF,
         latest_session=LATEST_SESSION,
         new_session=NEW_SESSION,
         concept_counts=True,
