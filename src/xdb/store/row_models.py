@@ -16,7 +16,7 @@ from xdb.ids import timestep_id
 from xdb.models.common import EventType, Fidelity, Role
 from xdb.models.log_objects import Comment, SessionSummary, Tag, TagApplication, Timestep
 from xdb.store.context import SESSION_GAP_US
-from xdb.store.sqlbuild import Connection, Dialect, Flavor
+from xdb.store.sqlbuild import Connection, Dialect, Flavor, rows_in
 from xdb.store.types import NewEpisode, StoredEpisode, TextChange, TextDocument
 from xdb.timeutil import from_us
 
@@ -270,22 +270,35 @@ def parsed_json(value: Any) -> Any:
 
 def text_changes(conn: Connection, flavor: Flavor, after: int, limit: int) -> list[TextChange]:
     """Changes after ``after``: (change, seq, the episode's current text index document, or
-    None when it was deleted). An import can log an episode's change more
-    than once (added, then its context refreshed by a neighbour in a later batch): each
-    row of one read holds the same current document, so it is made once."""
-    made: dict[int, TextDocument | None] = {}
-    out: list[TextChange] = []
-    for r in conn.execute(
-        f"SELECT c.change, c.seq, e.summary || ' ' || e.content || ' ' || {flavor.episode_context},"
-        " e.namespace, e.start_us, e.end_us, e.kind, e.concept_tags, e.labels"
+    None when it was deleted). An import can log an episode's change more than once (added,
+    then its context refreshed by a neighbour in a later batch): each row of one read holds
+    the same current document, so it is made once. Where the store makes contexts
+    (``Flavor.context_view``), they are read once per episode, after the rows."""
+    view = flavor.context_view
+    rows = conn.execute(
+        "SELECT c.change, c.seq, e.summary || ' ' || e.content,"
+        f" {'NULL' if view else 'e.context'}, e.namespace, e.start_us, e.end_us, e.kind,"
+        " e.concept_tags, e.labels"
         f" FROM episode_text_changes c LEFT JOIN episodes e ON {flavor.text_change_join}"
         f" WHERE c.change > {flavor.d.mark} ORDER BY c.change LIMIT {flavor.d.mark}",
         (after, limit),
-    ):
+    ).fetchall()
+    made: dict[int, TextDocument | None] = {}
+    for r in rows:
         seq = int(r[1])
-        if seq not in made:
-            made[seq] = None if r[2] is None else text_document(r[2:])
-        out.append((int(r[0]), seq, made[seq]))
+        if seq not in made and r[2] is not None:
+            made[seq] = None
+    contexts: dict[int, str] = {}
+    if view and made:
+        sql = f"SELECT seq, context FROM {view} WHERE seq IN ({{marks}})"
+        contexts = {int(s): c for s, c in rows_in(conn, flavor.d, sql, list(made))}
+    out: list[TextChange] = []
+    for r in rows:
+        seq = int(r[1])
+        if r[2] is not None and made[seq] is None:
+            context = contexts[seq] if view else r[3]
+            made[seq] = text_document((f"{r[2]} {context}", *r[4:]))
+        out.append((int(r[0]), seq, made.get(seq)))
     return out
 
 

@@ -414,9 +414,9 @@ class Flavor:
     timesteps: str
     episodes: str
     text_change_join: str  # joins a text change c to its episode e
-    # An episode e's context, as its text index document holds it (PostgreSQL stores it;
-    # SQLite makes it: ``sqlite/episode_texts``).
-    episode_context: str
+    # The view that makes an episode's context (by seq), where the store keeps none (SQLite:
+    # ``sqlite/episode_texts``); None where ``episodes.context`` holds it (PostgreSQL).
+    context_view: str | None
     # A handle's default session (``LogQueries.latest_session``), and the insert of a new
     # empty one (its id, created_us, last_us): the sessions' tables differ (SQLite counts
     # a session's timesteps lazily, ``store/sqlite/sessions.py``).

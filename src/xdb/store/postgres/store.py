@@ -144,7 +144,7 @@ class PostgresStore(LogQueries, EpisodeMethods, EpisodeReads, CapabilityMethods)
         timesteps=TIMESTEP_COLUMNS,
         episodes=episodes.COLUMNS,
         text_change_join="e.namespace = c.namespace AND e.seq = c.seq",
-        episode_context="e.context",
+        context_view=None,
         latest_session=_LATEST_SESSION,
         new_session=_NEW_SESSION,
     )

@@ -46,8 +46,9 @@ def _neighbour(cmp: str, order: str) -> str:
     return f"CASE WHEN e.session_id IS NULL THEN ({sessionless}) ELSE ({in_session}) END"
 
 
+VIEW_NAME = "episode_texts"
 VIEW = (
-    "CREATE VIEW episode_texts AS SELECT e.seq AS seq, e.summary AS summary,"
+    f"CREATE VIEW {VIEW_NAME} AS SELECT e.seq AS seq, e.summary AS summary,"
     f" e.content AS content, {_DATE_WORDS} || coalesce(' ' || ({_neighbour('<', 'DESC')}), '')"
     f" || coalesce(' ' || ({_neighbour('>', 'ASC')}), '') AS context FROM episodes e"
 )
@@ -86,5 +87,7 @@ def migrate(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE episodes_fts")
     conn.execute(FTS)
     conn.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('rebuild')")
-    if "context" in columns:
+    # DROP COLUMN came with SQLite 3.35; an older library leaves the column, which nothing
+    # reads or writes any more (new rows take its default, '').
+    if "context" in columns and sqlite3.sqlite_version_info >= (3, 35):
         conn.execute("ALTER TABLE episodes DROP COLUMN context")

@@ -95,7 +95,7 @@ class SQLiteStore(LogMethods, LogQueries, EpisodeMethods, EpisodeReads, Capabili
         timesteps=TIMESTEP_COLUMNS,
         episodes=episodes.COLUMNS,
         text_change_join="e.seq = c.seq",
-        episode_context=episode_texts.CONTEXT_OF,
+        context_view=episode_texts.VIEW_NAME,
         latest_session=LATEST_SESSION,
         new_session=NEW_SESSION,
         concept_counts=True,
