@@ -3,8 +3,9 @@
 A turn of a conversation rarely repeats what it answers: "Yes, last Tuesday!" is found by
 the question before it. Indexing each episode with its date words and its session
 neighbours' words (measured on LoCoMo: BM25 turn recall@10 0.678 -> 0.803) lets a
-question find the turn that answers it. Both stores keep the text in ``episodes.context``
-so a later re-index or delete touches exactly what was indexed.
+question find the turn that answers it. A context is a function of the episode and its
+neighbours: PostgreSQL keeps it in ``episodes.context``; SQLite makes it when it needs it
+(``sqlite/episode_texts``), telling its text index exactly what was indexed.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class Placed(NamedTuple):
 class Plan(NamedTuple):
     """What inserting a batch does to contexts (``plan_inserts``)."""
 
-    contexts: dict[int, str]  # by seq: the final context of every episode whose changed
+    contexts: dict[int, str]  # by seq: the final context of each one whose context changed
     before: dict[int, str]  # by seq: a stored one of those, its context before the batch
     log: list[tuple[str, int]]  # the text changes to log, as (namespace, seq)
 

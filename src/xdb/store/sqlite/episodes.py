@@ -38,8 +38,8 @@ def insert_many(conn: sqlite3.Connection, eps: Sequence[NewEpisode]) -> list[int
     label rows, exemplars, FTS5 entries, contexts and the text change log), each set in a
     statement or an ``executemany`` whatever their number; their seqs. The contexts are
     worked out once for the batch (``plan_inserts``) from the stored episodes beside the
-    new ones, so each row goes in once with its final context: one at a time cost ~15
-    statements an episode (the neighbours' contexts refreshed after each)."""
+    new ones, so each FTS5 entry goes in once with its final context: one at a time cost
+    ~15 statements an episode (the neighbours' contexts refreshed after each)."""
     if not eps:
         return []
     values = [episode_values(ep) for ep in eps]  # what fails in Python fails before any write
