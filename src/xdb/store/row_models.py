@@ -283,19 +283,16 @@ def text_changes(conn: Connection, flavor: Flavor, after: int, limit: int) -> li
         f" WHERE c.change > {flavor.d.mark} ORDER BY c.change LIMIT {flavor.d.mark}",
         (after, limit),
     ).fetchall()
-    made: dict[int, TextDocument | None] = {}
-    for r in rows:
-        seq = int(r[1])
-        if seq not in made and r[2] is not None:
-            made[seq] = None
+    present = [int(r[1]) for r in rows if r[2] is not None]
     contexts: dict[int, str] = {}
-    if view and made:
+    if view and present:
         sql = f"SELECT seq, context FROM {view} WHERE seq IN ({{marks}})"
-        contexts = {int(s): c for s, c in rows_in(conn, flavor.d, sql, list(made))}
+        contexts = {int(s): c for s, c in rows_in(conn, flavor.d, sql, sorted(set(present)))}
+    made: dict[int, TextDocument] = {}
     out: list[TextChange] = []
     for r in rows:
         seq = int(r[1])
-        if r[2] is not None and made[seq] is None:
+        if r[2] is not None and seq not in made:
             context = contexts[seq] if view else r[3]
             made[seq] = text_document((f"{r[2]} {context}", *r[4:]))
         out.append((int(r[0]), seq, made.get(seq)))

@@ -54,10 +54,10 @@ VIEW = (
 )
 FTS = (
     "CREATE VIRTUAL TABLE episodes_fts USING fts5 (\n    summary, content, context,"
-    " content='episode_texts', content_rowid='seq',\n"
+    f" content='{VIEW_NAME}', content_rowid='seq',\n"
     "    tokenize='porter unicode61 remove_diacritics 2'\n)"
 )
-CONTEXT_OF = "(SELECT t.context FROM episode_texts t WHERE t.seq = e.seq)"
+_CONTEXT_OF = f"(SELECT t.context FROM {VIEW_NAME} t WHERE t.seq = e.seq)"
 
 
 def texts(conn: sqlite3.Connection, seqs: Iterable[int]) -> dict[int, tuple[str, str, str]]:
@@ -67,7 +67,7 @@ def texts(conn: sqlite3.Connection, seqs: Iterable[int]) -> dict[int, tuple[str,
         for r in rows_in(
             conn,
             SQLITE,
-            "SELECT seq, summary, content, context FROM episode_texts WHERE seq IN ({marks})",
+            f"SELECT seq, summary, content, context FROM {VIEW_NAME} WHERE seq IN ({{marks}})",
             list(seqs),
         )
     }
@@ -83,7 +83,7 @@ def migrate(conn: sqlite3.Connection) -> None:
     if "context" in columns:
         conn.execute(
             "INSERT INTO episode_text_changes (seq) SELECT e.seq FROM episodes e"
-            f" WHERE e.context IS NOT {CONTEXT_OF} ORDER BY e.seq"
+            f" WHERE e.context IS NOT {_CONTEXT_OF} ORDER BY e.seq"
         )
     conn.execute("DROP TABLE episodes_fts")
     conn.execute(FTS)
