@@ -43,7 +43,7 @@ from typing import Any
 
 from tests.engine.transcript_logs import ClaudeLog
 
-from bench.engine_cv import _cwd, per_family, report, run
+from bench.engine_cv import ONLY_HELP, _cwd, only_grid, per_family, report, run
 from bench.engine_devset import DEVSET, kind_of
 from bench.engine_families import Call, Family
 
@@ -310,7 +310,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="every Nth family is corrected by the user (0: none)")  # fmt: skip
     parser.add_argument("--per-family", action="store_true")
     parser.add_argument("--lessons", action="store_true", help="print the lessons extracted")
+    parser.add_argument("--only", default="", help=ONLY_HELP)
     args = parser.parse_args(argv)
+    only_grid(args.only)
     families = [f for f in DEVSET if not args.families or f.name in args.families.split(",")]
     embedder = None if args.embedder == "default" else args.embedder
     with tempfile.TemporaryDirectory() as folder:

@@ -104,10 +104,24 @@ def test_code_words_are_what_a_question_writes_as_code() -> None:
         ("Bash docker compose up -d db", False),
     ],
 )
-def test_the_deterministic_filter_asks_for_evidence(action: str, applies: bool) -> None:
+def test_the_deterministic_filter_asks_for_evidence_where_the_words_decide(
+    action: str, applies: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lesson = Lesson(id="l", question="registering the EF Core DbContext as a singleton",
                     answer="register it scoped")  # fmt: skip
+    monkeypatch.setattr(scoring, "WORDS_DECIDE", True)
     assert deterministic_filter(lesson, Action(tool="Edit", text=action)) is applies
+
+
+def test_by_default_a_silent_trigger_never_warns_whatever_the_words_share() -> None:
+    # The folds chose WORDS_DECIDE off (session 30): where structure is silent, the
+    # words warned no repeat of the development sets' own lessons, only other lessons.
+    lesson = Lesson(id="l", question="registering the EF Core DbContext as a singleton",
+                    answer="register it scoped")  # fmt: skip
+    text = "Edit /p/Program.cs registering the EF Core DbContext as a singleton"
+    assert evidence(lesson.question, text) == 1.0
+    assert not deterministic_filter(lesson, Action(tool="Edit", text=text), "silent")
+    assert deterministic_filter(lesson, Action(tool="Edit", text=text), "hit")
 
 
 def test_evidence_weighs_code_and_stems_words() -> None:

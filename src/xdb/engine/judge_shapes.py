@@ -46,7 +46,8 @@ _SUB_ALIASES = {"i": "install", "in": "install", "isntall": "install", "add": "a
 _ENGLISH = frozenset((
     "make", "find", "go", "sort", "head", "tail", "tee", "touch", "patch", "service", "apt",
     "time", "kill", "top", "watch", "cut", "join", "split", "install", "run", "sh", "test",
-    "file", "less", "more", "date", "env",
+    "file", "less", "more", "date", "env", "kind", "mount", "vault", "flux", "zip", "shred",
+    "bun", "rails", "packer", "nomad", "consul",
 ))  # fmt: skip
 _KNOWN = frozenset((
     "git", "gh", "kubectl", "helm", "terraform", "docker", "podman", "npm", "pnpm", "yarn",

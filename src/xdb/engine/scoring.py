@@ -46,7 +46,10 @@ SESSION_BUDGET = 8  # warnings at most per session
 EDGE_FACTOR = 0.5  # a lesson reached by a 1-hop edge scores this share of its neighbour's
 # Chosen by leave-families-out cross-validation (bench.engine_cv.tune; every fold and the
 # whole development set chose these; docs/engine.md, "Development set"):
-MIN_EVIDENCE = 0.5  # without a brain: the share of a lesson's question an action must do
+# Off since session 30 (every fold of both development sets): the words warned no repeat of
+# a lesson's own mistake where its trigger was silent, only false warnings of other lessons.
+WORDS_DECIDE = False  # without a brain, where the trigger is silent, the words may warn
+MIN_EVIDENCE = 0.5  # ... then the share of a lesson's question an action must do
 FLAG_SHARE = 1.0  # the share of a trigger form's flags a command must give to repeat it
 TRIGGER_CODE_SHARE = 1.0  # the share of a trigger's code an action must write to repeat it
 KNOWN_MISS = True  # a call a named known mistake reads but is not made in is no repeat
@@ -251,11 +254,11 @@ def deterministic_filter(
     call (``xdb.engine.trigger_match.match``): a repeat of its form (hit) applies when the
     search found it at least HIT_RELEVANCE relevant; the safe form, or a call without the
     command or code the lesson is about (safe, miss), never does; where the trigger is
-    silent, the lesson applies when the action does enough of what its question warns
-    about (``evidence`` at least MIN_EVIDENCE) and the search found it at least
-    SILENT_RELEVANCE relevant."""
+    silent, the lesson applies when WORDS_DECIDE, the action does enough of what its
+    question warns about (``evidence`` at least MIN_EVIDENCE) and the search found it at
+    least SILENT_RELEVANCE relevant."""
     if structure == "hit":
         return relevance >= HIT_RELEVANCE
-    if structure != "silent":
+    if structure != "silent" or not WORDS_DECIDE:
         return False
     return relevance >= SILENT_RELEVANCE and evidence(lesson.question, action.text) >= MIN_EVIDENCE

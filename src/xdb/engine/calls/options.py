@@ -112,7 +112,14 @@ def _option(
     aliases, values = spec.flag_rules(path, is_global)
 
     def make(name: str, given: str | None) -> list[Flag]:
-        return [Flag(c, given, value, is_global) for c in aliases.get(name, (name,))]
+        canonical = aliases.get(name, (name,))
+        if canonical == ("--signal",) and given:
+            # ``kill -s KILL``: the signal's own option (``-KILL``, ``-9``), where the
+            # program lists one (``programs_system``)
+            named = aliases.get("-" + given.upper(), ())
+            if named[:1] and named[0].startswith("--signal-"):
+                return [Flag(named[0], None, value, is_global)]
+        return [Flag(c, given, value, is_global) for c in canonical]
 
     def takes(name: str) -> bool:
         return name in values or aliases.get(name, (name,))[0] in values
@@ -124,7 +131,8 @@ def _option(
     single = not value.startswith("--")
     if eq and (not single or not spec.combine or len(name) == 2):
         return 1, make(name, attached)
-    if not single or not spec.combine or len(value) == 2 or value[1:].isdigit():
+    # (a spelling the program lists is read whole: pkill's -KILL is no -K -I -L -L)
+    if not single or not spec.combine or len(value) == 2 or value[1:].isdigit() or value in aliases:
         if takes(value) and not optional(value) and nxt is not None:
             return 2, make(value, nxt)
         return 1, make(value, None)

@@ -1,6 +1,7 @@
 """How the common programs read their command lines: subcommands, option aliases, options
-that take a value. A program not here is read generically (options as written, none
-taking a value, no subcommand).
+that take a value (more programs in ``programs_system``, ``programs_build`` and
+``programs_platforms``: ``more``). A program in none is read generically (options as
+written, none taking a value, no subcommand).
 
 Each entry is a function of the strings below, built into a ``Spec`` the first time the
 program is seen: the hook's skip path parses one or two programs a call, and building the
@@ -376,11 +377,31 @@ _TABLE["docker-compose"] = lambda: {"subs": True, "anywhere": False,
 _BUILT: dict[str, Spec | None] = {}
 
 
+def more() -> dict[str, Callable[[], dict[str, Any]]]:
+    """The programs of ``programs_system``, ``programs_build`` and ``programs_platforms``."""
+    global _MORE
+    if _MORE is None:
+        from xdb.engine.calls.programs_build import BUILD
+        from xdb.engine.calls.programs_platforms import PLATFORMS
+        from xdb.engine.calls.programs_system import SYSTEM
+
+        _MORE = {**SYSTEM, **BUILD, **PLATFORMS}
+    return _MORE
+
+
+_MORE: dict[str, Callable[[], dict[str, Any]]] | None = None
+
+
 def spec_of(program: str) -> Spec | None:
     """How ``program`` reads its options (None: read it generically)."""
     if program in _BUILT:
         return _BUILT[program]
-    entry = _TABLE.get(_SAME.get(program, program))
+    name = _SAME.get(program, program)
+    entry = _TABLE.get(name)
+    if entry is None:
+        # More programs, only for a name this table lacks: loaded on the first such name,
+        # so a call of the common programs never reads them.
+        entry = more().get(name)
     built = None if entry is None else Spec(**entry())
     _BUILT[program] = built
     return built
