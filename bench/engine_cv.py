@@ -528,7 +528,7 @@ def report(got: dict[str, Any], split: tuple[tuple[str, str], Callable[[str], bo
 
 
 ONLY_HELP = (
-    "comma-separated constants (MIN_EVIDENCE, WORDS_DECIDE, ...): the folds choose only"
+    "comma-separated constants (WORDS_DECIDE, LINE_WORDS, ...): the folds choose only"
     " these of GRID, the others as the engine ships them"
 )
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from xdb.engine.calls import Command, parse_shell
-from xdb.engine.calls.programs import _TABLE, Spec, more, spec_of
+from xdb.engine.calls.programs import _TABLE, MORE_NAMES, Spec, more, spec_of
 from xdb.engine.calls.programs_build import BUILD
 from xdb.engine.calls.programs_platforms import PLATFORMS
 from xdb.engine.calls.programs_system import SYSTEM
@@ -404,6 +404,7 @@ def test_kill_signals_are_one_option_each() -> None:
 def test_every_entry_builds_and_none_shadows_the_main_table() -> None:
     assert len(more()) >= 80
     assert len(more()) == len(SYSTEM) + len(BUILD) + len(PLATFORMS)  # no name in two
+    assert set(more()) == MORE_NAMES  # what spec_of asks before it loads them
     for name, entry in more().items():
         assert name not in _TABLE, name
         spec = spec_of(name)
@@ -429,3 +430,47 @@ def test_layer_one(reads: str, writes: str) -> None:
     assert not command_is_read_only(writes)
     assert not command_is_read_only("gzip -kv dump.sql")
     assert not command_is_read_only("gh pr merge 12 -s")
+
+
+# mount mounts with any option but the listing's, whatever else it is given.
+@pytest.mark.parametrize(
+    ("line", "reads"),
+    [
+        ("mount", True),
+        ("mount -t ext4", True),
+        ("mount -l", True),
+        ("mount -a", False),
+        ("mount -L data", False),
+        ("mount -U 1234-ABCD", False),
+        ("mount --target /mnt/data", False),
+        ("mount -o remount,ro --target /", False),
+        ("mount -t nfs -a", False),
+    ],
+)
+def test_mount_reads_only_when_it_lists(line: str, reads: bool) -> None:
+    assert command_is_read_only(line) is reads
+
+
+# Options that are flags, not options taking the next word (a value swallowed would hide
+# what follows: openssl's -out, argocd's application).
+@pytest.mark.parametrize(
+    ("line", "flag", "arg"),
+    [
+        ("openssl x509 -serial -out x.pem -in c.pem", "-serial", None),
+        ("argocd app delete --wait myapp", "--wait", "myapp"),
+        ("vault token revoke -accessor abc123", "-accessor", "abc123"),
+        ("consul kv put -cas -modify-index 5 foo bar", "-cas", "foo"),
+        ("gh workflow run --json deploy.yml", "--json", "deploy.yml"),
+        ("mkfs.vfat -C disk.img 1024", "-C", "disk.img"),
+    ],
+)
+def test_a_flag_takes_no_value(line: str, flag: str, arg: str | None) -> None:
+    command = one(line)
+    assert (flag, None) in {(f.name, f.value) for f in command.flags}
+    if arg is not None:
+        assert arg in [a.text for a in command.args]
+
+
+def test_kill_reads_a_pid_of_minus_one_as_a_pid() -> None:
+    assert _flags("kill -9 -1") == {("--signal-kill", None), ("-1", None)}
+    assert _flags("gh issue list -m v1") == {("--milestone", "v1")}

@@ -47,7 +47,8 @@ _ENGLISH = frozenset((
     "make", "find", "go", "sort", "head", "tail", "tee", "touch", "patch", "service", "apt",
     "time", "kill", "top", "watch", "cut", "join", "split", "install", "run", "sh", "test",
     "file", "less", "more", "date", "env", "kind", "mount", "vault", "flux", "zip", "shred",
-    "bun", "rails", "packer", "nomad", "consul",
+    "bun", "rails", "packer", "nomad", "consul", "vagrant", "bundle", "rake", "composer",
+    "poetry",
 ))  # fmt: skip
 _KNOWN = frozenset((
     "git", "gh", "kubectl", "helm", "terraform", "docker", "podman", "npm", "pnpm", "yarn",

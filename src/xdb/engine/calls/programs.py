@@ -390,6 +390,19 @@ def more() -> dict[str, Callable[[], dict[str, Any]]]:
 
 
 _MORE: dict[str, Callable[[], dict[str, Any]]] | None = None
+# The names ``more`` holds (``tests/engine/test_program_options.py`` keeps them equal).
+_MORE_NAMES = (
+    "alembic ansible ansible-playbook argocd borg bun bundle certbot composer consul "
+    "createdb crontab dd deno doctl dropdb eksctl etcdctl firebase flux flyctl flyway gh "
+    "gpg gpg2 gradle gradlew gunzip gzip heroku ip6tables iptables iptables-save kill "
+    "killall kind kustomize liquibase lvremove minikube mke2fs mkfs mkfs.btrfs mkfs.ext2 "
+    "mkfs.ext3 mkfs.ext4 mkfs.fat mkfs.vfat mkfs.xfs mongodump mongorestore mongosh mount "
+    "mvn mysqladmin mysqldump nc ncat netcat netlify nomad openssl packer passwd pg_dump "
+    "pg_dumpall pg_restore pipx pkill poetry prisma pulumi rails rake rclone redis-cli "
+    "restic scp sftp shred skaffold sqlite3 ssh ssh-keygen supabase truncate ufw umount "
+    "unzip useradd userdel usermod vagrant vault vercel zfs zip"
+)
+MORE_NAMES = frozenset(_MORE_NAMES.split())
 
 
 def spec_of(program: str) -> Spec | None:
@@ -398,9 +411,9 @@ def spec_of(program: str) -> Spec | None:
         return _BUILT[program]
     name = _SAME.get(program, program)
     entry = _TABLE.get(name)
-    if entry is None:
-        # More programs, only for a name this table lacks: loaded on the first such name,
-        # so a call of the common programs never reads them.
+    if entry is None and name in MORE_NAMES:
+        # More programs, only for a name they hold: loaded on the first such name, so a
+        # call of the common programs (``ls``, ``cat``, ``python``) never reads them.
         entry = more().get(name)
     built = None if entry is None else Spec(**entry())
     _BUILT[program] = built

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # fmt: off
 _GH_LIST = ("-s:--state -L:--limit -l:--label -a:--assignee -A:--author -B:--base -H:--head"
-            " -S:--search -w:--web -q:--jq -t:--template",
+            " -S:--search -w:--web -q:--jq -t:--template -m:--milestone",
             "--state --limit --label --assignee --author --base --head --search --json --jq"
             " --template --app --milestone --mention")
 _GH_SUB = {
@@ -66,10 +66,10 @@ _GH_SUB = {
     "run list": ("-L:--limit -w:--workflow -b:--branch -s:--status -u:--user -e:--event"
                  " -c:--commit -q:--jq -t:--template", "--limit --workflow --branch"
                  " --status --user --event --commit --json --jq --template"),
-    "run view": ("-j:--job -v:--verbose -w:--web -q:--jq -t:--template",
+    "run view": ("-j:--job -a:--attempt -v:--verbose -w:--web -q:--jq -t:--template",
                  "--job --attempt --json --jq --template"),
     "run rerun": ("-j:--job -d:--debug", "--job"),
-    "workflow run": ("-f:--raw-field -F:--field -r:--ref", "--raw-field --field --ref --json"),
+    "workflow run": ("-f:--raw-field -F:--field -r:--ref", "--raw-field --field --ref"),
     "api": ("-X:--method -f:--raw-field -F:--field -H:--header -i:--include -q:--jq"
             " -t:--template -p:--preview", "--method --raw-field --field --header --jq"
             " --template --preview --input --hostname --cache"),
@@ -108,17 +108,16 @@ _VAULT_VALUES = (_HASHICORP_VALUES + " -field -mount -method -path -wrap-ttl -po
                  " -display-name -period -explicit-max-ttl -role -version -versions -cas"
                  " -description -plugin-name -key-shares -key-threshold -pgp-keys"
                  " -max-lease-ttl -default-lease-ttl -header -agent-address -mfa -config"
-                 " -log-level -id -accessor -type -local-name -max-versions"
+                 " -log-level -id -type -local-name -max-versions"
                  " -delete-version-after -dev-root-token-id -dev-listen-address")
 _NOMAD_VALUES = (_HASHICORP_VALUES + " -var -var-file -check-index -t -task -job -meta"
                  " -deadline -consul-token -vault-token -vault-namespace -filter -per-page"
                  " -page-token -eval-priority -group -signal -name")
-_CONSUL_VALUES = (_HASHICORP_VALUES + " -cas -modify-index -flags -separator -name -id"
+_CONSUL_VALUES = (_HASHICORP_VALUES + " -modify-index -flags -separator -name -id"
                   " -policy-name -policy-id -description -rules -service -partition"
                   " -peer -ttl -accessor -secret -config-file -config-dir"
                   " -data-dir -bind -client -advertise -retry-join -node -join")
-_PACKER_VALUES = ("-var -var-file -only -except -on-error -parallel-builds -color"
-                  "")
+_PACKER_VALUES = "-var -var-file -only -except -on-error -parallel-builds"
 _MINIKUBE_VALUES = ("--profile --output --driver --cpus --memory --disk-size"
                     " --kubernetes-version --container-runtime --addons --extra-config"
                     " --nodes --image-repository --base-image --iso-url --mount-string"
@@ -227,7 +226,7 @@ PLATFORMS: dict[str, Callable[[], dict[str, Any]]] = {
                         " --revision --project --sync-policy --parameter --values"
                         " --helm-set --helm-set-string --sync-option"),
             "app delete": ("-y:--yes -p:--propagation-policy -l:--selector",
-                           "--propagation-policy --selector --cascade --wait"),
+                           "--propagation-policy --selector"),
             "app list": ("-o:--output -p:--project -l:--selector -r:--repo",
                          "--output --project --selector --repo --app-namespace"),
             "app get": ("-o:--output", "--output --source-position"),
@@ -347,7 +346,7 @@ PLATFORMS: dict[str, Callable[[], dict[str, Any]]] = {
     "firebase": lambda: {
         "subs": True, "anywhere": True, "aliases": "-P:--project -m:--message -f:--force",
         "values": "--project --only --except --message --token --account --config"
-                  " --import --export-on-exit --site --expires"},
+                  " --import --site --expires"},
     "vercel": lambda: {
         "subs": True, "anywhere": True,
         "aliases": "-t:--token -A:--local-config -Q:--global-config -d:--debug -S:--scope"

@@ -1,7 +1,8 @@
 """More programs' command lines, in the form of ``programs`` (read its docstring): database
 clients and dump tools, configuration management, remote shells, signals, archives,
-firewalls and accounts, mounts and file systems, encryption and signing. The hosted
-platforms', cluster tools', build and migration tools' are in ``programs_platforms``.
+firewalls and accounts, mounts and file systems, encryption and signing. Build and
+migration tools are in ``programs_build``, the hosted platforms' and cluster tools' in
+``programs_platforms``.
 ``programs.spec_of`` looks in both only for a program its own table lacks, so nothing here
 changes how those are read.
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 _SIGNAL_NAMES = (
-    "HUP:1 INT:2 QUIT:3 ABRT:6 KILL:9 ALRM:14 TERM:15 USR1 USR2 STOP CONT TSTP"
+    "HUP INT:2 QUIT:3 ABRT:6 KILL:9 ALRM:14 TERM:15 USR1 USR2 STOP CONT TSTP"
     " CHLD PIPE WINCH TTIN TTOU"
 )
 
@@ -304,8 +305,8 @@ SYSTEM: dict[str, Callable[[], dict[str, Any]]] = {
                                       " -R:--runtime-features -M:--mixed -b:--byte-count",
                    "values": "--label --data --metadata --nodesize --sectorsize --features"
                              " --rootdir --uuid --runtime-features --byte-count"},
-    "mkfs.vfat": lambda: {"values": "-F -n -S -s -i -f -r -R -b -h -m -C"},
-    "mkfs.fat": lambda: {"values": "-F -n -S -s -i -f -r -R -b -h -m -C"},
+    "mkfs.vfat": lambda: {"values": "-F -n -S -s -i -f -r -R -b -h -m"},
+    "mkfs.fat": lambda: {"values": "-F -n -S -s -i -f -r -R -b -h -m"},
     "iptables-save": lambda: {"aliases": "-f:--file -c:--counters -t:--table",
                       "values": "--file --table -M --modprobe"},
     "openssl": lambda: {
@@ -317,14 +318,14 @@ SYSTEM: dict[str, Callable[[], dict[str, Any]]] = {
                   " -addext -k -kfile -iter -nameopt -certopt -checkhost -checkemail"
                   " -checkip -rand -writerand -engine -inkey -signkey -pass -section"
                   " -propquery -provider -provider-path"
-                  " -host -port -proxy -starttls -cert -CRL -crl -untrusted -trusted -purpose"
+                  " -host -port -proxy -starttls -cert -CRL -crl -untrusted -trusted"
                   " -verify_hostname -verify_email -verify_ip -attime -keylen -iv -K -S"
                   " -saltlen -macalg -certpbe -keypbe -caname -macopt -kdf"
                   " -kdfopt -digest -pkeyopt_passin -sess_out -sess_in -alpn -msgfile"
                   " -keylogfile -groups -curves -sigalgs -psk -psk_identity -servername"
                   " -ssl_config -dhparam -dcert -dkey -accept -num -bits"
-                  " -CAserial -serial -policy"
-                  " -extfile -ext -ocsp -issuer -url -respin -respout -reqin -reqout -index"
+                  " -CAserial -policy"
+                  " -extfile -ext -ocsp -url -respin -respout -reqin -reqout -index"
                   " -rsigner -rkey -rother -nmin -ndays -validity_period -status_age",
         "per_sub": {
             "dgst": ("", "-sign -verify -prverify -signature -out -keyform -passin -hmac -mac"
@@ -333,7 +334,6 @@ SYSTEM: dict[str, Callable[[], dict[str, Any]]] = {
             "cms": ("", "-recip -signer -inkey -certfile -content -to -from -subject"
                         " -secretkey -secretkeyid -pwri_password -originator"),
         }},
-    # Build tools and language package managers
     # Signing
     "gpg": lambda: {
         "aliases": "-a:--armor -b:--detach-sign -c:--symmetric -d:--decrypt -e:--encrypt"
