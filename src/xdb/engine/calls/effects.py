@@ -346,10 +346,6 @@ def _without_flags(*writes: str) -> Callable[[Command], bool]:
 _MOUNT_LISTS = frozenset(("--types", "--show-labels", "--verbose"))
 
 
-def _flags_only(c: Command, allowed: frozenset[str]) -> bool:
-    return c.flag_names <= allowed
-
-
 def _cloud(c: Command) -> bool:
     """gcloud/az: the last word of the command path says what it does."""
     sub = c.subcommand
@@ -399,7 +395,7 @@ _RULES: dict[str, Callable[[Command], bool]] = {
     "gofmt": _without_flags("--write"),
     "date": _without_flags("-s", "--set"),
     "hostname": lambda c: not c.args,
-    "mount": lambda c: not c.args and _flags_only(c, _MOUNT_LISTS),
+    "mount": lambda c: not c.args and c.flag_names <= _MOUNT_LISTS,
     "crontab": _by_flags("-l"),
     "aws": _aws,
     "gcloud": _cloud,

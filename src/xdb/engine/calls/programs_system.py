@@ -97,6 +97,9 @@ _ZFS_SUB = {
     "inherit": ("", ""), "send": ("", "-i -I -X"), "receive": ("", "-o -x"),
     "recv": ("", "-o -x"), "mount": ("", "-o"), "diff": ("", ""),
 }
+# gzip's and gunzip's options (gzip also compresses: -d, the levels)
+_GZIP = ("-c|--to-stdout:--stdout -f:--force -k:--keep -l:--list -n:--no-name -N:--name"
+         " -q:--quiet -r:--recursive -S:--suffix -t:--test -v:--verbose")
 _MKE2FS = {"values": "-b -C -d -E -e -G -g -I -i -J -L -l -M -m -N -O -o -r -T -t -U -z"}
 _SQLITE = ("bail batch cmd csv echo header noheader line list readonly separator nullvalue init"
            " json markdown box table column html interactive safe version help newline mmap"
@@ -221,15 +224,9 @@ SYSTEM: dict[str, Callable[[], dict[str, Any]]] = {
                       " --from-date -tt --before-date -O --output-file"},
     # (unzip has no long options; layer 1 reads its -l, -v, -t as written)
     "unzip": lambda: {"values": "-d -x -P"},
-    "gzip": lambda: {"aliases": "-c|--to-stdout:--stdout -d|--uncompress:--decompress"
-                                " -f:--force -k:--keep -l:--list -n:--no-name -N:--name"
-                                " -q:--quiet -r:--recursive -S:--suffix -t:--test"
-                                " -v:--verbose -1:--fast -9:--best",
+    "gzip": lambda: {"aliases": _GZIP + " -d|--uncompress:--decompress -1:--fast -9:--best",
              "values": "--suffix"},
-    "gunzip": lambda: {"aliases": "-c|--to-stdout:--stdout -f:--force -k:--keep -l:--list"
-                                  " -n:--no-name -N:--name -q:--quiet -r:--recursive"
-                                  " -S:--suffix -t:--test -v:--verbose",
-               "values": "--suffix"},
+    "gunzip": lambda: {"aliases": _GZIP, "values": "--suffix"},
     # Firewalls, accounts, mounts, file systems
     "iptables": lambda: {
         "optional": "--wait",
