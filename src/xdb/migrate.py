@@ -19,15 +19,14 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from pydantic import BaseModel
-
 from xdb.core import Database
 from xdb.errors import StoreError
+from xdb.models.common import DeferredModel
 
 HEADER = "xdb-export"
 
 
-class MigrateResult(BaseModel):
+class MigrateResult(DeferredModel):
     source: str
     target: str
     copied: dict[str, int]  # records read from the source, per kind

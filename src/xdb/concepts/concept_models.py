@@ -8,9 +8,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from xdb.models.common import Model, NonEmpty
+from xdb.models.common import DeferredModel, Model, NonEmpty
 from xdb.models.concept_markers import ConceptList, ConceptRef
 
 SUMMED_COUNT = (
@@ -33,7 +33,7 @@ class ImportConceptsRequest(Model):
     )
 
 
-class ImportConceptsResponse(BaseModel):
+class ImportConceptsResponse(DeferredModel):
     spec_id: str = Field(description="e.g. org.hatcat/first-light@1.0.1")
     created: bool = Field(description="False when this version was already loaded.")
     concept_count: int
@@ -56,7 +56,7 @@ class ConceptsRequest(Model):
     limit: int = Field(default=100, ge=1, le=10_000)
 
 
-class ConceptSummary(BaseModel):
+class ConceptSummary(DeferredModel):
     id: Annotated[str, ConceptRef()]
     name: str
     parent_id: Annotated[str | None, ConceptRef(on_hidden="clear")]
@@ -66,7 +66,7 @@ class ConceptSummary(BaseModel):
     summed_episode_count: int = Field(description=SUMMED_COUNT)
 
 
-class ConceptsResponse(BaseModel):
+class ConceptsResponse(DeferredModel):
     concepts: list[ConceptSummary]
     total_count: int = Field(description="How many there are before the limit.")
 
@@ -81,7 +81,7 @@ class FindConceptRequest(Model):
     pack: NonEmpty | None = Field(default=None, description="Only this pack (spec or pack id).")
 
 
-class ConceptMatch(BaseModel):
+class ConceptMatch(DeferredModel):
     id: Annotated[str, ConceptRef()]
     name: str
     score: float = Field(description="0..1; 1 is the exact name.")
@@ -90,7 +90,7 @@ class ConceptMatch(BaseModel):
     definition: str
 
 
-class FindConceptResponse(BaseModel):
+class FindConceptResponse(DeferredModel):
     matches: list[ConceptMatch]
 
 
@@ -103,7 +103,7 @@ class GetConceptRequest(Model):
     )
 
 
-class Concept(BaseModel):
+class Concept(DeferredModel):
     id: Annotated[str, ConceptRef()]
     name: str
     pack: str
@@ -125,11 +125,11 @@ class Concept(BaseModel):
     details: dict[str, Any] = Field(description="Everything else the pack says of it.")
 
 
-class GetConceptResponse(BaseModel):
+class GetConceptResponse(DeferredModel):
     concept: Concept
 
 
-class ConceptPack(BaseModel):
+class ConceptPack(DeferredModel):
     spec_id: str
     pack_id: str
     version: str
@@ -142,7 +142,7 @@ class ConceptPacksRequest(Model):
     """The concept packs loaded, oldest first."""
 
 
-class ConceptPacksResponse(BaseModel):
+class ConceptPacksResponse(DeferredModel):
     packs: list[ConceptPack]
 
 
@@ -165,20 +165,20 @@ class ConceptNeighborhoodRequest(Model):
     max_nodes: int = Field(default=100, ge=1, le=10_000)
 
 
-class ConceptNode(BaseModel):
+class ConceptNode(DeferredModel):
     id: Annotated[str, ConceptRef()]
     name: str
     type: str = "concept"
     depth: int = Field(description="Distance from the nearest seed.")
 
 
-class ConceptEdge(BaseModel):
+class ConceptEdge(DeferredModel):
     source: Annotated[str, ConceptRef()]
     target: Annotated[str, ConceptRef()]
     relation: str = Field(default="parent", description="target is source's parent.")
 
 
-class ConceptNeighborhoodResponse(BaseModel):
+class ConceptNeighborhoodResponse(DeferredModel):
     nodes: list[ConceptNode]
     edges: list[ConceptEdge]
     truncated: bool = Field(description="True when the walk stopped at max_nodes.")

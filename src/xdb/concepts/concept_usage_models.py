@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from xdb.models.common import INT64_MAX, Model, NonEmpty, TimeRange
+from xdb.models.common import INT64_MAX, DeferredModel, Model, NonEmpty, TimeRange
 from xdb.models.concept_markers import ConceptList, ConceptRef
 
 
@@ -41,20 +41,20 @@ class ConceptUsageSummaryRequest(Model):
     )
 
 
-class Cooccurrence(BaseModel):
+class Cooccurrence(DeferredModel):
     concept_id: Annotated[str, ConceptRef()]
     cooccurrence_score: float = Field(description="NPMI, -1..1: 1 always together.")
     episode_count: int = Field(description="Episodes carrying both.")
 
 
-class ActivationStats(BaseModel):
+class ActivationStats(DeferredModel):
     timestep_count: int = Field(description="Timesteps with an activation of the concept.")
     mean: float | None
     max: float | None
     min: float | None
 
 
-class UsageBucket(BaseModel):
+class UsageBucket(DeferredModel):
     """One of the equal time buckets the trend is read from."""
 
     start: datetime
@@ -63,7 +63,7 @@ class UsageBucket(BaseModel):
     total: int = Field(description="Episodes starting in it (passing the filters).")
 
 
-class ConceptUsage(BaseModel):
+class ConceptUsage(DeferredModel):
     concept_id: Annotated[str, ConceptRef(candidate_if=("kind", "candidate"))]
     kind: Literal["stable", "candidate"]
     episode_count: int
@@ -88,6 +88,6 @@ class ConceptUsage(BaseModel):
     )
 
 
-class ConceptUsageSummaryResponse(BaseModel):
+class ConceptUsageSummaryResponse(DeferredModel):
     concept_summaries: list[ConceptUsage]
     total_episodes: int = Field(description="Episodes passing the filters, the base of shares.")

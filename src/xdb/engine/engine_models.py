@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from xdb.models.common import Model, NonEmpty, access_policy_field
+from xdb.models.common import DeferredModel, Model, NonEmpty, access_policy_field
 from xdb.models.concept_markers import NoConcept
 
 Tier = Literal["T0", "T1", "T2", "T3"]
@@ -47,7 +47,7 @@ class AddLessonRequest(Model):
     access_policy_id: str | None = access_policy_field()
 
 
-class LessonView(BaseModel):
+class LessonView(DeferredModel):
     lesson_id: str
     short_id: str = Field(description="What warnings show as id:...; feedback takes either.")
     question: str
@@ -70,7 +70,7 @@ class LessonView(BaseModel):
     created_at: datetime
 
 
-class AddLessonResponse(BaseModel):
+class AddLessonResponse(DeferredModel):
     lesson: LessonView
     superseded: list[str] = Field(description="Older lessons this one supersedes.")
     related: Annotated[list[str], NoConcept()] = Field(
@@ -86,7 +86,7 @@ class LessonsRequest(Model):
     limit: int = Field(default=100, ge=1, le=10_000)
 
 
-class LessonsResponse(BaseModel):
+class LessonsResponse(DeferredModel):
     lessons: list[LessonView]
     total: int
 
@@ -97,13 +97,13 @@ class LessonRequest(Model):
     lesson_id: NonEmpty = Field(description="Its id, or the short id a warning showed.")
 
 
-class LessonEdge(BaseModel):
+class LessonEdge(DeferredModel):
     src: Annotated[str, NoConcept()]
     relation: str
     dst: Annotated[str, NoConcept()]
 
 
-class LessonResponse(BaseModel):
+class LessonResponse(DeferredModel):
     lesson: LessonView
     edges: list[LessonEdge]
 
@@ -124,7 +124,7 @@ class FeedbackRequest(Model):
     source: Literal["manual", "judge"] = "manual"
 
 
-class FeedbackResponse(BaseModel):
+class FeedbackResponse(DeferredModel):
     lesson: LessonView
     changes: list[str] = Field(description="What the verdict changed, in words.")
     principle_id: str | None = Field(
@@ -148,7 +148,7 @@ class CheckRequest(Model):
     )
 
 
-class Warning(BaseModel):
+class Warning(DeferredModel):
     lesson_id: str
     short_id: str
     collection: str
@@ -156,7 +156,7 @@ class Warning(BaseModel):
     text: str = Field(description="As injected: 'Last time ... [id:... col:...]'.")
 
 
-class CheckResponse(BaseModel):
+class CheckResponse(DeferredModel):
     warnings: list[Warning]
     context: str | None = Field(description="The text given to the agent (null: nothing).")
     read_only: bool = Field(description="Layer 1 let the call through untouched.")
@@ -171,7 +171,7 @@ class SessionStartRequest(Model):
     cwd: str | None = None
 
 
-class SessionStartResponse(BaseModel):
+class SessionStartResponse(DeferredModel):
     context: str | None
     lesson_ids: list[str]
 
@@ -196,13 +196,13 @@ class JudgeRequest(Model):
     )
 
 
-class Verdict(BaseModel):
+class Verdict(DeferredModel):
     lesson_id: str
     verdict: VerdictWord
     reason: Reason | None
 
 
-class JudgeResponse(BaseModel):
+class JudgeResponse(DeferredModel):
     verdicts: list[Verdict]
     pending: int = Field(description="Warnings still waiting for a verdict.")
     context: str | None = Field(
@@ -226,7 +226,7 @@ class ExtractRequest(Model):
     cwd: str | None = Field(default=None, description="The project's directory.")
 
 
-class ExtractResponse(BaseModel):
+class ExtractResponse(DeferredModel):
     found: int = Field(description="Lessons the rules found in the transcript.")
     lesson_ids: list[str] = Field(description="Those stored (new ones: the others were known).")
 
@@ -239,7 +239,7 @@ class LessonStatsRequest(Model):
     )
 
 
-class LessonStatsResponse(BaseModel):
+class LessonStatsResponse(DeferredModel):
     total: int
     by_tier: dict[str, int] = Field(description="Live lessons (not archived) by tier.")
     archived: int
@@ -267,7 +267,7 @@ class TimelineRequest(Model):
     limit: int = Field(default=200, ge=1, le=10_000, description="Most recent events kept.")
 
 
-class TimelineEvent(BaseModel):
+class TimelineEvent(DeferredModel):
     at: datetime
     lesson_id: str
     short_id: str
@@ -281,7 +281,7 @@ class TimelineEvent(BaseModel):
     )
 
 
-class TimelineResponse(BaseModel):
+class TimelineResponse(DeferredModel):
     lessons: list[LessonView] = Field(description="The lessons the events are about.")
     edges: list[LessonEdge]
     events: list[TimelineEvent] = Field(description="Oldest first.")

@@ -6,9 +6,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from xdb.models.common import Int64, Model, NonEmpty, Page, Score, TimeRange
+from xdb.models.common import DeferredModel, Int64, Model, NonEmpty, Page, Score, TimeRange
 from xdb.models.concept_markers import ConceptKeys, ConceptList, ConceptRef, NodeRef
 
 # An episode as it is written is the kernel's (storage builds rows from it); here under the
@@ -59,7 +59,7 @@ class Relation(StrEnum):
 # --------------------------------------------------------------------------- domain objects
 
 
-class Episode(BaseModel):
+class Episode(DeferredModel):
     """A coherent slice of experience: a reply, a task, an incident, a conversation turn."""
 
     episode_id: str
@@ -84,7 +84,7 @@ class Episode(BaseModel):
     created_at: datetime
 
 
-class EpisodeHit(BaseModel):
+class EpisodeHit(DeferredModel):
     """One search result: the episode without its full content, and its score."""
 
     episode_id: str
@@ -113,7 +113,7 @@ class EpisodeHit(BaseModel):
 # --------------------------------------------------------------------------- requests
 
 
-class AddEpisodeResponse(BaseModel):
+class AddEpisodeResponse(DeferredModel):
     episode_id: str
     created_at: datetime
 
@@ -124,7 +124,7 @@ class DeleteEpisodeRequest(Model):
     episode_id: NonEmpty
 
 
-class DeleteEpisodeResponse(BaseModel):
+class DeleteEpisodeResponse(DeferredModel):
     episode_id: str
     deleted: bool = Field(description="False when there was no such episode.")
 
@@ -185,7 +185,7 @@ class SearchEpisodesRequest(Model):
     )
 
 
-class SearchEpisodesResponse(BaseModel):
+class SearchEpisodesResponse(DeferredModel):
     episodes: list[EpisodeHit]
     next_cursor: str | None = Field(description="Pass as page.cursor for the next page.")
 
@@ -205,7 +205,7 @@ class GetEpisodeDetailRequest(Model):
 NodeType = Literal["Episode", "Concept", "Decision", "Tool", "Timestep"]
 
 
-class GraphNode(BaseModel):
+class GraphNode(DeferredModel):
     node_id: Annotated[str, NodeRef()]
     type: NodeType
     episode_id: str | None = None
@@ -219,18 +219,18 @@ class GraphNode(BaseModel):
     )
 
 
-class GraphEdge(BaseModel):
+class GraphEdge(DeferredModel):
     src: Annotated[str, NodeRef()]
     dst: Annotated[str, NodeRef()]
     type: Relation
 
 
-class GraphNeighbors(BaseModel):
+class GraphNeighbors(DeferredModel):
     nodes: list[GraphNode]
     edges: list[GraphEdge]
 
 
-class GetEpisodeDetailResponse(BaseModel):
+class GetEpisodeDetailResponse(DeferredModel):
     episode: Episode
     graph_neighbors: GraphNeighbors
 
@@ -245,13 +245,13 @@ class SimilarEpisodesRequest(Model):
     namespace: NonEmpty | None = Field(default=None, description="Default: the seed's namespace.")
 
 
-class SimilarEpisode(BaseModel):
+class SimilarEpisode(DeferredModel):
     episode_id: str
     summary: str
     similarity_score: float
     concept_overlap: Annotated[list[str], ConceptList()]
 
 
-class SimilarEpisodesResponse(BaseModel):
+class SimilarEpisodesResponse(DeferredModel):
     seed_episode: EpisodeHit
     neighbors: list[SimilarEpisode]

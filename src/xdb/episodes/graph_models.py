@@ -6,10 +6,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from xdb.episodes.episode_models import GraphEdge, GraphNode, NodeType, Relation
-from xdb.models.common import Model, NonEmpty, access_policy_field
+from xdb.models.common import DeferredModel, Model, NonEmpty, access_policy_field
 from xdb.models.concept_markers import NodeRef
 
 
@@ -45,7 +45,7 @@ class GraphNeighborhoodRequest(Model):
     max_nodes: int = Field(default=200, ge=1, le=10_000)
 
 
-class GraphNeighborhoodResponse(BaseModel):
+class GraphNeighborhoodResponse(DeferredModel):
     nodes: list[GraphNode]
     edges: list[GraphEdge]
     truncated: bool = Field(description="True when the walk stopped at max_nodes.")
@@ -62,7 +62,7 @@ class AddNodeRequest(Model):
     access_policy_id: str | None = access_policy_field()
 
 
-class AddNodeResponse(BaseModel):
+class AddNodeResponse(DeferredModel):
     node_id: Annotated[str, NodeRef()]
     created: bool
 
@@ -82,7 +82,7 @@ class LinkRequest(Model):
     access_policy_id: str | None = access_policy_field()
 
 
-class LinkResponse(BaseModel):
+class LinkResponse(DeferredModel):
     src: Annotated[str, NodeRef()]
     dst: Annotated[str, NodeRef()]
     relation: Relation

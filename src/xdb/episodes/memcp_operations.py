@@ -23,7 +23,7 @@ from xdb.episodes.episode_models import (
 from xdb.episodes.episode_operations import add_episode, delete_episode, load
 from xdb.episodes.episode_search import search_episodes
 from xdb.errors import from_validation_errors
-from xdb.models.common import Model, Page, TimeRange, access_policy_field
+from xdb.models.common import DeferredModel, Model, Page, TimeRange, access_policy_field
 from xdb.ops.registry import Context, Operation
 from xdb.timeutil import as_utc, from_us
 
@@ -42,7 +42,7 @@ def _context() -> str:
     return os.environ.get("XDB_NAMESPACE") or "default"
 
 
-class MemcpEpisode(BaseModel):
+class MemcpEpisode(DeferredModel):
     id: str = Field(description="episode:<id>")
     content: str
     timestamp: datetime
@@ -97,7 +97,7 @@ class MemcpSearchRequest(Model):
         return value
 
 
-class MemcpSearchResponse(BaseModel):
+class MemcpSearchResponse(DeferredModel):
     episodes: list[MemcpEpisode]
     count: int
 
@@ -119,7 +119,7 @@ class MemcpDeleteRequest(Model):
     id: str = Field(min_length=1)
 
 
-class MemcpDeleteResponse(BaseModel):
+class MemcpDeleteResponse(DeferredModel):
     id: str
     deleted: bool
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from xdb.models.common import DeferredModel, Model, NonEmpty
 
 # COLD's levels are the kernel's (storage's export names them); here under their old name.
 from xdb.models.common import Level as Level
-from xdb.models.common import Model, NonEmpty
 from xdb.models.concept_markers import ConceptKeys
 
 MIB = 1024 * 1024
@@ -97,7 +98,7 @@ class SetResourceContractRequest(Model):
     compression_after_days: dict[Level, Days] | None = None
 
 
-class ResourceContractResponse(BaseModel):
+class ResourceContractResponse(DeferredModel):
     agent: str | None
     contract: ResourceContract = Field(description="The values in force for it now.")
 
@@ -110,13 +111,13 @@ class PinRequest(Model):
     session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
 
 
-class WarmUsage(BaseModel):
+class WarmUsage(DeferredModel):
     used_tokens: int = Field(description="Tokens the caller has pinned (not submitted).")
     quota_tokens: int
     remaining_tokens: int
 
 
-class PinResponse(BaseModel):
+class PinResponse(DeferredModel):
     pinned_count: int = Field(description="Timesteps pinned now (not pinned by you before).")
     already_pinned: int = Field(description="Timesteps you had pinned already.")
     warm_usage: WarmUsage
@@ -130,7 +131,7 @@ class UnpinRequest(Model):
     session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
 
 
-class UnpinResponse(BaseModel):
+class UnpinResponse(DeferredModel):
     unpinned_count: int = Field(description="Timesteps whose pin was removed now.")
     warm_usage: WarmUsage
 
@@ -143,7 +144,7 @@ class SubmitEvidenceRequest(Model):
     timestep_ids: list[NonEmpty] = Field(min_length=1, max_length=100_000)
 
 
-class SubmitEvidenceResponse(BaseModel):
+class SubmitEvidenceResponse(DeferredModel):
     submission_id: str
     held_count: int = Field(description="Timesteps newly held for this submission.")
 
@@ -155,7 +156,7 @@ class ResolveSubmissionRequest(Model):
     submission_id: NonEmpty
 
 
-class ResolveSubmissionResponse(BaseModel):
+class ResolveSubmissionResponse(DeferredModel):
     submission_id: str
     released_count: int
 
@@ -166,7 +167,7 @@ class QuotaRequest(Model):
     session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
 
 
-class ColdUsage(BaseModel):
+class ColdUsage(DeferredModel):
     used_bytes: int | None = Field(
         description="Bytes the database uses (SQLite: its pages, WAL included; PostgreSQL: its"
         " tables' and indexes' relation sizes); null for a caller objects are hidden from, or"
@@ -176,7 +177,7 @@ class ColdUsage(BaseModel):
     remaining_bytes: int | None
 
 
-class QuotaResponse(BaseModel):
+class QuotaResponse(DeferredModel):
     warm: WarmUsage
     cold: ColdUsage
     submitted_tokens: int = Field(description="Tokens held as evidence (not in the quota).")
@@ -189,7 +190,7 @@ class ContextRequest(Model):
     session_id: str | None = Field(default=None, description="Default: the current session.")
 
 
-class ContextResponse(BaseModel):
+class ContextResponse(DeferredModel):
     max_tokens: int
     current_tokens: int = Field(description="Tokens in HOT timesteps (pinned ones are WARM).")
     utilization: float
@@ -215,7 +216,7 @@ class CompactRequest(Model):
     )
 
 
-class CompactResponse(BaseModel):
+class CompactResponse(DeferredModel):
     compacted: bool
     timesteps_compacted: int
     records_made: int
@@ -234,7 +235,7 @@ class MaintenanceRequest(Model):
     )
 
 
-class MaintenanceResponse(BaseModel):
+class MaintenanceResponse(DeferredModel):
     records_compressed: int = Field(description="Records and episodes merged into coarser ones.")
     records_made: int
     by_level: dict[str, int] = Field(description="Records made per level.")
@@ -248,7 +249,7 @@ class MaintenanceResponse(BaseModel):
     duration_ms: int
 
 
-class MemoryRecord(BaseModel):
+class MemoryRecord(DeferredModel):
     """A COLD record standing for experience compressed away, found by ``query``; of the
     tags, comments and exemplars it carries, those the caller reads."""
 

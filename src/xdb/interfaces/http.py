@@ -39,6 +39,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import warnings
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
@@ -47,6 +48,7 @@ import uvicorn
 from fastapi import Body, FastAPI, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
+from pydantic.warnings import UnsupportedFieldAttributeWarning
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import Route
 from starlette.types import ASGIApp
@@ -174,6 +176,19 @@ def _add_post(app: FastAPI, db: Database, op: Operation[Any, Any]) -> None:
     endpoint.__signature__ = inspect.Signature([param])  # type: ignore[attr-defined]
     endpoint.handler = handler  # type: ignore[attr-defined]
     _route(app, op, op.http_path, endpoint, "POST", "", route_class=_ReadsItsBody)
+
+
+def _quiet_openapi(openapi: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
+    """``openapi`` without pydantic's warning that the body's alias does nothing. FastAPI
+    ignores it where it makes each body's adapter (``fastapi._compat``), but xdb's models
+    are deferred (``DeferredModel``), so their adapters are built later, in here."""
+
+    def documented() -> dict[str, Any]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UnsupportedFieldAttributeWarning)
+            return openapi()
+
+    return documented
 
 
 def _add_get(app: FastAPI, db: Database, op: Operation[Any, Any], path: str) -> None:
@@ -320,6 +335,7 @@ def create_app(
 
     add_hook_routes(app, db)
     add_explorer(app, db)
+    app.openapi = _quiet_openapi(app.openapi)  # type: ignore[method-assign]
 
     @app.get("/healthz", tags=["meta"], summary="Liveness check.")
     def healthz() -> dict[str, str]:

@@ -11,10 +11,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from xdb.errors import InvalidRequest, XdbError, from_validation_errors
+from xdb.models.common import DeferredModel
 
 __all__ = [
     "ERROR_RESPONSES",
@@ -28,13 +28,13 @@ __all__ = [
 log = logging.getLogger("xdb.http")
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(DeferredModel):
     type: str
     message: str
     field: str | None = None
 
 
-class ErrorEnvelope(BaseModel):
+class ErrorEnvelope(DeferredModel):
     """The one shape of every error response."""
 
     error: ErrorBody

@@ -10,10 +10,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from xdb.log.log_models import Timestep
-from xdb.models.common import BudStatus, Model, NonEmpty, Page
+from xdb.models.common import BudStatus, DeferredModel, Model, NonEmpty, Page
 from xdb.models.concept_markers import ConceptRef
 
 
@@ -46,7 +46,7 @@ class Governance(Model):
     review_status: ReviewStatus | None = None
 
 
-class BudChange(BaseModel):
+class BudChange(DeferredModel):
     """One step of a bud's history."""
 
     at: datetime
@@ -57,7 +57,7 @@ class BudChange(BaseModel):
     reason: str | None = None
 
 
-class Bud(BaseModel):
+class Bud(DeferredModel):
     """A bud: a candidate concept in flight, with its history."""
 
     tag_id: str
@@ -82,7 +82,7 @@ class Bud(BaseModel):
         return [(self.name, True), (self.tag_id, True)]
 
 
-class BudRef(BaseModel):
+class BudRef(DeferredModel):
     tag_id: str
     name: str
     status: BudStatus
@@ -99,7 +99,7 @@ class BudsRequest(Model):
     page: Page = Field(default_factory=Page)
 
 
-class BudsResponse(BaseModel):
+class BudsResponse(DeferredModel):
     buds: list[Bud]
     next_cursor: str | None = Field(description="Pass as page.cursor for the next page.")
 
@@ -114,7 +114,7 @@ class BudExamplesRequest(Model):
     cursor: str | None = Field(default=None, description="next_cursor of the previous page.")
 
 
-class BudExamplesResponse(BaseModel):
+class BudExamplesResponse(DeferredModel):
     bud: BudRef
     examples: list[Timestep]
     example_count: int
@@ -129,7 +129,7 @@ class BudReadyRequest(Model):
     reason: str | None = Field(default=None, description="Kept in the bud's history.")
 
 
-class BudReadyResponse(BaseModel):
+class BudReadyResponse(DeferredModel):
     tag_id: str
     previous_status: BudStatus
     new_status: BudStatus
@@ -146,7 +146,7 @@ class SetBudStatusRequest(Model):
     reason: str | None = Field(default=None, description="Kept in the bud's history.")
 
 
-class SetBudStatusResponse(BaseModel):
+class SetBudStatusResponse(DeferredModel):
     tag_id: str
     previous_status: BudStatus
     new_status: BudStatus
@@ -167,7 +167,7 @@ class PromoteBudRequest(Model):
     reason: str | None = Field(default=None, description="Kept in the bud's history.")
 
 
-class PromoteBudResponse(BaseModel):
+class PromoteBudResponse(DeferredModel):
     tag_id: str
     concept_id: Annotated[str, ConceptRef()] = Field(
         description="The stable concept's id: the bud's name."
@@ -186,7 +186,7 @@ class ListCandidateConceptsRequest(Model):
     page: Page = Field(default_factory=Page)
 
 
-class CandidateConcept(BaseModel):
+class CandidateConcept(DeferredModel):
     """A bud as the XDB specification's CandidateConcept."""
 
     id: str = Field(description="The candidate concept's id (the bud's name).")
@@ -206,6 +206,6 @@ class CandidateConcept(BaseModel):
         return [(self.id, True), (self.tag_id, True)]
 
 
-class ListCandidateConceptsResponse(BaseModel):
+class ListCandidateConceptsResponse(DeferredModel):
     candidate_concepts: list[CandidateConcept]
     next_cursor: str | None = None

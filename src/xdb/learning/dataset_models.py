@@ -7,10 +7,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from xdb.episodes.episode_models import ConceptFilter, ConceptTag
-from xdb.models.common import Int64, Model, NonEmpty, Page, access_policy_field
+from xdb.models.common import DeferredModel, Int64, Model, NonEmpty, Page, access_policy_field
 from xdb.models.concept_markers import ConceptRef
 
 
@@ -56,7 +56,7 @@ class BuildDatasetRequest(Model):
     access_policy_id: str | None = access_policy_field()
 
 
-class BuildDatasetResponse(BaseModel):
+class BuildDatasetResponse(DeferredModel):
     dataset_id: str
     version: int
     positive_exemplar_ids: list[str]
@@ -67,7 +67,7 @@ class BuildDatasetResponse(BaseModel):
     )
 
 
-class ConceptDataset(BaseModel):
+class ConceptDataset(DeferredModel):
     id: str
     series: str
     version: int
@@ -83,7 +83,7 @@ class ConceptDataset(BaseModel):
     created_by: str
 
 
-class DatasetMember(BaseModel):
+class DatasetMember(DeferredModel):
     """A member as frozen when the dataset was built."""
 
     exemplar_id: str
@@ -108,7 +108,7 @@ class DatasetsRequest(Model):
     page: Page = Field(default_factory=Page)
 
 
-class DatasetsResponse(BaseModel):
+class DatasetsResponse(DeferredModel):
     datasets: list[ConceptDataset]
     total_count: int
     next_cursor: str | None = None
@@ -122,7 +122,7 @@ class DatasetRequest(Model):
     cursor: str | None = Field(default=None, description="next_cursor of the previous page.")
 
 
-class DatasetResponse(BaseModel):
+class DatasetResponse(DeferredModel):
     dataset: ConceptDataset
     members: list[DatasetMember]
     next_cursor: str | None = None
@@ -148,7 +148,7 @@ class ExportDatasetRequest(Model):
     overwrite: bool = Field(default=False, description="Replace the file if it exists.")
 
 
-class ExportDatasetResponse(BaseModel):
+class ExportDatasetResponse(DeferredModel):
     path: str
     format: ExportFormat
     rows: int

@@ -7,10 +7,18 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
 
 from xdb.episodes.episode_models import Label
-from xdb.models.common import Model, NonEmpty, Page, Score, TickRange, access_policy_field
+from xdb.models.common import (
+    DeferredModel,
+    Model,
+    NonEmpty,
+    Page,
+    Score,
+    TickRange,
+    access_policy_field,
+)
 from xdb.models.concept_markers import ConceptRef
 
 
@@ -44,7 +52,7 @@ class AddExemplarRequest(Model):
         return self
 
 
-class Exemplar(BaseModel):
+class Exemplar(DeferredModel):
     """An episode or tick range labelled for a concept."""
 
     id: str
@@ -63,7 +71,7 @@ class Exemplar(BaseModel):
     created_by: str
 
 
-class AddExemplarResponse(BaseModel):
+class AddExemplarResponse(DeferredModel):
     exemplar: Exemplar
 
 
@@ -76,7 +84,7 @@ class ExemplarsRequest(Model):
     page: Page = Field(default_factory=Page)
 
 
-class ExemplarsResponse(BaseModel):
+class ExemplarsResponse(DeferredModel):
     exemplars: list[Exemplar]
     total_count: int
     next_cursor: str | None = None
@@ -88,6 +96,6 @@ class RemoveExemplarRequest(Model):
     exemplar_id: NonEmpty
 
 
-class RemoveExemplarResponse(BaseModel):
+class RemoveExemplarResponse(DeferredModel):
     exemplar_id: str
     removed: bool

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from xdb.models.common import Model, NonEmpty
+from xdb.models.common import DeferredModel, Model, NonEmpty
 
 SYNC_KINDS = (
     "candidate_concept",
@@ -41,7 +41,7 @@ class SyncExportRequest(Model):
     notes: str | None = None
 
 
-class SyncExportResponse(BaseModel):
+class SyncExportResponse(DeferredModel):
     bundle_id: str
     path: str
     objects: dict[str, int] = Field(description="Objects written, by kind.")
@@ -60,13 +60,13 @@ class SyncImportRequest(Model):
     )
 
 
-class SyncConflict(BaseModel):
+class SyncConflict(DeferredModel):
     kind: str
     id: str
     reason: str
 
 
-class SyncImportResponse(BaseModel):
+class SyncImportResponse(DeferredModel):
     bundle_id: str
     verified: int = Field(description="Objects whose hash was checked.")
     imported: dict[str, int] = Field(description="Objects added, by kind.")

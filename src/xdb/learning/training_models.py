@@ -7,9 +7,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from xdb.models.common import Model, NonEmpty, Page, access_policy_field
+from xdb.models.common import DeferredModel, Model, NonEmpty, Page, access_policy_field
 from xdb.models.concept_markers import ConceptList, ConceptRef
 
 
@@ -48,7 +48,7 @@ class RecordTrainingRunRequest(Model):
     access_policy_id: str | None = access_policy_field()
 
 
-class TrainingRun(BaseModel):
+class TrainingRun(DeferredModel):
     id: str
     type: RunType
     concept_ids: Annotated[list[str], ConceptList()]
@@ -71,7 +71,7 @@ class TrainingRun(BaseModel):
         return [(c, False) for c in self.concept_ids]
 
 
-class RecordTrainingRunResponse(BaseModel):
+class RecordTrainingRunResponse(DeferredModel):
     training_run_id: str
     created: bool
     status: RunStatus
@@ -85,7 +85,7 @@ class TrainingRunsRequest(Model):
     page: Page = Field(default_factory=Page)
 
 
-class TrainingRunsResponse(BaseModel):
+class TrainingRunsResponse(DeferredModel):
     training_runs: list[TrainingRun]
     total_count: int
     next_cursor: str | None = None
@@ -113,7 +113,7 @@ class RecordArtifactRequest(Model):
     applies_to: dict[str, Any] = Field(default_factory=dict, description="E.g. substrate_id.")
 
 
-class Artifact(BaseModel):
+class Artifact(DeferredModel):
     id: str
     kind: ArtifactKind
     training_run_id: str
@@ -126,7 +126,7 @@ class Artifact(BaseModel):
     created_by: str
 
 
-class RecordArtifactResponse(BaseModel):
+class RecordArtifactResponse(DeferredModel):
     artifact_id: str
     created: bool
 
@@ -137,6 +137,6 @@ class TrainingRunRequest(Model):
     training_run_id: NonEmpty
 
 
-class TrainingRunResponse(BaseModel):
+class TrainingRunResponse(DeferredModel):
     training_run: TrainingRun
     artifacts: list[Artifact]

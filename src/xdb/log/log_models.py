@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from xdb.fidelity.fidelity_models import MemoryRecord
 from xdb.models.common import (
     BudStatus,
+    DeferredModel,
     EntityType,
     EventType,
     Int64,
@@ -70,7 +71,7 @@ class RecordRequest(Model):
         return None if value is None else as_utc(value)
 
 
-class RecordResponse(BaseModel):
+class RecordResponse(DeferredModel):
     timestep_id: str
     tick: int
 
@@ -83,7 +84,7 @@ class RecordBatchRequest(Model):
     )
 
 
-class RecordBatchResponse(BaseModel):
+class RecordBatchResponse(DeferredModel):
     results: list[RecordResponse]
 
 
@@ -138,7 +139,7 @@ class TagRequest(_Targeted):
         return self
 
 
-class TagResponse(BaseModel):
+class TagResponse(DeferredModel):
     application_id: str
     tag_id: str
     created: bool = Field(
@@ -200,7 +201,7 @@ class CreateTagRequest(Model):
         return self
 
 
-class CreateTagResponse(BaseModel):
+class CreateTagResponse(DeferredModel):
     tag_id: str
     tag_type: TagType
     bud_status: BudStatus | None = None
@@ -223,7 +224,7 @@ class CommentRequest(_Targeted):
         return self
 
 
-class CommentResponse(BaseModel):
+class CommentResponse(DeferredModel):
     comment_id: str
 
 
@@ -266,7 +267,7 @@ class QueryRequest(Model):
     )
 
 
-class QueryResponse(BaseModel):
+class QueryResponse(DeferredModel):
     timesteps: list[Timestep]
     total_count: int = Field(description="Matches over all pages.")
     next_cursor: str | None = Field(description="Pass as cursor for the next page; null at end.")
@@ -291,14 +292,14 @@ class AnnotationsRequest(Model):
     limit: int = Field(default=500, ge=1, le=5000, description="At most this many of each.")
 
 
-class AppliedTag(BaseModel):
+class AppliedTag(DeferredModel):
     """One application of a tag, with the tag."""
 
     tag: Tag
     application: TagApplication
 
 
-class AnnotationsResponse(BaseModel):
+class AnnotationsResponse(DeferredModel):
     session_id: str
     tags: list[AppliedTag]
     comments: list[Comment]
@@ -314,7 +315,7 @@ class RecentRequest(Model):
     )
 
 
-class RecentResponse(BaseModel):
+class RecentResponse(DeferredModel):
     timesteps: list[Timestep]
 
 
@@ -326,7 +327,7 @@ class TagsRequest(Model):
     session_id: str | None = Field(default=None, description="Accepted for XAPI compatibility.")
 
 
-class TagsResponse(BaseModel):
+class TagsResponse(DeferredModel):
     tags: list[Tag]
 
 
@@ -336,19 +337,19 @@ class StatusRequest(Model):
     session_id: str | None = Field(default=None, description="Session; defaults to current.")
 
 
-class TagStats(BaseModel):
+class TagStats(DeferredModel):
     total_tags: int
     by_type: dict[str, int]
 
 
-class ExperienceStats(BaseModel):
+class ExperienceStats(DeferredModel):
     total_timesteps: int
     by_fidelity: dict[str, int]
     total_comments: int
     total_tag_applications: int
 
 
-class StorageStats(BaseModel):
+class StorageStats(DeferredModel):
     total_bytes: int | None = Field(
         description="Bytes on disk; null for a caller objects are hidden from (they count)."
     )
@@ -358,12 +359,12 @@ class StorageStats(BaseModel):
     location: str
 
 
-class SessionStats(BaseModel):
+class SessionStats(DeferredModel):
     total: int
     recent: list[SessionSummary]
 
 
-class EmbeddingStats(BaseModel):
+class EmbeddingStats(DeferredModel):
     """Episodes and their vectors from the current model.
 
     An episode is searchable by its words at once and by meaning once it has a vector;
@@ -383,7 +384,7 @@ class EmbeddingStats(BaseModel):
     )
 
 
-class StatusResponse(BaseModel):
+class StatusResponse(DeferredModel):
     be_id: str
     session_id: str
     current_tick: int | None = Field(

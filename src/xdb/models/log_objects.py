@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from xdb.models.common import (
     BudStatus,
+    DeferredModel,
     EntityType,
     EventType,
     Fidelity,
@@ -24,7 +25,7 @@ from xdb.models.common import (
 from xdb.models.concept_markers import ConceptKeys, ConceptList, NoConcept
 
 
-class Timestep(BaseModel):
+class Timestep(DeferredModel):
     """One recorded moment: a token, a message, a tool call or response, steering."""
 
     id: str
@@ -42,7 +43,7 @@ class Timestep(BaseModel):
     fidelity: Fidelity = Fidelity.HOT
 
 
-class Tag(BaseModel):
+class Tag(DeferredModel):
     """A folksonomy label: a concept, an entity, a bud (candidate concept) or a custom tag."""
 
     id: str
@@ -67,7 +68,7 @@ class Tag(BaseModel):
         return []
 
 
-class Targeted(BaseModel):
+class Targeted(DeferredModel):
     """Where an annotation points: a timestep, an event's timesteps, a tick range, a session."""
 
     id: str
@@ -99,7 +100,7 @@ class Comment(Targeted):
     created_by: str
 
 
-class SessionSummary(BaseModel):
+class SessionSummary(DeferredModel):
     session_id: str
     timesteps: int
     current_tick: int | None = Field(

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
 
 from xdb.errors import InvalidRequest, NotFound
 from xdb.ids import parse_timestep_id
-from xdb.models.common import Model, NonEmpty
+from xdb.models.common import DeferredModel, Model, NonEmpty
 from xdb.models.concept_markers import NoConcept
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access_rules import DEFAULT_KIND, policy_named
@@ -26,7 +26,7 @@ class SetDefaultAccessPolicyRequest(Model):
     policy_id: NonEmpty | None = None
 
 
-class SetDefaultAccessPolicyResponse(BaseModel):
+class SetDefaultAccessPolicyResponse(DeferredModel):
     policy_id: str | None
 
 
@@ -79,7 +79,7 @@ class AssignAccessPolicyRequest(Model):
         }
 
 
-class AssignAccessPolicyResponse(BaseModel):
+class AssignAccessPolicyResponse(DeferredModel):
     policy_id: str | None
     changed: int = Field(description="Rows whose policy changed (a session: its timesteps).")
 

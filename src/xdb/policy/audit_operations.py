@@ -8,10 +8,10 @@ import os
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from xdb.errors import InvalidRequest, NotFound
-from xdb.models.common import INT64_MAX, Model
+from xdb.models.common import INT64_MAX, DeferredModel, Model
 from xdb.ops.registry import Context, Operation
 from xdb.policy.load import AUDITOR
 from xdb.store.audit import AuditRecord, object_of
@@ -21,7 +21,7 @@ RETENTION_ENV = "XDB_AUDIT_RETENTION_DAYS"
 DAY_US = 86_400 * 1_000_000
 
 
-class AuditRecordOut(BaseModel):
+class AuditRecordOut(DeferredModel):
     seq: int
     at: datetime
     kind: Literal["timestep", "timesteps", "call", "checkpoint"]
@@ -63,7 +63,7 @@ class AuditListRequest(Model):
     operation: str | None = Field(default=None, description="e.g. experience.search_episodes")
 
 
-class AuditListResponse(BaseModel):
+class AuditListResponse(DeferredModel):
     records: list[AuditRecordOut]
     next_after: int | None = Field(description="Pass as after for the next page; null: none.")
 
@@ -78,7 +78,7 @@ class AuditVerifyRequest(Model):
     """Walk the whole hash chain; say whether it holds and, if not, the first bad record."""
 
 
-class AuditVerifyResponse(BaseModel):
+class AuditVerifyResponse(DeferredModel):
     ok: bool
     records: int = Field(description="Records verified before the first bad one (all, if ok).")
     first_bad_seq: int | None
@@ -94,7 +94,7 @@ class AuditPruneRequest(Model):
     )
 
 
-class AuditPruneResponse(BaseModel):
+class AuditPruneResponse(DeferredModel):
     removed: int
 
 

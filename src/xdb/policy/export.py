@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from xdb.errors import InvalidRequest
 from xdb.log.log_models import Tag, Timestep
-from xdb.models.common import Caller
+from xdb.models.common import Caller, DeferredModel
 from xdb.models.concept_markers import ConceptKeys, ConceptList, ConceptRef, NoConcept, NodeRef
 from xdb.ops.registry import Context
 from xdb.policy.access_rules import readable as access_readable
@@ -51,7 +51,7 @@ VECTORS_REFUSED = (
 )
 
 
-class _Record(BaseModel):
+class _Record(DeferredModel):
     """A record read for the walk: undeclared fields are kept as they are."""
 
     model_config = ConfigDict(extra="allow")

@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from xdb.errors import InvalidRequest, NotFound
-from xdb.models.common import Model, NonEmpty
+from xdb.models.common import DeferredModel, Model, NonEmpty
 from xdb.ops.registry import Context, Operation
 from xdb.policy.access_rules import DEFAULT_KIND
 from xdb.policy.keys import KIND, make_key, stored_keys, usable
@@ -26,7 +26,7 @@ from xdb.policy.policy_models import (
 from xdb.timeutil import from_us, now_us
 
 
-class PolicyObjectResponse(BaseModel):
+class PolicyObjectResponse(DeferredModel):
     kind: PolicyKind
     id: str
     created: bool = Field(description="False: an object of that kind and id was replaced.")
@@ -39,7 +39,7 @@ class RemovePolicyRequest(Model):
     id: NonEmpty
 
 
-class RemovePolicyResponse(BaseModel):
+class RemovePolicyResponse(DeferredModel):
     kind: PolicyKind
     id: str
     removed: bool
@@ -51,7 +51,7 @@ class PoliciesRequest(Model):
     kind: PolicyKind | None = None
 
 
-class PoliciesResponse(BaseModel):
+class PoliciesResponse(DeferredModel):
     disclosure_policies: list[DisclosurePolicy]
     treaties: list[Treaty]
     hushes: list[Hush]
@@ -141,7 +141,7 @@ class CreateKeyRequest(Model):
     description: str = ""
 
 
-class CreatedKey(BaseModel):
+class CreatedKey(DeferredModel):
     id: str
     key: str = Field(description="The key itself: shown this once, kept only as a hash.")
     caller_id: str
@@ -151,7 +151,7 @@ class KeysRequest(Model):
     """List API keys (never the keys themselves)."""
 
 
-class KeyInfo(BaseModel):
+class KeyInfo(DeferredModel):
     id: str
     caller_id: str
     description: str
@@ -159,7 +159,7 @@ class KeyInfo(BaseModel):
     revoked_at: datetime | None
 
 
-class KeysResponse(BaseModel):
+class KeysResponse(DeferredModel):
     keys: list[KeyInfo]
 
 
@@ -169,7 +169,7 @@ class RevokeKeyRequest(Model):
     id: NonEmpty
 
 
-class RevokeKeyResponse(BaseModel):
+class RevokeKeyResponse(DeferredModel):
     id: str
     revoked: bool = Field(description="False: it was revoked already.")
 

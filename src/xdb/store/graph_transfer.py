@@ -16,9 +16,10 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from xdb.errors import InvalidRequest
+from xdb.models.common import DeferredModel
 from xdb.store.concepts import CONCEPT_COLUMNS, PACK_COLUMNS, add_pack, concept_row, concept_values
 from xdb.store.graph_edges import EDGE_COLUMNS, NODE_COLUMNS, add_edge, add_node
 from xdb.store.records import parse
@@ -30,7 +31,7 @@ from xdb.timeutil import as_utc, from_us, to_us
 KINDS = ("concept_pack", "concept", "graph_node", "graph_edge")
 
 
-class _Timed(BaseModel):
+class _Timed(DeferredModel):
     @field_validator("imported_at", "created_at", check_fields=False)
     @classmethod
     def _utc(cls, value: datetime) -> datetime:
@@ -46,7 +47,7 @@ class ConceptPackRecord(_Timed):
     imported_at: datetime
 
 
-class ConceptRecord(BaseModel):
+class ConceptRecord(DeferredModel):
     id: str = Field(min_length=1)
     spec_id: str = Field(min_length=1)
     term: str

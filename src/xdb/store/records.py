@@ -38,7 +38,7 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_v
 
 from xdb.errors import InvalidRequest, from_validation_errors
 from xdb.ids import new_id, parse_timestep_id
-from xdb.models.common import NonEmpty
+from xdb.models.common import DeferredModel, NonEmpty
 from xdb.models.episode_objects import AddEpisodeRequest
 from xdb.models.log_objects import Comment, TagApplication, Timestep
 from xdb.store import access, fidelity_transfer, learning_transfer, policy_objects, row_models
@@ -74,7 +74,7 @@ VECTOR_BATCH = 2000
 ReadVectors = Callable[[list[tuple[int, str]]], Iterable[tuple[int, str, bytes]]]
 
 
-class SessionRecord(BaseModel):
+class SessionRecord(DeferredModel):
     session_id: str
     next_tick: int
     created_at: datetime
