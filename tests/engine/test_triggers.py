@@ -313,3 +313,19 @@ def test_a_fix_that_leaves_two_mistakes_behind_names_neither() -> None:
         fix_call=edit("/w/a/m.py", "def merge(a, b, acc=None):"),
     )
     assert learned.on_call and not learned.known
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["sudo kill -9 $(cat /run/pg.pid)", "sudo kill -KILL 4242", "sudo kill -s KILL 77",
+     "sudo kill -SIGKILL $PID"],
+)  # fmt: skip
+def test_a_signal_named_in_the_prose_is_its_option_not_code(command: str) -> None:
+    """``SIGKILL`` in the question is what ``kill -9`` gives; a repeat need not write it."""
+    trigger = triggers.derive(
+        "killed the slow Postgres server with SIGKILL (sudo kill -9 on its pid)",
+        "stop it with pg_ctl stop -m fast",
+    )
+    assert "sigkill" not in trigger.code
+    assert said(trigger, bash(command)) == "hit"
+    assert said(trigger, bash("sudo kill -TERM 4242")) != "hit"

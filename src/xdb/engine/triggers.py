@@ -404,6 +404,9 @@ def derive(
             )
         }  # fmt: skip
     code -= safe
+    # A signal the question names (``SIGKILL``) is the option a form of it already reads
+    # (``kill -9``, ``-KILL``, ``-s KILL``: ``--signal-kill``), not code a repeat must write.
+    code -= {"sig" + x[9:] for f in out_forms for x in f.flags if x.startswith("--signal-")}
     return Trigger(
         tuple(out_forms),
         tuple(f for f in safe_forms if all(f != g for g in out_forms)),
