@@ -329,3 +329,11 @@ def test_a_signal_named_in_the_prose_is_its_option_not_code(command: str) -> Non
     assert "sigkill" not in trigger.code
     assert said(trigger, bash(command)) == "hit"
     assert said(trigger, bash("sudo kill -TERM 4242")) != "hit"
+
+
+def test_only_a_signal_s_own_name_leaves_the_code() -> None:
+    """A program's ``--signal-handler`` is no signal: the question's SIGHANDLER stays code."""
+    trigger = triggers.derive(
+        "`mydaemon --signal-handler` failed at start: SIGHANDLER was not set", "set it first"
+    )
+    assert trigger.code == {"sighandler"}

@@ -406,7 +406,10 @@ def derive(
     code -= safe
     # A signal the question names (``SIGKILL``) is the option a form of it already reads
     # (``kill -9``, ``-KILL``, ``-s KILL``: ``--signal-kill``), not code a repeat must write.
-    code -= {"sig" + x[9:] for f in out_forms for x in f.flags if x.startswith("--signal-")}
+    if signals := [x[9:] for f in out_forms for x in f.flags if x.startswith("--signal-")]:
+        from xdb.engine.calls.programs_system import SIGNAL_NAMES  # (a lesson about signals)
+
+        code -= {"sig" + name for name in signals if name in SIGNAL_NAMES}
     return Trigger(
         tuple(out_forms),
         tuple(f for f in safe_forms if all(f != g for g in out_forms)),

@@ -178,13 +178,16 @@ def _add_post(app: FastAPI, db: Database, op: Operation[Any, Any]) -> None:
     _route(app, op, op.http_path, endpoint, "POST", "", route_class=_ReadsItsBody)
 
 
-def _quiet_openapi(openapi: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
-    """``openapi`` without pydantic's warning that the body's alias does nothing. FastAPI
-    ignores it where it makes each body's adapter (``fastapi._compat``), but xdb's models
-    are deferred (``DeferredModel``), so their adapters are built later, in here."""
+def _quiet_openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """``app.openapi`` without pydantic's warning that the body's alias does nothing.
+    FastAPI ignores it where it makes each body's adapter (``fastapi._compat``), but xdb's
+    models are deferred (``DeferredModel``), so their adapters are built later, in here."""
+    openapi = app.openapi
 
     def documented() -> dict[str, Any]:
-        with warnings.catch_warnings():
+        if app.openapi_schema is not None:  # built once, then cached: nothing to silence
+            return openapi()
+        with warnings.catch_warnings():  # (process-wide, so only around that one build)
             warnings.simplefilter("ignore", UnsupportedFieldAttributeWarning)
             return openapi()
 
@@ -335,7 +338,7 @@ def create_app(
 
     add_hook_routes(app, db)
     add_explorer(app, db)
-    app.openapi = _quiet_openapi(app.openapi)  # type: ignore[method-assign]
+    app.openapi = _quiet_openapi(app)  # type: ignore[method-assign]
 
     @app.get("/healthz", tags=["meta"], summary="Liveness check.")
     def healthz() -> dict[str, str]:

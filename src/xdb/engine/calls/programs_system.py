@@ -28,6 +28,9 @@ _SIGNAL_NAMES = (
     " CHLD PIPE WINCH TTIN TTOU"
 )
 
+# The signals' names as the option tables spell them canonically (``--signal-kill``).
+SIGNAL_NAMES = frozenset(entry.partition(":")[0].lower() for entry in _SIGNAL_NAMES.split())
+
 
 def _signals() -> str:
     """Each signal's spellings (the number where it is the same on every system)."""
