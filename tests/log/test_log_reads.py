@@ -137,6 +137,10 @@ def test_descending_order_and_paging(db: xdb.Database) -> None:
 
 def test_paging_is_stable_under_concurrent_writes(target: str) -> None:
     database = xdb.connect(target, session_id="p")
+    # Appends only: under the default 8,192-token window a writer outpacing a slow reader
+    # (a loaded machine) has the session compacted, which takes its oldest ticks away.
+    admin = database.as_caller(xdb.Caller(id="admin", roles=("admin",)))
+    admin.set_resource_contract(context_window_tokens=2**40)
     database.record_batch(
         [
             {"event_type": "output", "content": f"token {i}", "timestamp": "2025-01-01T00:00:00Z"}
