@@ -129,7 +129,7 @@ Int64 = Annotated[int, Field(ge=-(2**63), le=INT64_MAX)]
 class DeferredModel(BaseModel):
     """Base of every xdb model: its validator and serializer are built when first used,
     not when its module is imported. A command line runs one operation, but building the
-    catalog's ~300 models took ~0.2 s of every ``xdb`` start (before a command did
+    catalog's ~260 models took ~0.2 s of every ``xdb`` start (before a command did
     anything). pydantic >= 2.14 builds a model once, under a lock: concurrent first uses
     (a server's threads) do not race."""
 
