@@ -337,3 +337,9 @@ def test_only_a_signal_s_own_name_leaves_the_code() -> None:
         "`mydaemon --signal-handler` failed at start: SIGHANDLER was not set", "set it first"
     )
     assert trigger.code == {"sighandler"}
+
+
+def test_an_at_sign_inside_a_word_is_no_annotation() -> None:
+    """``pkg@version`` and an e-mail address write no ``@version`` or ``@acme`` annotation."""
+    assert triggers.code_tokens("run npm install pkg@version, or mail ops@acme") == set()
+    assert triggers.code_tokens("@Transactional on a private method") == {"transactional"}

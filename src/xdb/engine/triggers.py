@@ -50,9 +50,10 @@ _INSTRUCTION_OPTION = re.compile(
 _BACKTICK = re.compile(r"`([^`]+)`")
 _FLAG = re.compile(r"(?<![\w/.-])(--?[A-Za-z][\w-]*)")
 # What a text writes as code: dotted or snake names, camelCase, PascalCase with an inner
-# capital, calls, annotations, ALLCAPS keywords (SQL, Redis), assignments of a keyword.
+# capital, calls, annotations (an ``@`` that starts a word: not ``pkg@version`` or an
+# e-mail address), ALLCAPS keywords (SQL, Redis), assignments of a keyword.
 _CODE = re.compile(
-    r"@[A-Za-z]\w+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w+\(\)|\b[a-z]+[A-Z]\w*"
+    r"(?<![\w.-])@[A-Za-z]\w+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w+\(\)|\b[a-z]+[A-Z]\w*"
     r"|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Za-z]\w*_\w*|\b[A-Z]{5,}\b|\b\w+=(?=[\w\s]|$)"
 )
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)")
