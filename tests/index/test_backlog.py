@@ -298,3 +298,37 @@ def test_opening_a_database_without_a_backlog_loads_no_model(tmp_path: Path) -> 
         "failure": None,
     }
     assert (left, heavy) == (0, [])
+
+
+class LookThenWrite(SQLiteStore):
+    """Holds the worker's first look for new episodes that finds none until the test has
+    written one: the write's commit lands after the look, its announcement before the
+    worker concludes from the look."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.looked = threading.Event()
+        self.written = threading.Event()
+
+    def missing_vectors(
+        self, model: str, limit: int, after_seq: int = 0
+    ) -> list[tuple[int, str, str]]:
+        found = super().missing_vectors(model, limit, after_seq)
+        if after_seq > 0 and not found and not self.looked.is_set():
+            self.looked.set()
+            assert self.written.wait(30)
+        return found
+
+
+def test_an_episode_written_while_the_worker_looks_is_waited_for_at_close(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "race.sqlite3"
+    leave_backlog(path, 2 * BATCH)
+    store = LookThenWrite(path)
+    db = xdb.Database(store, embedder=HashEmbedder(), embed_wait=math.inf)
+    assert store.looked.wait(30)  # the worker found nothing new at open ...
+    mine = db.add_episode(content="written while it looked").episode_id  # ... then this
+    store.written.set()
+    db.close()
+    assert embedded(path, mine)

@@ -22,10 +22,10 @@ The rule for a handle's life (``Database`` starts and closes its ``Indexer``):
 - **Close waits for what the handle wrote, within a bound.** A handle that added episodes
   waits in ``close`` until every episode written since it opened has a vector, for at most
   ``embed_wait`` seconds (``XDB_EMBED_WAIT``, default 30), then stops the worker. A handle
-  that added none (``xdb status``, a search) does not wait for a backlog someone else
-  left: the worker stops after the step in flight. Either way ``close`` returns how many
-  episodes it left without a vector, and warns when a handle that wrote leaves some: the
-  next process that opens the database resumes them, or ``xdb reindex`` embeds them now.
+  that added none (``xdb status``, a search) does not wait for a backlog someone else left:
+  the worker stops after the step in flight. ``close`` returns how many episodes it left
+  without a vector, and warns when a handle that wrote leaves some (the next process to
+  open the database resumes them, or ``xdb reindex`` embeds them now).
 """
 
 from __future__ import annotations
@@ -69,8 +69,7 @@ def embedding_text(summary: str, content: str) -> str:
 
 
 def embed_wait(given: float | None = None) -> float:
-    """Seconds close() waits for embeddings: ``given``, else ``XDB_EMBED_WAIT``, else 30.
-    ``inf`` waits as long as it takes; 0 does not wait."""
+    """Seconds close() waits for embeddings: ``given``, else ``XDB_EMBED_WAIT``, else 30."""
     field, shown, value = "embed_wait", repr(given), math.nan
     if given is None:
         text = os.environ.get(WAIT_VARIABLE, "").strip()
@@ -130,6 +129,7 @@ class Indexer:
         self._opened_newest: int | None = None
         self._fresh_cursor: dict[str, int] = {}
         self._fresh_done = False
+        self._notified = 0  # writes announced (``notify``): a look begun before may miss one
         self._rescan = False
         self._wrote = False  # episodes were written through this handle: close waits
         self._caught_up = False  # the worker's last look found no episode without a vector
@@ -232,6 +232,7 @@ class Indexer:
         """Episodes were written: start or wake the worker. ``close`` waits for them."""
         self._wrote = True
         with self._wake:
+            self._notified += 1
             self._fresh_done = False
         self._kick()
 
@@ -463,7 +464,7 @@ class Indexer:
             if self._rescan:
                 self._rescan = False
                 self._cursor[model] = 0
-            opened = self._opened_newest or 0
+            opened, looked_after = self._opened_newest or 0, self._notified
             fresh_after = max(self._fresh_cursor.get(model, opened), opened)
         # Walk forward from the last episode embedded: new episodes always get higher seqs,
         # and rescanning from the first one made a 1M-episode backlog quadratic. Episodes
@@ -472,8 +473,9 @@ class Indexer:
         fresh = bool(todo)
         if not fresh:
             with self._wake:
-                self._fresh_done = True
-                self._wake.notify_all()
+                if self._notified == looked_after:  # else close would leave a new one out
+                    self._fresh_done = True
+                    self._wake.notify_all()
             todo = self._store.missing_vectors(model, BATCH, self._cursor.get(model, 0))
         if not todo:
             return False
